@@ -1,0 +1,220 @@
+"""Line of sight (rulebook *Line of Sight*, *Terrain*, *Elevated Terrain LoS*,
+*Adding Clarity*, *Obstructing Terrain Elevation*).
+
+"LoS is determined by drawing a straight imaginary line from the middle of the
+active character's tile to the middle of the target's tile."  Every LoS is
+clear, impeded or blocked; the most restrictive feature the line crosses wins.
+The exact walk lives in :mod:`sodwa_editor.engine.los_kernel` (integer
+arithmetic, compiled with numba); this module prepares its inputs from a
+:class:`~sodwa_editor.engine.model.MapModel`, explains results and applies the
+adjacency exception.  Every decision is listed in docs/rules.md.
+
+>>> from sodwa_editor.engine.model import MapModel, Edge
+>>> m = MapModel(5, 1)
+>>> m.set_border(Edge(2, 0, "E"), m.registry.id_of("impeding"))
+>>> r = los(m, (0, 0), (4, 0))
+>>> r.crossing.label, r.reason.text
+('impeded', 'impeded by the Impeding border on edge 2,0,E')
+>>> los_fan(m, (0, 0)).tolist()
+[[0, 0, 0, 1, 1]]
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import los_kernel as k
+from .model import Edge, MapModel
+from .terrain import Crossing
+
+Tile = tuple[int, int]
+
+REASON_KINDS = {
+    k.R_TILE: "tile",
+    k.R_BORDER: "border",
+    k.R_CORNER: "corner",
+    k.R_CHARACTER: "character",
+    k.R_ELEVATION: "elevation",
+    k.R_OBJECT: "object",
+    k.R_TARGET: "target-tile",
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """What decided a line of sight: the first feature that reached its class."""
+
+    kind: str  # tile | border | corner | character | elevation | object | target-tile | adjacent
+    text: str
+    tile: Tile | None = None
+    edge: Edge | None = None
+    corner: Tile | None = None  # grid point (x, y): the top-left corner of tile (x, y)
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind, "text": self.text}
+        if self.tile is not None:
+            out["tile"] = list(self.tile)
+        if self.edge is not None:
+            out["edge"] = [self.edge.x, self.edge.y, self.edge.side]
+        if self.corner is not None:
+            out["corner"] = list(self.corner)
+        return out
+
+
+@dataclass(frozen=True)
+class LosResult:
+    """Result of one line of sight: its class and the reason (None when clear)."""
+
+    crossing: Crossing
+    reason: Reason | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "class": self.crossing.label,
+            "reason": None if self.reason is None else self.reason.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class LosInputs:
+    """Per-map arrays the kernel reads, rebuilt when the model's revision changes."""
+
+    revision: int
+    tile_los: np.ndarray  # uint8 (H, W): LoS class of the tile's terrain
+    obj: np.ndarray  # bool (H, W): an object that impedes LoS stands here
+    occ: np.ndarray  # bool (H, W): a character stands here
+    elev: np.ndarray  # int16 (H, W)
+    be: np.ndarray  # uint8 (H, W-1): LoS class of the east border
+    bs: np.ndarray  # uint8 (H-1, W): LoS class of the south border
+
+
+_cache: weakref.WeakKeyDictionary[MapModel, LosInputs] = weakref.WeakKeyDictionary()
+
+
+def los_inputs(model: MapModel) -> LosInputs:
+    """Kernel inputs for ``model``, cached until the model changes."""
+    cached = _cache.get(model)
+    if cached is not None and cached.revision == model.revision:
+        return cached
+    table = model.registry.los_table()
+    h, w = model.shape
+    inputs = LosInputs(
+        model.revision,
+        np.ascontiguousarray(table[model.terrain]),
+        model.object_impeding(),
+        model.occupancy(),
+        np.ascontiguousarray(model.elevation),
+        # Kernels index [y, x] with x < W-1 / y < H-1; keep a 1-wide pad so that
+        # degenerate 1-column or 1-row maps still give 2-D arrays.
+        np.ascontiguousarray(table[model.border_e]) if w > 1 else np.zeros((h, 1), np.uint8),
+        np.ascontiguousarray(table[model.border_s]) if h > 1 else np.zeros((1, w), np.uint8),
+    )
+    _cache[model] = inputs
+    return inputs
+
+
+def los(model: MapModel, src: Tile, dst: Tile) -> LosResult:
+    """Line of sight from a character on ``src`` to a target on ``dst``.
+
+    Implements rulebook *Line of Sight*: obstructing tiles and borders and
+    characters block, impeding tiles and borders impede, the most restrictive
+    wins; the diagonal-intersection rule of *Terrain*; the five *Elevated
+    Terrain LoS* bullets, *Adding Clarity* and *Obstructing Terrain Elevation*
+    generalised to several levels; the attacker's own tile never impedes, the
+    target's tile does; adjacent characters ignore Impeding terrain.  Each
+    endpoint stands at its tile's elevation.
+    """
+    _check(model, src)
+    _check(model, dst)
+    inp = los_inputs(model)
+    cls, kind, rx, ry, side = k.walk(
+        src[0], src[1], dst[0], dst[1], inp.tile_los, inp.obj, inp.occ, inp.elev, inp.be, inp.bs
+    )
+    crossing = Crossing(int(cls))
+    reason = _explain(model, crossing, int(kind), int(rx), int(ry), int(side))
+    if crossing is Crossing.IMPEDED and _adjacent(model, src, dst):
+        return LosResult(Crossing.CLEAR, None)
+    return LosResult(crossing, reason)
+
+
+def los_fan(model: MapModel, src: Tile) -> np.ndarray:
+    """LoS class (uint8 :class:`Crossing` values) from ``src`` to every tile, ``[y, x]``.
+
+    The viewer stands on ``src`` at that tile's elevation; each target stands on
+    its own tile at its elevation.  ``src`` itself is clear.  Same rules and
+    results as :func:`los` for every tile.
+
+    >>> from sodwa_editor.engine.model import MapModel
+    >>> m = MapModel(3, 3)
+    >>> m.set_terrain(1, 1, m.registry.id_of("obstructing"))
+    >>> los_fan(m, (0, 0)).tolist()
+    [[0, 0, 0], [0, 2, 2], [0, 2, 2]]
+    """
+    _check(model, src)
+    inp = los_inputs(model)
+    out = np.zeros(model.shape, np.uint8)
+    k.fan(src[0], src[1], inp.tile_los, inp.obj, inp.occ, inp.elev, inp.be, inp.bs, out)
+    x0, y0 = src
+    for ny in range(max(0, y0 - 1), min(model.height, y0 + 2)):
+        for nx in range(max(0, x0 - 1), min(model.width, x0 + 2)):
+            if out[ny, nx] == Crossing.IMPEDED and _adjacent(model, src, (nx, ny)):
+                out[ny, nx] = Crossing.CLEAR
+    return out
+
+
+def _adjacent(model: MapModel, a: Tile, b: Tile) -> bool:
+    """Rulebook *Elevated Terrain LoS* (Yellow vs Orange): "Because the Yellow and
+    Orange characters are adjacent, their LoS to each other is unaffected by the
+    Impeding Terrain."  Adjacency is the engine's one adjacency rule."""
+    if a == b or max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
+        return False
+    from .adjacency import pair_crossing  # local: adjacency may import los helpers
+
+    return pair_crossing(model, a, b)[0] is not Crossing.BLOCKED
+
+
+def _check(model: MapModel, tile: Tile) -> None:
+    x, y = tile
+    if not model.in_bounds(x, y):
+        raise IndexError(f"tile ({x}, {y}) is outside the {model.width}x{model.height} map")
+
+
+def _explain(model: MapModel, crossing: Crossing, kind: int, x: int, y: int, side: int) -> Reason | None:
+    if crossing is Crossing.CLEAR:
+        return None
+    verb = "blocked" if crossing is Crossing.BLOCKED else "impeded"
+    if kind == k.R_BORDER:
+        edge = Edge(x, y, "E" if side == k.SIDE_E else "S")
+        name = model.registry[model.border_at(edge)].name.capitalize()
+        return Reason("border", f"{verb} by the {name} border on edge {edge}", edge=edge)
+    if kind == k.R_CORNER:
+        what = "a wall" if crossing is Crossing.BLOCKED else "Impeding terrain"
+        return Reason(
+            "corner",
+            f"{verb} at corner ({x}, {y}): both ways around it cross {what}",
+            corner=(x, y),
+        )
+    tile = (x, y)
+    terrain = model.registry[int(model.terrain[y, x])].name.capitalize()
+    if kind == k.R_TILE:
+        return Reason("tile", f"{verb} by the {terrain} tile ({x}, {y})", tile=tile)
+    if kind == k.R_TARGET:
+        why = f"{terrain} terrain" if model.registry[int(model.terrain[y, x])].los else "an object"
+        return Reason("target-tile", f"{verb}: the target's tile ({x}, {y}) holds {why}", tile=tile)
+    if kind == k.R_CHARACTER:
+        c = model.character_at(x, y)
+        who = f"character {c.id!r}" if c is not None else "a character"
+        return Reason("character", f"{verb} by {who} on ({x}, {y})", tile=tile)
+    if kind == k.R_ELEVATION:
+        level = int(model.elevation[y, x])
+        return Reason(
+            "elevation", f"{verb} by elevated terrain (level {level}) at ({x}, {y})", tile=tile
+        )
+    if kind == k.R_OBJECT:
+        objs = model.objects_at(x, y)
+        what = f"object {objs[0].id!r}" if objs else "an object"
+        return Reason("object", f"{verb} by {what} on ({x}, {y})", tile=tile)
+    raise AssertionError(f"unknown reason kind {kind}")
