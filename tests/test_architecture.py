@@ -1,0 +1,69 @@
+"""Architecture contracts: the engine and io layers never import Qt, and layers
+depend one way (editor -> io -> engine)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "sodwa_editor"
+QT_ROOTS = {"PySide6", "PyQt5", "PyQt6", "qtpy", "shiboken6"}
+
+
+def imported_roots(path: Path) -> set[str]:
+    """Top-level module names a source file imports (absolute and relative)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0 and node.module:
+                names.add(node.module)
+            elif node.level:
+                pkg = path.parent.relative_to(PACKAGE.parent).parts
+                base = pkg[: len(pkg) - node.level + 1]
+                names.add(".".join([*base, *(node.module.split(".") if node.module else [])]))
+    return names
+
+
+def layer_files(layer: str) -> list[Path]:
+    return sorted((PACKAGE / layer).rglob("*.py"))
+
+
+@pytest.mark.parametrize("layer", ["engine", "io"])
+def test_engine_and_io_import_no_qt(layer):
+    offenders = {
+        str(p.relative_to(PACKAGE.parent)): sorted(n for n in imported_roots(p)
+                                                     if n.split(".")[0] in QT_ROOTS)
+        for p in layer_files(layer)
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+@pytest.mark.parametrize(("layer", "forbidden"), [("engine", ("io", "editor", "cli")),
+                                                  ("io", ("editor", "cli"))])
+def test_dependencies_point_one_way(layer, forbidden):
+    bad = {}
+    for p in layer_files(layer):
+        hits = [n for n in imported_roots(p)
+                if any(n.startswith(f"sodwa_editor.{f}") for f in forbidden)]
+        if hits:
+            bad[str(p)] = hits
+    assert bad == {}
+
+
+def test_importing_engine_and_io_loads_no_qt_module():
+    code = (
+        "import sys, sodwa_editor.engine.los, sodwa_editor.engine.model, sodwa_editor.io;"
+        "import pkgutil, importlib, sodwa_editor.engine as e, sodwa_editor.io as i;"
+        "[importlib.import_module(m.name) for p in (e, i) for m in "
+        "pkgutil.walk_packages(p.__path__, p.__name__ + '.')];"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(QT_ROOTS)!r}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
