@@ -13,10 +13,9 @@ from sodwa_editor.engine.los import los_inputs
 
 def kernel_class(model, src, dst) -> int:
     inp = los_inputs(model)
-    return int(
-        los_kernel.walk(src[0], src[1], dst[0], dst[1], inp.tile_los, inp.obj, inp.occ,
-                        inp.elev, inp.be, inp.bs)[0]
-    )
+    a, b = int(inp.elev[src[1], src[0]]), int(inp.elev[dst[1], dst[0]])
+    tc, ec, sc = inp.context(min(a, b), a == b)
+    return int(los_kernel.walk(src[0], src[1], dst[0], dst[1], tc, ec, sc, inp.target)[0])
 
 
 @settings(max_examples=150, deadline=None)
@@ -45,3 +44,17 @@ def test_oracle_detects_exact_corner():
     assert kinds == ["c", "c"]
     # (0,0) -> (2,1): slope 1/2, passes through no corner
     assert "c" not in [e[1] for e in _events((0, 0), (2, 1))]
+
+
+@settings(max_examples=80, deadline=None)
+@given(random_maps(max_side=12, max_level=3), st.data())
+def test_fan_matches_oracle_beyond_the_neighbours(model, data):
+    """The fan (one context per target elevation) equals the oracle for every target
+    that is not a neighbour of the viewer (neighbours get the adjacency exception)."""
+    from sodwa_editor.engine.los import los_fan
+
+    src = (data.draw(st.integers(0, model.width - 1)), data.draw(st.integers(0, model.height - 1)))
+    fan = los_fan(model, src)
+    for x, y in model.tiles():
+        if max(abs(x - src[0]), abs(y - src[1])) > 1:
+            assert fan[y, x] == oracle_los(model, src, (x, y)), (src, (x, y))

@@ -78,7 +78,7 @@ class LosResult:
         }
 
 
-@dataclass(frozen=True)
+@dataclass
 class LosInputs:
     """Per-map arrays the kernel reads, rebuilt when the model's revision changes."""
 
@@ -89,6 +89,56 @@ class LosInputs:
     elev: np.ndarray  # int16 (H, W)
     be: np.ndarray  # uint8 (H, W-1): LoS class of the east border
     bs: np.ndarray  # uint8 (H-1, W): LoS class of the south border
+    target: np.ndarray  # coded uint8 (H, W): the tile as the target's own tile
+    contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+    def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Coded class arrays (crossed tiles, east borders, south borders) for a pair
+        whose lower endpoint stands at ``lo`` and which is level or not."""
+        key = (lo, level)
+        if key not in self.contexts:
+            self.contexts[key] = _pair_context(self, lo, level)
+        return self.contexts[key]
+
+
+def _code(cls: np.ndarray, kind: int) -> np.ndarray:
+    return (cls | (kind << 2)).astype(np.uint8)
+
+
+def _pair_context(
+    inp: LosInputs, lo: int, level: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The LoS rules for crossed features (docs/rules.md L4, L6-L11).
+
+    A crossed tile above ``lo`` is Elevated Terrain, Obstructing for the lower
+    party (L6); below ``lo`` it is seen over.  At ``lo``: Obstructing blocks
+    (L7); for a level pair a character blocks (L4) and Impeding terrain or an
+    object impedes (L11); a pair at different elevations ignores them (L8).  A
+    border stands at the higher of its two tiles (L9): ignored below ``lo``,
+    Obstructing blocks, Impeding impedes when level or above ``lo``.
+    """
+    e, t = inp.elev, inp.tile_los
+    at = e == lo
+    tc = np.zeros(e.shape, np.uint8)
+    tc[e > lo] = 2 | (k.R_ELEVATION << 2)
+    wall = at & (t == 2)
+    tc[wall] = 2 | (k.R_TILE << 2)
+    if level:
+        rest = at & ~wall
+        tc[rest & inp.occ] = 2 | (k.R_CHARACTER << 2)
+        rest &= ~inp.occ
+        tc[rest & (t == 1)] = 1 | (k.R_TILE << 2)
+        tc[rest & (t != 1) & inp.obj] = 1 | (k.R_OBJECT << 2)
+    ec = _border_context(inp.be, np.maximum(e[:, :-1], e[:, 1:]), lo, level)
+    sc = _border_context(inp.bs, np.maximum(e[:-1, :], e[1:, :]), lo, level)
+    return tc, ec, sc
+
+
+def _border_context(cls: np.ndarray, elev: np.ndarray, lo: int, level: bool) -> np.ndarray:
+    keep = elev >= lo
+    impede_ok = (elev > lo) | level
+    out = np.where(keep & (cls == 2), 2, np.where(keep & (cls == 1) & impede_ok, 1, 0))
+    return np.ascontiguousarray(out, dtype=np.uint8)
 
 
 _cache: weakref.WeakKeyDictionary[MapModel, LosInputs] = weakref.WeakKeyDictionary()
@@ -100,17 +150,21 @@ def los_inputs(model: MapModel) -> LosInputs:
     if cached is not None and cached.revision == model.revision:
         return cached
     table = model.registry.los_table()
-    h, w = model.shape
+    tile_los = np.ascontiguousarray(table[model.terrain])
+    obj = model.object_impeding()
+    target = np.zeros(model.shape, np.uint8)
+    target[(tile_los == 1) | obj] = 1 | (k.R_TARGET << 2)
+    target[tile_los == 2] = 2 | (k.R_TARGET << 2)
     inputs = LosInputs(
         model.revision,
-        np.ascontiguousarray(table[model.terrain]),
-        model.object_impeding(),
+        tile_los,
+        obj,
         model.occupancy(),
         np.ascontiguousarray(model.elevation),
-        # Kernels index [y, x] with x < W-1 / y < H-1; keep a 1-wide pad so that
-        # degenerate 1-column or 1-row maps still give 2-D arrays.
-        np.ascontiguousarray(table[model.border_e]) if w > 1 else np.zeros((h, 1), np.uint8),
-        np.ascontiguousarray(table[model.border_s]) if h > 1 else np.zeros((1, w), np.uint8),
+        np.ascontiguousarray(table[model.border_e]),
+        np.ascontiguousarray(table[model.border_s]),
+        target,
+        {},
     )
     _cache[model] = inputs
     return inputs
@@ -130,9 +184,10 @@ def los(model: MapModel, src: Tile, dst: Tile) -> LosResult:
     _check(model, src)
     _check(model, dst)
     inp = los_inputs(model)
-    cls, kind, rx, ry, side = k.walk(
-        src[0], src[1], dst[0], dst[1], inp.tile_los, inp.obj, inp.occ, inp.elev, inp.be, inp.bs
-    )
+    a = int(inp.elev[src[1], src[0]])
+    b = int(inp.elev[dst[1], dst[0]])
+    tc, ec, sc = inp.context(min(a, b), a == b)
+    cls, kind, rx, ry, side = k.walk(src[0], src[1], dst[0], dst[1], tc, ec, sc, inp.target)
     crossing = Crossing(int(cls))
     reason = _explain(model, crossing, int(kind), int(rx), int(ry), int(side))
     if crossing is Crossing.IMPEDED and _adjacent(model, src, dst):
@@ -155,8 +210,16 @@ def los_fan(model: MapModel, src: Tile) -> np.ndarray:
     """
     _check(model, src)
     inp = los_inputs(model)
+    a = int(inp.elev[src[1], src[0]])
+    levels = np.unique(inp.elev)
+    keys = [(min(a, int(b)), a == int(b)) for b in levels]
+    stacked = [inp.context(lo, level) for lo, level in keys]
+    ctx = np.searchsorted(levels, inp.elev).astype(np.intp)  # target level -> context index
+    tcs = np.stack([c[0] for c in stacked])
+    ecs = np.stack([c[1] for c in stacked])
+    scs = np.stack([c[2] for c in stacked])
     out = np.zeros(model.shape, np.uint8)
-    k.fan(src[0], src[1], inp.tile_los, inp.obj, inp.occ, inp.elev, inp.be, inp.bs, out)
+    k.fan(src[0], src[1], ctx, tcs, ecs, scs, inp.target, out)
     x0, y0 = src
     for ny in range(max(0, y0 - 1), min(model.height, y0 + 2)):
         for nx in range(max(0, x0 - 1), min(model.width, x0 + 2)):

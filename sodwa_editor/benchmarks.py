@@ -1,0 +1,242 @@
+"""Engine benchmarks behind ``sodwa bench`` and ``bench/run.py``.
+
+Each metric times one piece of engine work with :func:`time.perf_counter` after
+a warm-up (which also triggers numba compilation) and reports the median.  A
+metric's value is in the unit its name ends with (``_ms`` milliseconds, ``_us``
+microseconds).  Where python-tcod is installed, its symmetric shadowcast FOV on
+the same transparency grid is timed as a reference line.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    work: str
+    must: float
+    goal: float
+    run: Callable[[], Callable[[], object]]  # setup -> timed callable
+    repeat: int = 30
+    reference: str | None = None  # name of the tcod reference metric
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    work: str
+    median_ms: float  # in the metric's own unit (see module docstring)
+    must: float | None
+    goal: float | None
+    reference: str | None = None
+
+
+def _unit_scale(name: str) -> float:
+    return 1e6 if name.endswith("_us") else 1e3
+
+
+def _open(n: int):
+    from .engine.generate import make_open_map
+
+    return make_open_map(n)
+
+
+def _mixed(n: int):
+    from .engine.generate import make_mixed_map
+
+    return make_mixed_map(n, seed=1)
+
+
+def _fan(make: Callable[[], object]) -> Callable[[], Callable[[], object]]:
+    def setup() -> Callable[[], object]:
+        from .engine.los import los_fan
+
+        model = make()
+        centre = (model.width // 2, model.height // 2)  # type: ignore[attr-defined]
+        los_fan(model, centre)
+        return lambda: los_fan(model, centre)
+
+    return setup
+
+
+def _single() -> Callable[[], object]:
+    from .engine.los import los
+
+    model = _open(128)
+    los(model, (0, 0), (127, 127))
+    return lambda: los(model, (0, 0), (127, 127))
+
+
+def _reach() -> Callable[[], object]:
+    from .engine.movement import reach
+
+    model = _mixed(128)
+    start = _free_tile_near_centre(model)
+    reach(model, start, 12)
+    return lambda: reach(model, start, 12, team="bench")
+
+
+def _free_tile_near_centre(model) -> tuple[int, int]:
+    from .engine.terrain import Base
+
+    cx, cy = model.width // 2, model.height // 2
+    for r in range(model.width):
+        for y in range(cy - r, cy + r + 1):
+            for x in range(cx - r, cx + r + 1):
+                if (model.in_bounds(x, y) and model.base_at(x, y) is Base.CLEAR
+                        and model.character_at(x, y) is None):
+                    return (x, y)
+    raise ValueError("no clear tile")
+
+
+def _adjacency_build() -> Callable[[], object]:
+    from .engine.adjacency import AdjacencyGraph
+
+    model = _mixed(128)
+    AdjacencyGraph(model)
+    return lambda: AdjacencyGraph(model)
+
+
+def _adjacency_patch() -> Callable[[], object]:
+    from .engine.adjacency import AdjacencyGraph
+
+    model = _mixed(128)
+    graph = AdjacencyGraph(model)  # listens to the model and patches itself
+    rng = np.random.default_rng(7)
+    ids = np.array([0, 1, 2, 3, 4])
+
+    def edit() -> object:
+        x, y = (int(v) for v in rng.integers(1, 127, size=2))
+        model.set_terrain(x, y, int(rng.choice(ids)))
+        return graph
+
+    return edit
+
+
+def _load_validate() -> Callable[[], object]:
+    from .io import read_map, save_map
+
+    model = _mixed(256)
+    path = Path(tempfile.mkdtemp(prefix="sodwa-bench-")) / "mixed256.json"
+    save_map(model, path)
+
+    def load() -> object:
+        loaded, problems = read_map(path)
+        assert loaded is not None, problems
+        return loaded
+
+    return load
+
+
+def _tcod(make: Callable[[], object]) -> Callable[[], Callable[[], object]]:
+    def setup() -> Callable[[], object]:
+        import tcod.constants
+        import tcod.map
+
+        from .engine.los import los_inputs
+
+        model = make()
+        inp = los_inputs(model)
+        transparency = np.ascontiguousarray((inp.tile_los < 2) & ~inp.occ)
+        pov = (model.height // 2, model.width // 2)  # type: ignore[attr-defined]
+
+        def fov() -> object:
+            return tcod.map.compute_fov(
+                transparency, pov, radius=0, light_walls=True,
+                algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST,
+            )
+
+        return fov
+
+    return setup
+
+
+METRICS = [
+    Metric("los_fan_128_open_ms", "LoS fan from the centre of an open 128x128 map", 16, 3,
+           _fan(lambda: _open(128)), reference="tcod_fov_128_open_ms"),
+    Metric("los_fan_256_open_ms", "LoS fan from the centre of an open 256x256 map", 150, 33,
+           _fan(lambda: _open(256)), repeat=10, reference="tcod_fov_256_open_ms"),
+    Metric("los_fan_128_mixed_ms", "LoS fan, 128x128 mixed map", 16, 3,
+           _fan(lambda: _mixed(128)), reference="tcod_fov_128_mixed_ms"),
+    Metric("los_single_us", "one LoS query across 127 tiles (diagonal)", 100, 30, _single,
+           repeat=2000),
+    Metric("reach_128_move12_ms", "movement range, Move 12, mixed 128x128", 2, 0.5, _reach,
+           repeat=200),
+    Metric("adjacency_build_128_ms", "whole adjacency graph, mixed 128x128", 50, 10,
+           _adjacency_build, repeat=10),
+    Metric("adjacency_patch_ms", "adjacency update after one tile change", 1, 0.1,
+           _adjacency_patch, repeat=300),
+    Metric("load_validate_256_ms", "load + schema + semantic validation, 256x256 file", 500,
+           100, _load_validate, repeat=10),
+]
+
+REFERENCES = [
+    Metric("tcod_fov_128_open_ms", "tcod symmetric shadowcast, open 128x128", 0, 0,
+           _tcod(lambda: _open(128))),
+    Metric("tcod_fov_256_open_ms", "tcod symmetric shadowcast, open 256x256", 0, 0,
+           _tcod(lambda: _open(256)), repeat=10),
+    Metric("tcod_fov_128_mixed_ms", "tcod symmetric shadowcast, mixed 128x128", 0, 0,
+           _tcod(lambda: _mixed(128))),
+]
+
+
+def _time(metric: Metric, repeat: int | None) -> Result:
+    fn = metric.run()
+    for _ in range(3):
+        fn()
+    samples = []
+    for _ in range(repeat or metric.repeat):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    median = statistics.median(samples) * _unit_scale(metric.name)
+    is_ref = metric.must == 0
+    return Result(metric.name, metric.work, median, None if is_ref else metric.must,
+                  None if is_ref else metric.goal, metric.reference)
+
+
+def run_all(*, repeat: int | None = None, progress: TextIO | None = None) -> list[Result]:
+    """Run every metric (and the tcod references when tcod is installed)."""
+    metrics = list(METRICS)
+    try:
+        import tcod  # noqa: F401
+    except ImportError:
+        if progress:
+            print("python-tcod not installed: reference lines skipped", file=progress)
+    else:
+        metrics += REFERENCES
+    results = []
+    for metric in metrics:
+        if progress:
+            print(f"  {metric.name} ...", file=progress, flush=True)
+        results.append(_time(metric, repeat))
+    return results
+
+
+def format_table(results: list[Result]) -> str:
+    by_name = {r.name: r for r in results}
+    lines = ["| metric | median | must | goal | verdict | tcod reference (ratio) |",
+             "|---|---|---|---|---|---|"]
+    for r in results:
+        if r.must is None:
+            continue
+        verdict = ("goal met" if r.median_ms <= (r.goal or 0)
+                   else "must met" if r.median_ms <= r.must else "MISSED")
+        ref = by_name.get(r.reference or "")
+        ref_text = f"{ref.median_ms:.3f} ({r.median_ms / ref.median_ms:.1f}x)" if ref else ""
+        lines.append(f"| `{r.name}` | {r.median_ms:.3f} | <= {r.must:g} | <= {r.goal:g} | "
+                     f"{verdict} | {ref_text} |")
+    for r in results:
+        if r.must is None:
+            lines.append(f"| `{r.name}` (reference) | {r.median_ms:.3f} | | | | |")
+    return "\n".join(lines)

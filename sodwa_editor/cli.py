@@ -1,0 +1,331 @@
+"""The ``sodwa`` command: validate maps and packs, query the rules engine, run benchmarks.
+
+A thin layer over :mod:`sodwa_editor.io` and :mod:`sodwa_editor.engine`; every
+rule lives in the engine.  Exit codes: 0 success, 1 the input is invalid (or a
+query failed), 2 the command line is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+
+Tile = tuple[int, int]
+LOS_CHARS = {0: ".", 1: "i", 2: "#"}
+
+
+class CliError(Exception):
+    """A problem with the command line or its inputs, reported in one line."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse_tile(text: str) -> Tile:
+    """argparse type for ``X,Y``."""
+    parts = text.replace(" ", "").split(",")
+    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"expected X,Y (two integers), got {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="sodwa", description="SODWA map tools: validation, rules queries, map packs."
+    )
+    p.add_argument("--version", action="version", version=f"sodwa {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="validate map files and map packs")
+    v.add_argument("files", nargs="+", metavar="MAP_OR_PACK", type=Path)
+    v.add_argument("--json", action="store_true", help="print problems as JSON")
+
+    los = sub.add_parser("los", help="line of sight from a tile (one target or the whole fan)")
+    los.add_argument("map", type=Path, metavar="MAP")
+    los.add_argument("--from", dest="src", type=parse_tile, required=True, metavar="X,Y")
+    los.add_argument("--to", dest="dst", type=parse_tile, metavar="X,Y")
+    los.add_argument("--json", action="store_true")
+
+    r = sub.add_parser("reach", help="movement range from a tile")
+    r.add_argument("map", type=Path, metavar="MAP")
+    r.add_argument("--from", dest="src", type=parse_tile, required=True, metavar="X,Y")
+    r.add_argument("--move", type=non_negative, metavar="N",
+                   help="Move value (default: the Move of the character on the tile)")
+    r.add_argument("--to", dest="dst", type=parse_tile, metavar="X,Y",
+                   help="also print the path to this tile")
+    r.add_argument("--json", action="store_true")
+
+    g = sub.add_parser("graph", help="adjacency graph of a map")
+    g.add_argument("map", type=Path, metavar="MAP")
+    g.add_argument("--json", action="store_true", help="node-link JSON")
+
+    pk = sub.add_parser("pack", help="build or validate a map pack")
+    pks = pk.add_subparsers(dest="pack_command", required=True, metavar="ACTION")
+    pb = pks.add_parser("build", help="bundle maps into one pack file")
+    pb.add_argument("maps", nargs="+", type=Path, metavar="MAP")
+    pb.add_argument("-o", "--output", type=Path, required=True, metavar="PACK.json")
+    pb.add_argument("--name", help="pack name (default: output file stem)")
+    pb.add_argument("--pack-version", default="1.0.0", metavar="VERSION")
+    pb.add_argument("--author", default="")
+    pb.add_argument("--description", default="")
+    pv = pks.add_parser("validate", help="validate a pack file")
+    pv.add_argument("pack", type=Path, metavar="PACK.json")
+    pv.add_argument("--json", action="store_true")
+
+    b = sub.add_parser("bench", help="run the engine benchmarks")
+    b.add_argument("--json", action="store_true", help="metric name -> median milliseconds")
+    b.add_argument("--repeat", type=non_negative, default=None,
+                   help="timed runs per metric (default per metric)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handler = {
+        "validate": cmd_validate,
+        "los": cmd_los,
+        "reach": cmd_reach,
+        "graph": cmd_graph,
+        "pack": cmd_pack,
+        "bench": cmd_bench,
+    }[args.command]
+    try:
+        return handler(args)
+    except CliError as exc:
+        print(f"sodwa {args.command}: error: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        return 130
+
+
+# ----------------------------------------------------------------- helpers
+def _load(path: Path):
+    from .io import read_map
+
+    model, problems = read_map(path)
+    if model is None:
+        lines = "\n".join(f"  {p}" for p in problems if p.severity == "error")
+        raise CliError(f"{path} is not a valid map:\n{lines}")
+    return model
+
+
+def _check_tile(model, tile: Tile, flag: str) -> None:
+    if not model.in_bounds(*tile):
+        raise CliError(
+            f"{flag} {tile[0]},{tile[1]} is outside the {model.width}x{model.height} map "
+            f"(x 0..{model.width - 1}, y 0..{model.height - 1})",
+            code=2,
+        )
+
+
+def _emit(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+# ---------------------------------------------------------------- commands
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .io import read_any
+
+    report = []
+    failed = False
+    for path in args.files:
+        kind, problems = read_any(path)
+        errors = [p for p in problems if p.severity == "error"]
+        failed |= bool(errors)
+        report.append({
+            "file": str(path),
+            "kind": kind,
+            "valid": not errors,
+            "problems": [p.to_json() for p in problems],
+        })
+        if not args.json:
+            status = "ok" if not errors else f"{len(errors)} error(s)"
+            warnings = len(problems) - len(errors)
+            extra = f", {warnings} warning(s)" if warnings else ""
+            print(f"{path}: {kind}: {status}{extra}")
+            for p in problems:
+                print(f"  {p.severity}: {p.location()}: {p.message}")
+    if args.json:
+        _emit({"valid": not failed, "files": report})
+    return 1 if failed else 0
+
+
+def cmd_los(args: argparse.Namespace) -> int:
+    from .engine.los import los, los_fan
+    from .engine.terrain import Crossing
+
+    model = _load(args.map)
+    _check_tile(model, args.src, "--from")
+    if args.dst is not None:
+        _check_tile(model, args.dst, "--to")
+        result = los(model, args.src, args.dst)
+        if args.json:
+            _emit({"from": list(args.src), "to": list(args.dst), **result.to_json()})
+        else:
+            why = f" ({result.reason.text})" if result.reason else ""
+            print(f"{args.src[0]},{args.src[1]} -> {args.dst[0]},{args.dst[1]}: "
+                  f"{result.crossing.label}{why}")
+        return 0
+    fan = los_fan(model, args.src)
+    if args.json:
+        counts = {c.label: int((fan == c).sum()) for c in Crossing}
+        _emit({"from": list(args.src), "width": model.width, "height": model.height,
+               "legend": {str(int(c)): c.label for c in Crossing},
+               "counts": counts, "classes": fan.tolist()})
+        return 0
+    print(f"LoS from {args.src[0]},{args.src[1]}: '.' clear, 'i' impeded, '#' blocked, '@' viewer")
+    for y in range(model.height):
+        row = "".join(
+            "@" if (x, y) == tuple(args.src) else LOS_CHARS[int(fan[y, x])]
+            for x in range(model.width)
+        )
+        print(row)
+    return 0
+
+
+def cmd_reach(args: argparse.Namespace) -> int:
+    from .engine.movement import reach
+
+    model = _load(args.map)
+    _check_tile(model, args.src, "--from")
+    if args.dst is not None:
+        _check_tile(model, args.dst, "--to")
+    if args.move is None and model.character_at(*args.src) is None:
+        raise CliError(f"no character stands on {args.src[0]},{args.src[1]}: give --move N",
+                       code=2)
+    result = reach(model, args.src, args.move)
+    tiles = result.tiles()
+    if args.json:
+        data: dict[str, Any] = {"from": list(args.src), "move": result.move,
+                                "reachable": [
+                                    {"tile": list(t), "steps": info.steps,
+                                     "must_stop": info.must_stop}
+                                    for t, info in sorted(tiles.items(), key=lambda i: i[0][::-1])
+                                ]}
+        if args.dst is not None:
+            path = result.path_to(args.dst)
+            data["to"] = list(args.dst)
+            data["path"] = None if path is None else [list(t) for t in path]
+        _emit(data)
+        return 0
+    print(f"Reach from {args.src[0]},{args.src[1]} with Move {result.move}: "
+          f"{len(tiles) - 1} tile(s); digits = steps, '*' = must stop there, '@' start")
+    for y in range(model.height):
+        row = []
+        for x in range(model.width):
+            info = tiles.get((x, y))
+            if (x, y) == tuple(args.src):
+                row.append("@")
+            elif info is None:
+                row.append(".")
+            elif info.must_stop:
+                row.append("*")
+            else:
+                row.append(_digit(info.steps))
+        print("".join(row))
+    if args.dst is not None:
+        path = result.path_to(args.dst)
+        shown = " -> ".join(f"{x},{y}" for x, y in path) if path else "unreachable"
+        print(f"path to {args.dst[0]},{args.dst[1]}: {shown}")
+    return 0
+
+
+def _digit(n: int) -> str:
+    return "0123456789abcdefghijklmnopqrstuvwxyz"[n] if n < 36 else "+"
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    import networkx as nx
+
+    from .engine.adjacency import AdjacencyGraph, blocked_pairs
+
+    model = _load(args.map)
+    graph = AdjacencyGraph(model).graph
+    blocked = blocked_pairs(model)
+    if args.json:
+        data = nx.node_link_data(graph, edges="edges")
+        data["blocked"] = [{"source": list(a), "target": list(b), "reason": why}
+                           for a, b, why in blocked]
+        _emit(_jsonable(data))
+        return 0
+    kinds: dict[str, int] = {}
+    for _a, _b, crossing in graph.edges(data="crossing"):
+        kinds[crossing] = kinds.get(crossing, 0) + 1
+    comps = [c for c in nx.connected_components(graph) if len(c) > 1]
+    print(f"{args.map}: {graph.number_of_nodes()} tiles, {graph.number_of_edges()} adjacencies "
+          f"({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}), "
+          f"{len(blocked)} blocked neighbour pairs, {len(comps)} connected region(s)")
+    return 0
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k) if not isinstance(k, str) else k: _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_jsonable(v) for v in obj]
+    if hasattr(obj, "item"):
+        return obj.item()
+    return obj
+
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    from .io import build_pack, read_pack, save_pack
+
+    if args.pack_command == "build":
+        pack, problems = build_pack(
+            args.maps, name=args.name or args.output.stem, version=args.pack_version,
+            author=args.author, description=args.description,
+        )
+        errors = [p for p in problems if p.severity == "error"]
+        for p in problems:
+            print(f"  {p.severity}: {p.location()}: {p.message}", file=sys.stderr)
+        if errors or pack is None:
+            raise CliError(f"pack not written: {len(errors)} error(s) in the maps")
+        save_pack(pack, args.output)
+        print(f"wrote {args.output}: {len(pack['maps'])} map(s)")
+        return 0
+    pack, problems = read_pack(args.pack)
+    errors = [p for p in problems if p.severity == "error"]
+    if args.json:
+        _emit({"file": str(args.pack), "valid": not errors,
+               "problems": [p.to_json() for p in problems]})
+    else:
+        n = len(pack["maps"]) if pack else 0
+        print(f"{args.pack}: pack: {'ok' if not errors else f'{len(errors)} error(s)'}"
+              f" ({n} map(s))")
+        for p in problems:
+            print(f"  {p.severity}: {p.location()}: {p.message}")
+    return 1 if errors else 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .benchmarks import format_table, run_all
+
+    results = run_all(repeat=args.repeat, progress=None if args.json else sys.stderr)
+    if args.json:
+        _emit({r.name: round(r.median_ms, 4) for r in results})
+    else:
+        print(format_table(results))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
