@@ -11,6 +11,10 @@ from sodwa_editor.engine import los_kernel
 from sodwa_editor.engine.los import los_inputs
 
 
+def draw_tile(data, model) -> tuple[int, int]:
+    return (data.draw(st.integers(0, model.width - 1)), data.draw(st.integers(0, model.height - 1)))
+
+
 def kernel_class(model, src, dst) -> int:
     inp = los_inputs(model)
     a, b = int(inp.elev[src[1], src[0]]), int(inp.elev[dst[1], dst[0]])
@@ -31,8 +35,8 @@ def test_kernel_matches_oracle_on_every_pair(model):
 @given(random_maps(max_side=24, max_level=3), st.data())
 def test_kernel_matches_oracle_on_larger_maps(model, data):
     for _ in range(40):
-        src = (data.draw(st.integers(0, model.width - 1)), data.draw(st.integers(0, model.height - 1)))
-        dst = (data.draw(st.integers(0, model.width - 1)), data.draw(st.integers(0, model.height - 1)))
+        src = draw_tile(data, model)
+        dst = draw_tile(data, model)
         assert kernel_class(model, src, dst) == oracle_los(model, src, dst), (src, dst)
 
 
@@ -53,7 +57,7 @@ def test_fan_matches_oracle_beyond_the_neighbours(model, data):
     that is not a neighbour of the viewer (neighbours get the adjacency exception)."""
     from sodwa_editor.engine.los import los_fan
 
-    src = (data.draw(st.integers(0, model.width - 1)), data.draw(st.integers(0, model.height - 1)))
+    src = draw_tile(data, model)
     fan = los_fan(model, src)
     for x, y in model.tiles():
         if max(abs(x - src[0]), abs(y - src[1])) > 1:

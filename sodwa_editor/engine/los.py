@@ -245,7 +245,9 @@ def _check(model: MapModel, tile: Tile) -> None:
         raise IndexError(f"tile ({x}, {y}) is outside the {model.width}x{model.height} map")
 
 
-def _explain(model: MapModel, crossing: Crossing, kind: int, x: int, y: int, side: int) -> Reason | None:
+def _explain(
+    model: MapModel, crossing: Crossing, kind: int, x: int, y: int, side: int
+) -> Reason | None:
     if crossing is Crossing.CLEAR:
         return None
     verb = "blocked" if crossing is Crossing.BLOCKED else "impeded"

@@ -432,7 +432,9 @@ class MapModel:
 
     def _check_edge(self, edge: Edge) -> None:
         if not self.edge_in_bounds(edge):
-            raise IndexError(f"edge {edge} is not an inner edge of the {self.width}x{self.height} map")
+            raise IndexError(
+                f"edge {edge} is not an inner edge of the {self.width}x{self.height} map"
+            )
 
     def _check_terrain_id(self, terrain_id: int) -> None:
         if not 0 <= terrain_id < len(self.registry):
