@@ -1,0 +1,268 @@
+"""The open map: the :class:`MapModel`, its file path and its undo stack.
+
+:class:`Document` is the only thing in the editor that changes a map.  Tools,
+docks and scene items call its methods; each method builds one command and
+pushes it on the undo stack (nothing happens, and nothing is pushed, when the
+edit would change nothing).  A drag gesture is a *stroke*: every command of a
+stroke merges into one undo step, and :meth:`cancel_stroke` takes the whole
+stroke back without leaving a redo entry.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from ..engine.model import Character, Edge, MapModel, MapObject
+from . import commands as c
+from .geometry import Tile, edge_index, tile_index
+
+_strokes = itertools.count(1)
+
+
+class Document(QObject):
+    """Owner and sole mutator of one map."""
+
+    #: the model object was swapped (open, new, resize, revert)
+    model_replaced = Signal(object)
+    #: a command was applied, undone or redone (after the model changed)
+    edited = Signal()
+    #: file path changed (None for an unsaved map)
+    path_changed = Signal(object)
+    #: a user-facing message (a refused edit, a saved file)
+    message = Signal(str)
+
+    def __init__(self, model: MapModel | None = None, path: Path | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.model = model if model is not None else MapModel(32, 24)
+        self.path = Path(path) if path is not None else None
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.indexChanged.connect(self._on_index_changed)
+        self._stroke: int | None = None
+
+    # ------------------------------------------------------------ bookkeeping
+    def _on_index_changed(self, _index: int) -> None:
+        self.edited.emit()
+
+    @property
+    def modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def display_name(self) -> str:
+        return self.path.name if self.path else (self.model.name or "untitled")
+
+    def push(self, cmd: QUndoCommand) -> bool:
+        """Push ``cmd`` unless it is an empty cell edit. True when pushed."""
+        if isinstance(cmd, c.EditCells) and cmd.cell_count() == 0:
+            return False
+        self.undo_stack.push(cmd)
+        return True
+
+    def replace_model(self, model: MapModel) -> None:
+        """Swap the model object (used by :class:`~.commands.ReplaceMap`)."""
+        self.model = model
+        self.model_replaced.emit(model)
+
+    def reset(self, model: MapModel, path: Path | None) -> None:
+        """Start over with another map (New, Open, Revert): history is cleared."""
+        self._stroke = None
+        self.undo_stack.clear()
+        self.replace_model(model)
+        self.path = Path(path) if path is not None else None
+        self.path_changed.emit(self.path)
+        self.undo_stack.setClean()
+        self.edited.emit()
+
+    def mark_saved(self, path: Path) -> None:
+        self.path = Path(path)
+        self.undo_stack.setClean()
+        self.path_changed.emit(self.path)
+
+    # ---------------------------------------------------------------- strokes
+    def begin_stroke(self) -> int:
+        self._stroke = next(_strokes)
+        return self._stroke
+
+    def end_stroke(self) -> None:
+        self._stroke = None
+
+    def cancel_stroke(self) -> None:
+        """Undo everything the current stroke did and drop it from the history."""
+        stroke, self._stroke = self._stroke, None
+        if stroke is None:
+            return
+        stack = self.undo_stack
+        idx = stack.index()
+        if idx > 0:
+            top = stack.command(idx - 1)
+            if getattr(top, "stroke", None) == stroke:
+                top.undo()  # Qt does not undo an obsolete command, it only drops it
+                top.setObsolete(True)
+                stack.undo()
+
+    def _edit(self, cls: type[c.EditCells], text: str, edits: list[c.FieldEdit]) -> bool:
+        return self.push(cls(self, text, edits, self._stroke))
+
+    # ----------------------------------------------------------------- tiles
+    def _tile_edit(self, field: str, cells: Iterable[Tile] | np.ndarray,
+                   value: int | np.ndarray) -> c.FieldEdit:
+        cells = cells if isinstance(cells, np.ndarray) else list(cells)
+        idx = tile_index(self.model, cells)
+        return c.FieldEdit.capture(self.model, field, idx, value)
+
+    def paint_terrain(self, cells: Iterable[Tile] | np.ndarray, terrain_id: int,
+                      text: str = "Paint Terrain") -> bool:
+        if not 0 <= terrain_id < len(self.model.registry):
+            raise ValueError(f"unknown terrain id {terrain_id}")
+        return self._edit(c.PaintTerrain, text,
+                          [self._tile_edit("terrain", cells, terrain_id)])
+
+    def set_elevation(self, cells: Iterable[Tile] | np.ndarray, level: int | np.ndarray,
+                      text: str = "Set Elevation") -> bool:
+        return self._edit(c.SetElevation, text, [self._tile_edit("elevation", cells, level)])
+
+    def set_transition_tiles(self, cells: Iterable[Tile], on: bool) -> bool:
+        text = "Add Transition Tile" if on else "Remove Transition Tile"
+        return self._edit(c.SetTransition, text,
+                          [self._tile_edit("transition", cells, int(on))])
+
+    def set_tile_indoor(self, cells: Iterable[Tile], indoor: bool | None) -> bool:
+        code = -1 if indoor is None else int(indoor)
+        return self._edit(c.SetIndoor, "Set Obstruction Indoor",
+                          [self._tile_edit("tile_indoor", cells, code)])
+
+    # ----------------------------------------------------------------- edges
+    def _edge_edits(self, prefix: str, edges: Iterable[Edge],
+                    value: int) -> list[c.FieldEdit]:
+        idx = edge_index(self.model, [e for e in edges if self.model.edge_in_bounds(e)])
+        return [c.FieldEdit.capture(self.model, f"{prefix}_{s.lower()}", i, value)
+                for s, i in idx.items() if len(i)]
+
+    def set_borders(self, edges: Iterable[Edge], terrain_id: int,
+                    indoor: bool | None = None) -> bool:
+        """Put a border of ``terrain_id`` (0 removes) on each edge."""
+        if terrain_id:
+            from ..engine.terrain import BORDER_BASES
+
+            if self.model.registry[terrain_id].base not in BORDER_BASES:
+                self.message.emit(f"{self.model.registry[terrain_id].name} cannot be a border")
+                return False
+        code = -1 if indoor is None else int(indoor)
+        text = "Remove Border" if terrain_id == 0 else "Place Border"
+        edges = list(edges)
+        value = terrain_id * 4 + (code + 1 if terrain_id else 0)
+        return self._edit(c.SetBorders, text, self._edge_edits("border", edges, value))
+
+    def set_border_indoor(self, edges: Iterable[Edge], indoor: bool | None) -> bool:
+        code = -1 if indoor is None else int(indoor)
+        m = self.model
+        edits = []
+        for e in edges:
+            tid = m.border_at(e)
+            if tid:
+                edits += self._edge_edits("border", [e], tid * 4 + code + 1)
+        return self._edit(c.SetBorders, "Set Border Indoor", edits)
+
+    def set_transition_edges(self, edges: Iterable[Edge], on: bool) -> bool:
+        text = "Add Transition Border" if on else "Remove Transition Border"
+        return self._edit(c.SetTransition, text,
+                          self._edge_edits("transition", edges, int(on)))
+
+    # ------------------------------------------------------------ map scalars
+    def set_setting(self, setting: str) -> bool:
+        if setting == self.model.setting:
+            return False
+        return self.push(c.SetMapSetting(self, setting))
+
+    def set_properties(self, name: str, description: str) -> bool:
+        if (name, description) == (self.model.name, self.model.description):
+            return False
+        return self.push(c.SetMapProperties(self, name, description))
+
+    def replace_map(self, model: MapModel, text: str) -> bool:
+        return self.push(c.ReplaceMap(self, text, model))
+
+    # ---------------------------------------------------------- start zones
+    def set_zone_tiles(self, team: str, cells: Iterable[Tile], on: bool) -> bool:
+        """Add tiles to (or remove them from) a team's start zone."""
+        team = team.strip()
+        if not team:
+            self.message.emit("give the team a name first")
+            return False
+        current = set(self.model.start_zones.get(team, set()))
+        cells = {(int(x), int(y)) for x, y in cells if self.model.in_bounds(x, y)}
+        after = current | cells if on else current - cells
+        if after == current:
+            return False
+        text = "Paint Start Zone" if on else "Erase Start Zone"
+        return self.push(c.SetStartZone(self, team, after, self._stroke, text))
+
+    # ------------------------------------------------------ characters/objects
+    def new_character_id(self, base: str) -> str:
+        base = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in base.lower()) or "char"
+        taken = set(self.model.characters) | set(self.model.objects)
+        if base not in taken:
+            return base
+        return next(f"{base}-{i}" for i in itertools.count(2) if f"{base}-{i}" not in taken)
+
+    def place_character(self, character: Character) -> bool:
+        m = self.model
+        if not m.in_bounds(character.x, character.y):
+            return False
+        other = m.character_at(character.x, character.y)
+        if other is not None and other.id != character.id:
+            self.message.emit(f"({character.x}, {character.y}) already holds {other.id}")
+            return False
+        before = m.characters.get(character.id)
+        text = "Place Character" if before is None else "Edit Character"
+        return self.push(c.PutCharacter(self, text, before, character))
+
+    def update_character(self, character_id: str, **changes: object) -> bool:
+        before = self.model.characters[character_id]
+        after = copy.deepcopy(before)
+        for k, v in changes.items():
+            setattr(after, k, v)
+        if after == before:
+            return False
+        if (after.x, after.y) != (before.x, before.y):
+            other = self.model.character_at(after.x, after.y)
+            if other is not None:
+                self.message.emit(f"({after.x}, {after.y}) already holds {other.id}")
+                return False
+            text = "Move Character"
+        else:
+            text = "Edit Character"
+        return self.push(c.PutCharacter(self, text, before, after))
+
+    def remove_character(self, character_id: str) -> bool:
+        before = self.model.characters.get(character_id)
+        if before is None:
+            return False
+        return self.push(c.PutCharacter(self, "Remove Character", before, None))
+
+    def place_object(self, obj: MapObject) -> bool:
+        before = self.model.objects.get(obj.id)
+        text = "Place Object" if before is None else "Edit Object"
+        if before == obj:
+            return False
+        return self.push(c.PutObject(self, text, before, obj))
+
+    def remove_object(self, object_id: str) -> bool:
+        before = self.model.objects.get(object_id)
+        if before is None:
+            return False
+        return self.push(c.PutObject(self, "Remove Object", before, None))
+
+    # ------------------------------------------------------------ composite
+    def begin_macro(self, text: str) -> None:
+        self.undo_stack.beginMacro(text)
+
+    def end_macro(self) -> None:
+        self.undo_stack.endMacro()

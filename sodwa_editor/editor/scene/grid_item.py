@@ -1,0 +1,67 @@
+"""Grid lines and coordinate labels, drawn for the exposed area only."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QFont, QPainter, QPen
+from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
+
+from .. import style
+from ..style import TILE
+from .layers import LayerItem, exposed_tiles, tile_pixels
+
+LABEL_MARGIN = TILE
+
+
+class GridLines(LayerItem):
+    """Thin tile grid, hidden when tiles are smaller than 5 screen pixels."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        m = self.model
+        r = exposed_tiles(m, option.exposedRect) if m is not None else None
+        if r is None or tile_pixels(option, painter) < 5:
+            return
+        pen = QPen(style.GRID, 0)
+        painter.setPen(pen)
+        top, bottom = r.y0 * TILE, (r.y1 + 1) * TILE
+        left, right = r.x0 * TILE, (r.x1 + 1) * TILE
+        painter.drawLines([QLineF(x * TILE, top, x * TILE, bottom)
+                           for x in range(r.x0, r.x1 + 2)])
+        painter.drawLines([QLineF(left, y * TILE, right, y * TILE)
+                           for y in range(r.y0, r.y1 + 2)])
+
+
+class CoordinateLabels(LayerItem):
+    """Column numbers above the map and row numbers to its left (every n-th
+    when zoomed out), so screenshots and the rulebook's x:y notation match."""
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        m = self.model
+        if m is None:
+            return QRectF()
+        return QRectF(-LABEL_MARGIN, -LABEL_MARGIN, (m.width + 1) * TILE, (m.height + 1) * TILE)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        m = self.model
+        if m is None:
+            return
+        px = tile_pixels(option, painter)
+        step = 1
+        while px * step < 22:
+            step *= 2
+        font = QFont()
+        font.setPixelSize(max(1, int(min(TILE * 0.4, 11 / max(px / TILE, 1e-3)))))
+        painter.setFont(font)
+        painter.setPen(style.COORDINATES)
+        exp = option.exposedRect
+        for x in range(0, m.width, step):
+            cell = QRectF(x * TILE, -LABEL_MARGIN, TILE, LABEL_MARGIN)
+            if cell.intersects(exp):
+                painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, str(x))
+        for y in range(0, m.height, step):
+            cell = QRectF(-LABEL_MARGIN, y * TILE, LABEL_MARGIN - 3, TILE)
+            if cell.intersects(exp):
+                painter.drawText(cell, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                                 str(y))

@@ -1,0 +1,150 @@
+"""The scene showing a document's map: one item per drawing layer, fed by the
+model's change notifications.
+
+The model tells :meth:`MapScene._on_change` which layer and rectangle changed;
+the scene collects these and, once the command that caused them is complete
+(``Document.edited``) or on the next event-loop turn, asks only the items that
+depend on that layer to redraw that rectangle.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+
+from ...engine.model import Change, MapModel, Rect
+from .. import style
+from ..style import TILE
+from .border_item import BorderLines, TransitionBorderMarks
+from .grid_item import LABEL_MARGIN, CoordinateLabels, GridLines
+from .layers import LayerItem
+from .outline_item import ElevationOutlines, TerrainOutlines
+from .overlay_items import ShapeOverlay, cosmetic
+from .terrain_item import ElevationShade, TerrainFill, TransitionTint, ZoneTint
+from .token_item import TokenLayer
+
+#: Toggleable layers (Layers dock) in drawing order, each -> its items' names.
+LAYERS = {
+    "terrain": ("terrain_fill", "terrain_outlines"),
+    "elevation": ("elevation_shade", "elevation_outlines"),
+    "transitions": ("transition_tint", "transition_marks"),
+    "start zones": ("zones",),
+    "grid": ("grid",),
+    "borders": ("borders",),
+    "characters": ("tokens",),
+    "coordinates": ("coordinates",),
+}
+NO_REDRAW = frozenset({"properties"})
+
+
+def _union(a: Rect | None, b: Rect | None) -> Rect | None:
+    if a is None or b is None:
+        return None
+    return Rect(min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1))
+
+
+class MapScene(QGraphicsScene):
+    """Scene items mirroring one :class:`MapModel` (napari style: the view
+    listens to the model, never the other way round)."""
+
+    def __init__(self, model: MapModel, parent=None) -> None:
+        super().__init__(parent)
+        self.setBackgroundBrush(QBrush(style.BACKGROUND))
+        self.model: MapModel | None = None
+        self.items_by_name: dict[str, LayerItem] = {}
+        z = 0
+        for name, cls in (
+            ("terrain_fill", TerrainFill), ("elevation_shade", ElevationShade),
+            ("transition_tint", TransitionTint), ("zones", ZoneTint), ("grid", GridLines),
+            ("terrain_outlines", TerrainOutlines), ("elevation_outlines", ElevationOutlines),
+            ("transition_marks", TransitionBorderMarks), ("borders", BorderLines),
+            ("tokens", TokenLayer), ("coordinates", CoordinateLabels),
+        ):
+            item = cls()
+            item.setZValue(z)
+            z += 1
+            self.addItem(item)
+            self.items_by_name[name] = item
+        self.hover = self._overlay(cosmetic(style.HOVER, 2), None, 60)
+        self.preview = self._overlay(cosmetic(style.SELECTION, 2), style.PREVIEW, 61)
+        self.selection = self._overlay(cosmetic(style.SELECTION, 2, Qt.PenStyle.DashLine),
+                                       None, 62)
+        self.focus = self._overlay(cosmetic(style.FOCUS, 3), None, 63)
+        self.preview_z = 30.0  # engine previews go between map layers and tool feedback
+        self._pending: dict[str, Rect | None] = {}
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.flush)
+        self.set_model(model)
+
+    def _overlay(self, pen, brush, z: float) -> ShapeOverlay:
+        item = ShapeOverlay(pen, brush, z)
+        self.addItem(item)
+        return item
+
+    # ---------------------------------------------------------------- binding
+    def set_model(self, model: MapModel) -> None:
+        if self.model is not None:
+            self.model.remove_listener(self._on_change)
+        self.model = model
+        model.add_listener(self._on_change)
+        self._pending.clear()
+        for item in self.items_by_name.values():
+            item.bind(model)
+        for ov in (self.hover, self.preview, self.selection, self.focus):
+            ov.clear()
+        self.setSceneRect(QRectF(-LABEL_MARGIN, -LABEL_MARGIN, model.width * TILE + 2 * LABEL_MARGIN,
+                                 model.height * TILE + 2 * LABEL_MARGIN))
+
+    def detach(self) -> None:
+        if self.model is not None:
+            self.model.remove_listener(self._on_change)
+            self.model = None
+
+    def _on_change(self, change: Change) -> None:
+        layer = change.layer
+        if layer in NO_REDRAW:
+            return
+        if layer in self._pending:
+            self._pending[layer] = _union(self._pending[layer], change.rect)
+        else:
+            self._pending[layer] = change.rect
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def flush(self) -> None:
+        """Redraw what changed since the last flush."""
+        self._timer.stop()
+        pending, self._pending = self._pending, {}
+        if not pending or self.model is None:
+            return
+        for item in self.items_by_name.values():
+            known = item.layers
+            hits = [r for layer, r in pending.items()
+                    if layer in known or layer not in KNOWN_LAYERS]
+            if not hits:
+                continue
+            rect = hits[0]
+            for r in hits[1:]:
+                rect = _union(rect, r)
+            item.refresh(rect)
+
+    # ------------------------------------------------------------- visibility
+    def set_layer_visible(self, layer: str, visible: bool) -> None:
+        for name in LAYERS[layer]:
+            self.items_by_name[name].setVisible(visible)
+
+    def layer_visible(self, layer: str) -> bool:
+        return self.items_by_name[LAYERS[layer][0]].isVisible()
+
+    def add_preview(self, item: QGraphicsItem) -> None:
+        item.setZValue(self.preview_z)
+        self.addItem(item)
+
+
+KNOWN_LAYERS = frozenset({
+    "terrain", "elevation", "transition", "indoor", "borders", "transition_borders",
+    "setting", "start_zones", "characters", "objects",
+})

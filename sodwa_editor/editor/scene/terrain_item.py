@@ -1,0 +1,127 @@
+"""Per-tile fills: terrain, elevation shading (with level numbers), transition
+tiles and start zones.  Pixels come from numpy lookups over the changed region."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QFont, QPainter
+from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
+
+from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MapModel, Rect
+from ...engine.terrain import Base
+from .. import style
+from ..style import TILE
+from .layers import ImageLayer, exposed_tiles, premultiply, tile_pixels
+
+
+def terrain_palette(model: MapModel) -> np.ndarray:
+    """(n_types, 3) uint8 fill colour of each terrain id."""
+    rows = []
+    for t in model.registry:
+        rows.append(style.FILL[t.base] if t.builtin else style.special_fill(t.name, t.base))
+    return np.asarray(rows, np.uint8)
+
+
+def indoor_obstruction(model: MapModel, rect: Rect) -> np.ndarray:
+    """bool: Obstructing tiles in ``rect`` that are Indoor (override or map setting)."""
+    sl = np.s_[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1]
+    obstructing = model.registry.base_table()[model.terrain[sl]] == Base.OBSTRUCTING
+    code = model.tile_indoor[sl]
+    indoor = (code == INDOOR_YES) | ((code == INDOOR_DEFAULT) & (model.setting == "indoor"))
+    return obstructing & indoor
+
+
+class TerrainFill(ImageLayer):
+    """Tile fill colour by terrain type; Indoor obstructions are near-black and
+    hatched, Outdoor ones brown-gray rock."""
+
+    layers = frozenset({"terrain", "indoor", "setting"})
+
+    def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
+        sl = np.s_[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1]
+        rgb = terrain_palette(model)[model.terrain[sl]]
+        rgb[indoor_obstruction(model, rect)] = style.FILL_INDOOR_OBSTRUCTING
+        out = np.full(rgb.shape[:2] + (4,), 255, np.uint8)
+        out[..., :3] = rgb
+        return out
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        super().paint(painter, option, widget)
+        m = self.model
+        r = exposed_tiles(m, option.exposedRect) if m is not None else None
+        if r is None or tile_pixels(option, painter) < 6:
+            return
+        ys, xs = np.nonzero(indoor_obstruction(m, r))
+        if not len(ys):
+            return
+        brush = QBrush(style.INDOOR_HATCH, Qt.BrushStyle.DiagCrossPattern)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(brush)
+        for y, x in zip((ys + r.y0).tolist(), (xs + r.x0).tolist(), strict=True):
+            painter.drawRect(QRectF(x * TILE, y * TILE, TILE, TILE))
+
+
+class ElevationShade(ImageLayer):
+    """Darker warm shading the higher a tile is, and its level number."""
+
+    layers = frozenset({"elevation"})
+
+    def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
+        lv = model.elevation[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1].astype(np.int32)
+        alpha = np.clip(lv * style.ELEVATION_ALPHA_PER_LEVEL, 0, style.ELEVATION_ALPHA_MAX)
+        out = np.zeros(lv.shape + (4,), np.uint8)
+        out[..., :3] = style.ELEVATION_TINT
+        out[..., 3] = alpha
+        return premultiply(out)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        super().paint(painter, option, widget)
+        m = self.model
+        r = exposed_tiles(m, option.exposedRect) if m is not None else None
+        if r is None or tile_pixels(option, painter) < 14:
+            return
+        sub = m.elevation[r.y0:r.y1 + 1, r.x0:r.x1 + 1]
+        ys, xs = np.nonzero(sub)
+        if not len(ys):
+            return
+        font = QFont()
+        font.setPixelSize(int(TILE * 0.4))
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(style.LEVEL_NUMBER)
+        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+            cell = QRectF((x + r.x0) * TILE, (y + r.y0) * TILE, TILE, TILE)
+            painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, str(int(sub[y, x])))
+
+
+class TransitionTint(ImageLayer):
+    """Transition tiles highlighted green (rulebook *Elevated Terrain*)."""
+
+    layers = frozenset({"transition"})
+
+    def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
+        on = model.transition[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1]
+        out = np.zeros(on.shape + (4,), np.uint8)
+        out[on] = style.TRANSITION_TILE_RGBA
+        return premultiply(out)
+
+
+class ZoneTint(ImageLayer):
+    """Start zones tinted with their team's colour."""
+
+    layers = frozenset({"start_zones", "characters"})
+
+    def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
+        h, w = rect.y1 - rect.y0 + 1, rect.x1 - rect.x0 + 1
+        out = np.zeros((h, w, 4), np.uint8)
+        colors = style.map_team_colors(model)
+        for team, tiles in model.start_zones.items():
+            c = colors[team]
+            rgba = (c.red(), c.green(), c.blue(), style.START_ZONE_ALPHA)
+            for x, y in tiles:
+                if rect.x0 <= x <= rect.x1 and rect.y0 <= y <= rect.y1:
+                    out[y - rect.y0, x - rect.x0] = rgba
+        return premultiply(out)

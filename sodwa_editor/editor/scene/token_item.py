@@ -1,0 +1,111 @@
+"""Characters as labelled round tokens in their team colour; objects as small
+diamonds with the first letter of their kind."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from ...engine.model import Character, MapModel, MapObject, Rect
+from .. import style
+from ..style import TILE
+from .layers import LayerItem
+
+
+def token_label(c: Character) -> str:
+    text = (c.name or c.id).strip()
+    words = text.replace("-", " ").split()
+    if len(words) >= 2:
+        return (words[0][0] + words[1][0]).upper()
+    return text[:2].capitalize()
+
+
+class CharacterToken(QGraphicsItem):
+    """One character: a circle in the team colour with a two-letter label."""
+
+    def __init__(self, character: Character, color: QColor,
+                 parent: QGraphicsItem | None = None) -> None:
+        super().__init__(parent)
+        self.character = character
+        self.color = color
+        self.setPos(character.x * TILE, character.y * TILE)
+        self.setToolTip(f"{character.name or character.id} ({character.team}) "
+                        f"Move {character.move} Range {character.range}"
+                        + (" flight" if character.flight else ""))
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return QRectF(0, 0, TILE, TILE)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        c = self.character
+        color = self.color
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(QColor(255, 255, 255), TILE * 0.07))
+        painter.setBrush(color)
+        m = TILE * 0.12
+        painter.drawEllipse(QRectF(m, m, TILE - 2 * m, TILE - 2 * m))
+        if c.flight:
+            painter.setPen(QPen(QColor(255, 255, 255), TILE * 0.04, Qt.PenStyle.DotLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(QRectF(2, 2, TILE - 4, TILE - 4))
+        font = QFont()
+        font.setPixelSize(int(TILE * 0.36))
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor(255, 255, 255) if color.lightness() < 150 else QColor(0, 0, 0))
+        painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, token_label(c))
+
+
+class ObjectMarker(QGraphicsItem):
+    def __init__(self, obj: MapObject, parent: QGraphicsItem | None = None) -> None:
+        super().__init__(parent)
+        self.obj = obj
+        self.setPos(obj.x * TILE, obj.y * TILE)
+        self.setToolTip(f"object {obj.id} ({obj.kind})"
+                        + ("" if obj.impedes_los else ", does not impede LoS"))
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return QRectF(0, 0, TILE, TILE)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        h = TILE / 2
+        d = TILE * 0.3
+        poly = QPolygonF([QPointF(h, h - d), QPointF(h + d, h), QPointF(h, h + d),
+                          QPointF(h - d, h)])
+        painter.setPen(QPen(QColor(40, 30, 20), 1.5))
+        painter.setBrush(QColor(190, 140, 80) if self.obj.impedes_los else QColor(230, 220, 200))
+        painter.drawPolygon(poly)
+        font = QFont()
+        font.setPixelSize(int(TILE * 0.3))
+        painter.setFont(font)
+        painter.setPen(QColor(20, 20, 20))
+        painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter,
+                         (self.obj.kind or "?")[:1].upper())
+
+
+class TokenLayer(LayerItem):
+    """Rebuilds its (few) token items whenever characters or objects change."""
+
+    layers = frozenset({"characters", "objects", "start_zones"})
+
+    def __init__(self, parent: QGraphicsItem | None = None) -> None:
+        super().__init__(parent)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+        self.tokens: dict[str, CharacterToken] = {}
+        self.markers: dict[str, ObjectMarker] = {}
+
+    def refresh(self, rect: Rect | None) -> None:
+        m: MapModel | None = self.model
+        if m is None:
+            return
+        for item in [*self.tokens.values(), *self.markers.values()]:
+            if item.scene() is not None:
+                item.scene().removeItem(item)
+        self.markers = {oid: ObjectMarker(o, self) for oid, o in m.objects.items()}
+        colors = style.map_team_colors(m)
+        self.tokens = {cid: CharacterToken(c, colors[c.team], self)
+                       for cid, c in m.characters.items()}

@@ -1,0 +1,125 @@
+"""Every colour, pen width and size the editor draws with, in one place.
+
+Rulebook drawing conventions (*Terrain Types*): Obstructing is a thick black
+line, Impeding thick yellow, Difficult thick gray, Elevated red; transition
+tiles are highlighted green and transition borders are gaps in the red outline.
+Liquid has no rulebook colour: the editor draws it **blue** (``LIQUID``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from PySide6.QtGui import QColor
+
+from ..engine.terrain import Base
+
+#: Scene units per tile (a tile is TILE x TILE scene pixels at 100% zoom).
+TILE = 32
+
+# --------------------------------------------------------------- outlines
+#: Group outline / border colour per base type (rulebook conventions).
+OUTLINE = {
+    Base.OBSTRUCTING: QColor(0, 0, 0),
+    Base.IMPEDING: QColor(240, 200, 0),
+    Base.DIFFICULT: QColor(128, 128, 128),
+    Base.LIQUID: QColor(20, 100, 220),  # editor choice: blue
+}
+ELEVATED = QColor(214, 30, 30)
+TRANSITION = QColor(30, 170, 60)
+
+#: Pen widths (scene units).  Borders are centred on their edge; the red
+#: elevation outline runs just inside the higher tiles, the terrain group
+#: outlines just inside that, so the three never hide one another.
+BORDER_WIDTH = 6.0
+ELEVATION_WIDTH = 3.0
+OUTLINE_WIDTH = 3.0
+ELEVATION_INSET = BORDER_WIDTH / 2 + ELEVATION_WIDTH / 2
+OUTLINE_INSET = ELEVATION_INSET + ELEVATION_WIDTH / 2 + OUTLINE_WIDTH / 2
+
+# ------------------------------------------------------------------ fills
+#: Tile fill (RGB) per base type.
+FILL = {
+    Base.CLEAR: (236, 232, 218),
+    Base.IMPEDING: (226, 232, 160),
+    Base.OBSTRUCTING: (110, 100, 90),  # outdoor rock
+    Base.DIFFICULT: (200, 196, 188),
+    Base.LIQUID: (150, 196, 236),
+}
+#: Indoor obstructions are solid near-black (they rise floor to ceiling) and
+#: carry a cross-hatch; outdoor ones are brown-gray rock without hatch.
+FILL_INDOOR_OBSTRUCTING = (40, 40, 48)
+INDOOR_HATCH = QColor(255, 255, 255, 90)
+#: Indoor obstruction borders get a white dashed core line.
+INDOOR_BORDER_CORE = QColor(255, 255, 255)
+
+#: Elevation shading: each level adds this much alpha of ``ELEVATION_TINT``.
+ELEVATION_TINT = (120, 60, 20)
+ELEVATION_ALPHA_PER_LEVEL = 38
+ELEVATION_ALPHA_MAX = 170
+LEVEL_NUMBER = QColor(150, 20, 20, 150)
+TRANSITION_TILE_RGBA = (30, 170, 60, 110)
+START_ZONE_ALPHA = 90
+
+GRID = QColor(0, 0, 0, 40)
+LABEL = QColor(20, 20, 20)
+COORDINATES = QColor(215, 215, 220)
+BACKGROUND = QColor(70, 72, 78)
+SELECTION = QColor(40, 120, 255)
+HOVER = QColor(255, 255, 255, 150)
+PREVIEW = QColor(40, 120, 255, 110)
+FOCUS = QColor(255, 0, 200)
+
+# --------------------------------------------------------------- previews
+#: LoS fan colours per Crossing (clear, impeded, blocked), RGBA.
+LOS_RGBA = ((60, 200, 90, 120), (250, 200, 30, 140), (200, 40, 40, 130))
+REACH_RGBA = (40, 140, 255, 100)
+REACH_STOP_RGBA = (250, 150, 20, 140)
+GRAPH_CLEAR = QColor(30, 120, 230, 200)
+GRAPH_IMPEDED = QColor(240, 140, 0, 220)
+GRAPH_BLOCKED = QColor(220, 0, 0, 200)
+
+# ------------------------------------------------------------------ teams
+TEAM_PALETTE = (
+    QColor(40, 100, 230), QColor(220, 50, 50), QColor(40, 170, 80), QColor(230, 160, 20),
+    QColor(150, 60, 200), QColor(20, 170, 190), QColor(230, 90, 170), QColor(120, 90, 50),
+)
+
+
+def team_colors(teams: Iterable[str]) -> dict[str, QColor]:
+    """Colour of each team of a map: its own name when that names a colour
+    ("red"), else the next unused colour of :data:`TEAM_PALETTE` in name order."""
+    out: dict[str, QColor] = {}
+    used: set[str] = set()
+    for team in sorted(teams):
+        if QColor.isValidColorName(team):
+            out[team] = QColor(team)
+            used.add(out[team].name())
+    free = [c for c in TEAM_PALETTE if c.name() not in used] or list(TEAM_PALETTE)
+    i = 0
+    for team in sorted(teams):
+        if team not in out:
+            out[team] = QColor(free[i % len(free)])
+            i += 1
+    return out
+
+
+def map_team_colors(model) -> dict[str, QColor]:
+    teams = set(model.start_zones) | {c.team for c in model.characters.values()}
+    return team_colors(teams)
+
+
+def team_color(team: str) -> QColor:
+    """Colour of a team on its own (no map context)."""
+    return team_colors([team])[team]
+
+
+def special_fill(name: str, base: Base) -> tuple[int, int, int]:
+    """Fill of a special terrain type: its base fill shifted by a stable hue."""
+    r, g, b = FILL[base]
+    c = QColor(r, g, b)
+    h, s, v, _ = c.getHsv()
+    shift = hashlib.sha1(name.encode()).digest()[0]
+    c.setHsv((max(h, 0) + 60 + shift) % 360, max(s, 90), v)
+    return c.red(), c.green(), c.blue()
