@@ -1,0 +1,111 @@
+"""Map packs: several complete map documents and pack metadata in one JSON file.
+
+Problems inside a pack carry the JSON pointer ``/maps/<i>/...`` and the map's
+name.  Map names must be unique within a pack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..engine.model import MapModel
+from .decode import format_problems
+from .encode import FORMAT_VERSION, GENERATOR, PACK_FORMAT, dumps_pack_doc, map_to_dict
+from .files import PathLike, atomic_write_text, map_from_doc, parse_json, read_map, read_text
+from .problems import MapLoadError, MapSaveError, Problem, error, has_errors, pointer
+from .schemas import pack_schema_problems
+
+
+def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author: str = "",
+               description: str = "") -> tuple[dict[str, Any] | None, list[Problem]]:
+    """Read map files and bundle them into a pack document.
+
+    Returns ``(pack, problems)``; ``pack`` is ``None`` if any map has an error or
+    the pack itself is invalid (e.g. two maps with the same name).  Maps are
+    embedded in their canonical form.
+    """
+    problems: list[Problem] = []
+    maps: list[dict[str, Any]] = []
+    for path in map_paths:
+        model, found = read_map(path)
+        problems += found
+        if model is not None:
+            maps.append(map_to_dict(model))
+    pack: dict[str, Any] = {
+        "format": PACK_FORMAT, "format_version": FORMAT_VERSION, "generator": GENERATOR,
+        "name": name, "version": version, "author": author, "description": description,
+        "maps": maps,
+    }
+    if not has_errors(problems):
+        problems += pack_schema_problems(pack) + _duplicate_names(pack)
+    return (None if has_errors(problems) else pack), problems
+
+
+def pack_from_doc(doc: Any, *, source: str | None = None
+                  ) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """Validate a parsed pack document and every map in it.
+
+    The pack comes back (with the problems) when its own structure is valid, so a
+    caller can list its maps; check the problems for errors before using it.
+    """
+    problems = format_problems(doc, PACK_FORMAT) or pack_schema_problems(doc)
+    if problems:
+        return None, [p.located(source=source) for p in problems]
+    for i, m in enumerate(doc["maps"]):
+        name = m.get("name") if isinstance(m.get("name"), str) else None
+        problems += map_from_doc(m, source=source, prefix=pointer("maps", i), map_name=name)[1]
+    problems += [p.located(source=source) for p in _duplicate_names(doc)]
+    return doc, problems
+
+
+def read_pack(path: PathLike) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """Pack document and problems of a pack file (see :func:`pack_from_doc`)."""
+    text, problems = read_text(path)
+    if text is None:
+        return None, problems
+    doc, problems = parse_json(text, source=str(path))
+    if problems:
+        return None, problems
+    return pack_from_doc(doc, source=str(path))
+
+
+def load_pack(path: PathLike) -> tuple[dict[str, Any], list[MapModel]]:
+    """Pack metadata and map models; raises :class:`MapLoadError` on any error."""
+    pack, problems = read_pack(path)
+    if pack is None or has_errors(problems):
+        raise MapLoadError(str(path), problems)
+    models = [map_from_doc(m, schema_checked=True)[0] for m in pack["maps"]]
+    meta = {k: v for k, v in pack.items() if k != "maps"}
+    return meta, [m for m in models if m is not None]
+
+
+def dumps_pack(pack: dict[str, Any]) -> str:
+    """Canonical text of a pack document (each map laid out as in a map file)."""
+    return dumps_pack_doc(pack)
+
+
+def save_pack(pack: dict[str, Any], path: PathLike) -> None:
+    """Validate ``pack`` fully and write it atomically; :class:`MapSaveError` if it has
+    errors or cannot be written (the previous file is then untouched)."""
+    checked, problems = pack_from_doc(pack)
+    errors = [p for p in problems if p.is_error]
+    if checked is None or errors:
+        lines = "\n".join(f"  {p.location()}: {p.message}" for p in errors[:20])
+        raise MapSaveError(f"cannot save pack {path}: {len(errors)} error(s):\n{lines}")
+    atomic_write_text(path, dumps_pack(pack))
+
+
+def _duplicate_names(pack: dict[str, Any]) -> list[Problem]:
+    seen: dict[str, int] = {}
+    out = []
+    for i, m in enumerate(pack["maps"]):
+        name = m.get("name")
+        if not isinstance(name, str):
+            continue
+        if name in seen:
+            out.append(error(f"map name {name!r} is used twice in the pack (also "
+                             f"{pointer('maps', seen[name])})", pointer("maps", i, "name"),
+                             code="duplicate-map-name").located(map_name=name))
+        seen.setdefault(name, i)
+    return out

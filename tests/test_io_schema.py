@@ -1,0 +1,106 @@
+"""The schema files are valid Draft 2020-12 schemas, and the fast array tests used
+while loading never accept what the schema refuses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from sodwa_editor.engine.generate import make_mixed_map
+from sodwa_editor.engine.model import MAX_SIDE
+from sodwa_editor.engine.samples import outdoor_skirmish
+from sodwa_editor.engine.terrain import MAX_TERRAIN_TYPES
+from sodwa_editor.io import dumps_map, map_to_dict
+from sodwa_editor.io.schemas import (
+    FAST_ARRAYS,
+    _def_validator,
+    _to_problems,
+    load_schema,
+    map_schema_problems,
+    map_validator,
+    pack_validator,
+    tile_ok,
+)
+
+SCHEMAS = {"map": "urn:sodwa:schema:map:1", "mappack": "urn:sodwa:schema:mappack:1"}
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_schema_files_are_valid_2020_12_with_id(name):
+    schema = load_schema(name)
+    Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == SCHEMAS[name]
+
+
+def test_schema_limits_match_the_model():
+    props = load_schema("map")["properties"]
+    assert props["width"]["maximum"] == props["height"]["maximum"] == MAX_SIDE
+    assert props["terrain"]["maxItems"] == MAX_SIDE
+    assert props["terrain_types"]["maxItems"] == MAX_TERRAIN_TYPES - 5
+    assert props["format_version"]["const"] == 1
+
+
+def test_written_documents_pass_the_plain_validators():
+    """Without the fast path: the full jsonschema validation of a written map and pack."""
+    doc = map_to_dict(make_mixed_map(24, seed=3))
+    assert list(map_validator().iter_errors(doc)) == []
+    pack = {"format": "sodwa-mappack", "format_version": 1, "name": "p", "version": "1",
+            "maps": [doc, json.loads(dumps_map(outdoor_skirmish()))]}
+    assert list(pack_validator().iter_errors(pack)) == []
+    pack["maps"][1]["width"] = 0
+    assert [list(e.absolute_path) for e in pack_validator().iter_errors(pack)] == [
+        ["maps", 1, "width"]]
+
+
+def plain_problems(doc):
+    return _to_problems(((), e) for e in map_validator().iter_errors(doc))
+
+
+def test_fast_path_reports_exactly_what_the_plain_validator_reports():
+    doc = map_to_dict(make_mixed_map(16, seed=1))
+    doc["borders"][3]["edge"] = [1, 2, "W"]
+    doc["borders"][5]["terrain"] = "Bad Name"
+    doc["borders"][7]["extra"] = 1
+    doc["borders"][0] = "not an object"
+    doc["terrain"][4] = ""
+    doc["elevation"] = ["0 0"] * 15 + ["0  1"]
+    doc["transition_tiles"].append([1.5, 2])
+    doc["start_zones"]["red"].append([1, "2"])
+    doc["start_zones"]["blue"][0] = []
+    doc["indoor_overrides"] = [{"tile": [0, 0]}, {"tile": [0, 0], "indoor": True}]
+    fast = {(p.path, p.message) for p in map_schema_problems(doc)}
+    plain = {(p.path, p.message) for p in plain_problems(doc)}
+    assert fast == plain
+    assert len(fast) >= 10
+
+
+_ANY = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False)
+    | st.sampled_from(["E", "S", "N", "icy", "Icy", "0 1", "0  1", "7", "", "a b", "99 100"]),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.sampled_from(["edge", "terrain", "transition", "indoor", "tile", "x"]),
+                      inner, max_size=4),
+    max_leaves=10,
+)
+_EDGEISH = st.fixed_dictionaries(
+    {"edge": st.tuples(st.integers(-1, 3), st.integers(-1, 3) | st.booleans(),
+                       st.sampled_from(["E", "S", "s", 1])).map(list)},
+    optional={"terrain": st.sampled_from(["icy", "deep-water", "A", "1x", 3]),
+              "transition": st.booleans() | st.integers(0, 1),
+              "indoor": st.booleans() | st.none()},
+)
+_CASES = [(key, test, ref) for key, (test, ref) in FAST_ARRAYS.items()]
+_CASES.append(("start_zones", tile_ok, "#/$defs/tile"))
+
+
+@pytest.mark.parametrize(("key", "test", "ref"), _CASES, ids=[c[0] for c in _CASES])
+@settings(max_examples=400, deadline=None)
+@given(item=_ANY | _EDGEISH)
+def test_fast_tests_never_accept_what_the_schema_refuses(key, test, ref, item):
+    if test(item):
+        assert list(_def_validator(ref).iter_errors(item)) == []
