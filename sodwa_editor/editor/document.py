@@ -260,6 +260,17 @@ class Document(QObject):
             return False
         return self.push(c.PutObject(self, "Remove Object", before, None))
 
+    def paste_stamp(self, stamp, ox: int, oy: int, text: str = "Paste Stamp") -> bool:
+        """Write a :class:`~.stamp.Stamp` with its top-left tile at (ox, oy)."""
+        return self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))
+
+    def clear_region(self, rect, text: str = "Delete Region") -> bool:
+        """Reset a rectangle to Clear ground level 0 without borders inside it."""
+        from .stamp import Stamp
+
+        empty = Stamp.empty(rect.x1 - rect.x0 + 1, rect.y1 - rect.y0 + 1)
+        return self.paste_stamp(empty, rect.x0, rect.y0, text)
+
     # ------------------------------------------------------------ composite
     def begin_macro(self, text: str) -> None:
         self.undo_stack.beginMacro(text)

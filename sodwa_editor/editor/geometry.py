@@ -43,14 +43,22 @@ def edge_endpoints(edge: Edge) -> tuple[tuple[int, int], tuple[int, int]]:
 
 def edges_between_points(model: MapModel, a: tuple[float, float],
                          b: tuple[float, float]) -> list[Edge]:
-    """Edges snapped along a drag from ``a`` to ``b`` (both tile units), in order,
-    without repeats: the segment is sampled at quarter tiles."""
-    n = max(1, int(np.ceil(max(abs(b[0] - a[0]), abs(b[1] - a[1])) * 4)))
+    """Edges snapped along a drag from ``a`` to ``b`` (tile units), in order,
+    without repeats.  The segment is sampled at quarter tiles; a mostly vertical
+    drag snaps to vertical edges only and a mostly horizontal one to horizontal
+    edges, so dragging along a grid line never catches the crossing lines."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = max(1, int(np.ceil(max(abs(dx), abs(dy)) * 4)))
+    vertical = abs(dy) > abs(dx)
     out: list[Edge] = []
     for i in range(n + 1):
         t = i / n
-        e, _ = nearest_edge(model, a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
-        if e is not None and (not out or out[-1] != e) and e not in out:
+        fx, fy = a[0] + dx * t, a[1] + dy * t
+        if vertical:
+            e = Edge(round(fx) - 1, int(np.floor(fy)), "E")
+        else:
+            e = Edge(int(np.floor(fx)), round(fy) - 1, "S")
+        if model.edge_in_bounds(e) and e not in out:
             out.append(e)
     return out
 

@@ -1,0 +1,135 @@
+"""``sodwa-editor``: the desktop map editor, and headless screenshots.
+
+    sodwa-editor [MAP]
+    sodwa-editor --screenshot OUT.png MAP [--overlay los:X,Y|reach:X,Y:N|graph] [--scale S]
+
+``MAP`` is a map file or ``sample:NAME`` for one of the engine's sample maps
+(``rulebook-elevated-los``, ``indoor-compound``, ``tiered-keep``,
+``outdoor-skirmish``).  Screenshots use Qt's offscreen platform and never open
+a window.  Without a display the editor says so in one line instead of
+letting Qt abort.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+NO_DISPLAY = ("sodwa-editor: no display available (DISPLAY and WAYLAND_DISPLAY are unset); "
+              "to render a map without one use: sodwa-editor --screenshot OUT.png MAP")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="sodwa-editor", description="SODWA map editor")
+    p.add_argument("map", nargs="?", metavar="MAP",
+                   help="map file to open (or sample:NAME for a built-in sample)")
+    p.add_argument("--screenshot", metavar="OUT.png", type=Path,
+                   help="render MAP to a PNG without opening a window, then exit")
+    p.add_argument("--overlay", action="append", default=[], metavar="SPEC",
+                   help="with --screenshot: los:X,Y | reach:X,Y[:N] | graph (repeatable)")
+    p.add_argument("--scale", type=float, default=1.0, help="with --screenshot: image scale")
+    p.add_argument("--layers", metavar="NAMES",
+                   help="with --screenshot: comma-separated layers to hide, e.g. grid,coordinates")
+    return p
+
+
+def has_display() -> bool:
+    """False on X11/Wayland systems with neither display set (and no platform
+    override such as offscreen)."""
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def load_model(spec: str):
+    """(model, path, problems) for a map file or ``sample:NAME``."""
+    if spec.startswith("sample:"):
+        from ..engine.samples import SAMPLE_MAPS
+
+        name = spec.split(":", 1)[1]
+        if name not in SAMPLE_MAPS:
+            raise SystemExit(f"sodwa-editor: unknown sample {name!r} "
+                             f"(known: {', '.join(SAMPLE_MAPS)})")
+        return SAMPLE_MAPS[name](), None, []
+    from ..io import read_map
+
+    model, problems = read_map(Path(spec))
+    return model, Path(spec), problems
+
+
+def parse_overlay(spec: str) -> tuple[str, tuple[int, int] | None, int | None]:
+    """``los:3,2`` -> ("los", (3, 2), None); ``reach:3,2:5`` -> ("reach", (3, 2), 5)."""
+    kind, _, rest = spec.partition(":")
+    if kind == "graph" and not rest:
+        return "graph", None, None
+    if kind not in ("los", "reach") or not rest:
+        raise ValueError(f"bad overlay {spec!r}: use los:X,Y, reach:X,Y[:N] or graph")
+    tile_text, _, n = rest.partition(":")
+    x, y = (int(v) for v in tile_text.split(","))
+    return kind, (x, y), (int(n) if n else None)
+
+
+def screenshot(args: argparse.Namespace) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if args.map is None:
+        print("sodwa-editor: --screenshot needs a MAP", file=sys.stderr)
+        return 2
+    try:
+        overlays = [parse_overlay(o) for o in args.overlay]
+    except ValueError as exc:
+        print(f"sodwa-editor: {exc}", file=sys.stderr)
+        return 2
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(["sodwa-editor"])  # noqa: F841
+    model, _path, problems = load_model(args.map)
+    if model is None:
+        print(f"sodwa-editor: cannot open {args.map}:", file=sys.stderr)
+        for p in problems:
+            print(f"  {p.severity}: {p.location()}: {p.message}", file=sys.stderr)
+        return 1
+    from .headless import render_map
+
+    try:
+        hidden = [s.strip() for s in (args.layers or "").split(",") if s.strip()]
+        render_map(model, args.screenshot, overlays, scale=args.scale, hidden=hidden)
+    except (ValueError, IndexError, OSError, ImportError) as exc:
+        print(f"sodwa-editor: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.screenshot}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.screenshot is not None:
+        return screenshot(args)
+    if not has_display():
+        print(NO_DISPLAY, file=sys.stderr)
+        return 2
+    from PySide6.QtWidgets import QApplication
+
+    from .main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(["sodwa-editor"])
+    app.setApplicationName("SODWA Editor")
+    app.setOrganizationName("SODWA")
+    win = MainWindow()
+    win.show()
+    win.offer_recovery()
+    if args.map:
+        if args.map.startswith("sample:"):
+            model, _p, _pr = load_model(args.map)
+            win.document.reset(model, None)
+        else:
+            win.files.open_map(args.map, ask_save=False)
+    return app.exec()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,227 @@
+"""Dialogs: new map, resize, map properties, export pack, special terrain
+type, and the problem list shown when a file cannot be opened."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..engine.model import MAX_SIDE
+from ..engine.terrain import Base
+from .resize import ANCHORS
+
+
+def _buttons(dialog: QDialog) -> QDialogButtonBox:
+    box = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                           | QDialogButtonBox.StandardButton.Cancel)
+    box.accepted.connect(dialog.accept)
+    box.rejected.connect(dialog.reject)
+    return box
+
+
+def _spin(lo: int, hi: int, value: int) -> QSpinBox:
+    s = QSpinBox()
+    s.setRange(lo, hi)
+    s.setValue(value)
+    return s
+
+
+class NewMapDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New Map")
+        form = QFormLayout(self)
+        self.name = QLineEdit("untitled")
+        self.width_spin = _spin(1, MAX_SIDE, 32)
+        self.height_spin = _spin(1, MAX_SIDE, 24)
+        self.setting = QComboBox()
+        self.setting.addItems(["outdoor", "indoor"])
+        form.addRow("Name", self.name)
+        form.addRow("Width", self.width_spin)
+        form.addRow("Height", self.height_spin)
+        form.addRow("Setting", self.setting)
+        form.addRow(_buttons(self))
+
+    def values(self) -> tuple[str, int, int, str]:
+        return (self.name.text().strip() or "untitled", self.width_spin.value(),
+                self.height_spin.value(), self.setting.currentText())
+
+
+class ResizeDialog(QDialog):
+    """New size plus an anchor (3x3 buttons) or an explicit offset."""
+
+    def __init__(self, width: int, height: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Resize Map")
+        self.old = (width, height)
+        form = QFormLayout(self)
+        self.width_spin = _spin(1, MAX_SIDE, width)
+        self.height_spin = _spin(1, MAX_SIDE, height)
+        form.addRow("Width", self.width_spin)
+        form.addRow("Height", self.height_spin)
+        grid = QGridLayout()
+        self.anchor_group = QButtonGroup(self)
+        for i, name in enumerate(ANCHORS):
+            b = QPushButton("")
+            b.setCheckable(True)
+            b.setToolTip(name)
+            b.setFixedSize(26, 26)
+            b.setProperty("anchor", name)
+            self.anchor_group.addButton(b, i)
+            grid.addWidget(b, i // 3, i % 3)
+            if name == "top-left":
+                b.setChecked(True)
+        anchor_box = QWidget()
+        anchor_box.setLayout(grid)
+        form.addRow("Anchor", anchor_box)
+        self.dx = _spin(-MAX_SIDE, MAX_SIDE, 0)
+        self.dy = _spin(-MAX_SIDE, MAX_SIDE, 0)
+        row = QHBoxLayout()
+        row.addWidget(self.dx)
+        row.addWidget(self.dy)
+        offs = QWidget()
+        offs.setLayout(row)
+        form.addRow("Offset x, y", offs)
+        for w in (self.width_spin, self.height_spin):
+            w.valueChanged.connect(self._from_anchor)
+        self.anchor_group.buttonClicked.connect(lambda _b: self._from_anchor())
+        form.addRow(_buttons(self))
+
+    def _from_anchor(self) -> None:
+        from .resize import anchor_offset
+
+        b = self.anchor_group.checkedButton()
+        name = b.property("anchor") if b is not None else "top-left"
+        dx, dy = anchor_offset(*self.old, self.width_spin.value(), self.height_spin.value(), name)
+        self.dx.setValue(dx)
+        self.dy.setValue(dy)
+
+    def values(self) -> tuple[int, int, int, int]:
+        return (self.width_spin.value(), self.height_spin.value(), self.dx.value(),
+                self.dy.value())
+
+
+class PropertiesDialog(QDialog):
+    def __init__(self, name: str, description: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Map Properties")
+        form = QFormLayout(self)
+        self.name = QLineEdit(name)
+        self.description = QPlainTextEdit(description)
+        form.addRow("Name", self.name)
+        form.addRow("Description", self.description)
+        form.addRow(_buttons(self))
+
+    def values(self) -> tuple[str, str]:
+        return self.name.text().strip() or "untitled", self.description.toPlainText()
+
+
+class TerrainTypeDialog(QDialog):
+    """Declare a special terrain type (name and base behaviour)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Add Terrain Type")
+        form = QFormLayout(self)
+        self.name = QLineEdit()
+        self.name.setPlaceholderText("e.g. icy")
+        self.base = QComboBox()
+        self.base.addItems([b.label for b in Base if b is not Base.CLEAR])
+        form.addRow("Name", self.name)
+        form.addRow("Behaves as", self.base)
+        form.addRow(_buttons(self))
+
+    def values(self) -> tuple[str, Base]:
+        return self.name.text().strip().lower(), Base[self.base.currentText().upper()]
+
+
+class ExportPackDialog(QDialog):
+    """Pick map files and the pack metadata."""
+
+    def __init__(self, start: list[Path], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export Map Pack")
+        lay = QVBoxLayout(self)
+        self.maps = QListWidget()
+        for p in start:
+            self.maps.addItem(str(p))
+        add = QPushButton("Add Maps...")
+        add.clicked.connect(self._add)
+        remove = QPushButton("Remove")
+        remove.clicked.connect(lambda: [self.maps.takeItem(self.maps.row(i))
+                                        for i in self.maps.selectedItems()])
+        row = QHBoxLayout()
+        row.addWidget(add)
+        row.addWidget(remove)
+        lay.addWidget(QLabel("Maps"))
+        lay.addWidget(self.maps)
+        lay.addLayout(row)
+        form = QFormLayout()
+        self.name = QLineEdit("my-pack")
+        self.version = QLineEdit("1.0.0")
+        self.author = QLineEdit()
+        self.description = QLineEdit()
+        form.addRow("Name", self.name)
+        form.addRow("Version", self.version)
+        form.addRow("Author", self.author)
+        form.addRow("Description", self.description)
+        lay.addLayout(form)
+        lay.addWidget(_buttons(self))
+
+    def _add(self) -> None:
+        files, _ = QFileDialog.getOpenFileNames(self, "Add Maps", "", "SODWA maps (*.json)")
+        for f in files:
+            self.maps.addItem(f)
+
+    def values(self) -> dict:
+        return {
+            "maps": [Path(self.maps.item(i).text()) for i in range(self.maps.count())],
+            "name": self.name.text().strip(), "version": self.version.text().strip(),
+            "author": self.author.text().strip(), "description": self.description.text(),
+        }
+
+
+class ProblemsDialog(QDialog):
+    """Lists the problems of a file that could not be opened or exported."""
+
+    def __init__(self, title: str, summary: str, problems: list,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setObjectName("problems_dialog")
+        lay = QVBoxLayout(self)
+        lay.addWidget(QLabel(summary))
+        self.list = QListWidget()
+        for p in problems:
+            where = p.location() if hasattr(p, "location") else ""
+            self.list.addItem(f"{p.severity}: {where}: {p.message}")
+        lay.addWidget(self.list)
+        self.details = QCheckBox("Show warnings")  # kept simple: all are listed
+        self.details.setVisible(False)
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        box.rejected.connect(self.reject)
+        box.accepted.connect(self.accept)
+        lay.addWidget(box)
+        self.resize(640, 360)
+
+    def lines(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]

@@ -1,0 +1,1 @@
+"""Dock widgets and the tool options bar of the main window."""

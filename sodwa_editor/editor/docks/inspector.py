@@ -1,0 +1,220 @@
+"""Inspector dock: the selected tile, border, character or object, with its
+values editable.  Every edit goes through the Document (undoable)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MAX_ELEVATION, Edge
+from ...engine.terrain import BORDER_BASES, Base
+from ..geometry import edge_changes_elevation, elevation_changes_at
+
+if TYPE_CHECKING:
+    from ..main_window import MainWindow
+
+INDOOR_LABELS = (("map default", None), ("indoor", True), ("outdoor", False))
+
+
+def _indoor_index(code: int) -> int:
+    return 0 if code == INDOOR_DEFAULT else (1 if code == INDOOR_YES else 2)
+
+
+def parse_attributes(text: str) -> dict[str, int]:
+    """``"health=10, defense=90"`` -> ``{"health": 10, "defense": 90}``."""
+    out = {}
+    for part in text.split(","):
+        if "=" in part:
+            k, v = part.split("=", 1)
+            out[k.strip()] = int(v.strip())
+    return out
+
+
+class InspectorDock(QWidget):
+    def __init__(self, win: MainWindow) -> None:
+        super().__init__(win)
+        self.win = win
+        self.outer = QVBoxLayout(self)
+        self.outer.setContentsMargins(4, 4, 4, 4)
+        self.body: QWidget | None = None
+        self.fields: dict[str, QWidget] = {}
+        win.state.selection_changed.connect(lambda _s: self.rebuild())
+        win.document.edited.connect(self.rebuild)
+        self.rebuild()
+
+    @property
+    def doc(self):
+        return self.win.document
+
+    def _form(self, title: str) -> QFormLayout:
+        if self.body is not None:
+            self.body.setParent(None)
+            self.body.deleteLater()
+        self.body = QWidget()
+        form = QFormLayout(self.body)
+        form.addRow(QLabel(f"<b>{title}</b>"))
+        self.outer.addWidget(self.body)
+        self.fields = {}
+        return form
+
+    def _combo(self, items, current: int, on_change) -> QComboBox:
+        box = QComboBox()
+        for label, data in items:
+            box.addItem(label, data)
+        box.setCurrentIndex(current)
+        box.currentIndexChanged.connect(lambda i: on_change(box.itemData(i)))
+        return box
+
+    def _spin(self, lo: int, hi: int, value: int, on_change) -> QSpinBox:
+        s = QSpinBox()
+        s.setRange(lo, hi)
+        s.setValue(value)
+        s.editingFinished.connect(lambda: s.value() != value and on_change(s.value()))
+        return s
+
+    def rebuild(self) -> None:
+        sel = self.win.state.selection
+        m = self.doc.model
+        if sel is None:
+            form = self._form("Nothing selected")
+            form.addRow(QLabel(f"{m.name}: {m.width} x {m.height}, {m.setting}"))
+            form.addRow(QLabel("Use the Select tool (S) to inspect a tile, edge or character."))
+            return
+        if sel.kind == "tile" and m.in_bounds(*sel.value):
+            self._tile(*sel.value)
+        elif sel.kind == "edge" and m.edge_in_bounds(sel.value):
+            self._edge(sel.value)
+        elif sel.kind == "character" and sel.value in m.characters:
+            self._character(sel.value)
+        elif sel.kind == "object" and sel.value in m.objects:
+            self._object(sel.value)
+        elif sel.kind == "region":
+            r = sel.value
+            form = self._form("Region")
+            form.addRow("From", QLabel(f"{r.x0}, {r.y0}"))
+            form.addRow("To", QLabel(f"{r.x1}, {r.y1}"))
+            form.addRow(QLabel("Ctrl+C copy, Ctrl+X cut, Delete clears"))
+        else:
+            self.win.state.selection = None
+            self._form("Nothing selected")
+
+    def _tile(self, x: int, y: int) -> None:
+        m, d = self.doc.model, self.doc
+        form = self._form(f"Tile {x}, {y}")
+        items = [(t.name.capitalize(), i) for i, t in enumerate(m.registry)]
+        self.fields["terrain"] = self._combo(
+            items, int(m.terrain[y, x]), lambda tid: d.paint_terrain([(x, y)], tid))
+        form.addRow("Terrain", self.fields["terrain"])
+        self.fields["elevation"] = self._spin(
+            0, MAX_ELEVATION, int(m.elevation[y, x]), lambda v: d.set_elevation([(x, y)], v))
+        form.addRow("Elevation", self.fields["elevation"])
+        tr = QCheckBox()
+        tr.setChecked(bool(m.transition[y, x]))
+        tr.setEnabled(bool(m.transition[y, x]) or elevation_changes_at(m, (x, y)))
+        tr.setToolTip("Only where a neighbouring tile is at another elevation")
+        tr.toggled.connect(lambda on: d.set_transition_tiles([(x, y)], on))
+        self.fields["transition"] = tr
+        form.addRow("Transition tile", tr)
+        if m.base_at(x, y) is Base.OBSTRUCTING:
+            self.fields["indoor"] = self._combo(
+                INDOOR_LABELS, _indoor_index(int(m.tile_indoor[y, x])),
+                lambda v: d.set_tile_indoor([(x, y)], v))
+            form.addRow("Obstruction", self.fields["indoor"])
+        team = m.start_zone_of(x, y)
+        form.addRow("Start zone", QLabel(team or "none"))
+        c = m.character_at(x, y)
+        form.addRow("Character", QLabel(c.id if c else "none"))
+        objs = ", ".join(o.id for o in m.objects_at(x, y))
+        form.addRow("Objects", QLabel(objs or "none"))
+
+    def _edge(self, e: Edge) -> None:
+        m, d = self.doc.model, self.doc
+        form = self._form(f"Edge {e}")
+        (ax, ay), (bx, by) = e.tiles
+        form.addRow("Between", QLabel(f"({ax}, {ay}) and ({bx}, {by})"))
+        items = [("none", 0)] + [(t.name.capitalize(), i) for i, t in enumerate(m.registry)
+                                 if t.base in BORDER_BASES]
+        cur = m.border_at(e)
+        index = next((i for i, (_l, tid) in enumerate(items) if tid == cur), 0)
+        self.fields["border"] = self._combo(items, index, lambda tid: d.set_borders([e], tid))
+        form.addRow("Border", self.fields["border"])
+        if cur and m.registry[cur].base is Base.OBSTRUCTING:
+            arr = m.indoor_e if e.side == "E" else m.indoor_s
+            self.fields["indoor"] = self._combo(
+                INDOOR_LABELS, _indoor_index(int(arr[e.y, e.x])),
+                lambda v: d.set_border_indoor([e], v))
+            form.addRow("Obstruction", self.fields["indoor"])
+        tr = QCheckBox()
+        tr.setChecked(m.is_transition_edge(e))
+        tr.setEnabled(m.is_transition_edge(e) or edge_changes_elevation(m, e))
+        tr.toggled.connect(lambda on: d.set_transition_edges([e], on))
+        self.fields["transition"] = tr
+        form.addRow("Transition border", tr)
+
+    def _character(self, cid: str) -> None:
+        m, d = self.doc.model, self.doc
+        c = m.characters[cid]
+        form = self._form(f"Character {cid}")
+        name = QLineEdit(c.name)
+        name.editingFinished.connect(lambda: d.update_character(cid, name=name.text()))
+        team = QLineEdit(c.team)
+        team.editingFinished.connect(
+            lambda: team.text().strip() and d.update_character(cid, team=team.text().strip()))
+        self.fields.update(name=name, team=team)
+        form.addRow("Name", name)
+        form.addRow("Team", team)
+        for attr, hi in (("x", m.width - 1), ("y", m.height - 1), ("move", 99), ("range", 99)):
+            spin = self._spin(0, hi, getattr(c, attr),
+                              lambda v, a=attr: d.update_character(cid, **{a: v}))
+            self.fields[attr] = spin
+            form.addRow(attr.capitalize(), spin)
+        fl = QCheckBox()
+        fl.setChecked(c.flight)
+        fl.toggled.connect(lambda on: d.update_character(cid, flight=on))
+        self.fields["flight"] = fl
+        form.addRow("Flight", fl)
+        attrs = QLineEdit(", ".join(f"{k}={v}" for k, v in c.attributes.items()))
+        attrs.setToolTip("Other attributes as name=value, comma separated")
+
+        def set_attrs() -> None:
+            try:
+                d.update_character(cid, attributes=parse_attributes(attrs.text()))
+            except ValueError:
+                self.win.show_message("attributes are name=number, separated by commas")
+
+        attrs.editingFinished.connect(set_attrs)
+        self.fields["attributes"] = attrs
+        form.addRow("Attributes", attrs)
+
+    def _object(self, oid: str) -> None:
+        import copy
+
+        m, d = self.doc.model, self.doc
+        o = m.objects[oid]
+        form = self._form(f"Object {oid}")
+        kind = QLineEdit(o.kind)
+
+        def changed(**kw) -> None:
+            new = copy.deepcopy(m.objects[oid])
+            for k, v in kw.items():
+                setattr(new, k, v)
+            d.place_object(new)
+
+        kind.editingFinished.connect(lambda: changed(kind=kind.text().strip() or o.kind))
+        form.addRow("Kind", kind)
+        form.addRow("Tile", QLabel(f"{o.x}, {o.y}"))
+        imp = QCheckBox()
+        imp.setChecked(o.impedes_los)
+        imp.toggled.connect(lambda on: changed(impedes_los=on))
+        form.addRow("Impedes LoS", imp)
+        self.fields.update(kind=kind, impedes_los=imp)

@@ -1,0 +1,46 @@
+"""Layers dock: show or hide each drawing layer and each preview overlay."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
+
+from ..scene.map_scene import LAYERS
+
+if TYPE_CHECKING:
+    from ..main_window import MainWindow
+
+PREVIEWS = {"los": "LoS fan", "reach": "Movement range", "graph": "Adjacency graph"}
+
+
+class LayersDock(QWidget):
+    def __init__(self, win: MainWindow) -> None:
+        super().__init__(win)
+        self.win = win
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.boxes: dict[str, QCheckBox] = {}
+        for name in LAYERS:
+            box = QCheckBox(name.capitalize())
+            box.setChecked(True)
+            box.toggled.connect(lambda on, n=name: win.scene.set_layer_visible(n, on))
+            lay.addWidget(box)
+            self.boxes[name] = box
+        lay.addWidget(QLabel("Previews"))
+        for name, label in PREVIEWS.items():
+            box = QCheckBox(label)
+            box.toggled.connect(lambda on, n=name: win.actions[f"preview_{n}"].setChecked(on))
+            lay.addWidget(box)
+            self.boxes[name] = box
+        lay.addStretch(1)
+
+    def set_visible(self, layer: str, on: bool) -> None:
+        self.boxes[layer].setChecked(on)
+
+    def sync(self) -> None:
+        for name in PREVIEWS:
+            box = self.boxes[name]
+            box.blockSignals(True)
+            box.setChecked(self.win.actions[f"preview_{name}"].isChecked())
+            box.blockSignals(False)

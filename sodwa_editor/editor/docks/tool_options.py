@@ -1,0 +1,140 @@
+"""Tool options bar: the settings of the active tool (terrain, brush size,
+border type and Indoor flag, elevation mode and level, team, roster entry,
+object kind).  Widgets write :class:`~..tools.base.EditorState`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox, QToolBar, QWidget
+
+from ...engine.model import MAX_ELEVATION
+from ...engine.terrain import BORDER_BASES
+from ..roster import load_roster
+from ..tools.elevation import MODES
+
+if TYPE_CHECKING:
+    from ..main_window import MainWindow
+
+INDOOR_CHOICES = (("map default", None), ("indoor", True), ("outdoor", False))
+
+
+class ToolOptionsBar(QToolBar):
+    def __init__(self, win: MainWindow) -> None:
+        super().__init__("Tool Options", win)
+        self.setObjectName("tool_options")
+        self.win = win
+        st = win.state
+        self.widgets: dict[str, list] = {}
+
+        self.terrain = QComboBox()
+        self.terrain.currentIndexChanged.connect(
+            lambda i: i >= 0 and st.set("terrain_id", self.terrain.itemData(i)))
+        self._add("terrain_id", "Terrain", self.terrain)
+
+        self.size = QSpinBox()
+        self.size.setRange(1, 32)
+        self.size.setValue(st.brush_size)
+        self.size.valueChanged.connect(lambda v: st.set("brush_size", v))
+        self._add("brush_size", "Size", self.size)
+
+        self.border = QComboBox()
+        self.border.currentIndexChanged.connect(
+            lambda i: i >= 0 and st.set("border_id", self.border.itemData(i)))
+        self._add("border_id", "Border", self.border)
+
+        self.indoor = QComboBox()
+        for label, value in INDOOR_CHOICES:
+            self.indoor.addItem(label, value)
+        self.indoor.currentIndexChanged.connect(
+            lambda i: st.set("border_indoor", INDOOR_CHOICES[i][1]))
+        self._add("border_indoor", "Obstruction", self.indoor)
+
+        self.mode = QComboBox()
+        self.mode.addItems(MODES)
+        self.mode.currentTextChanged.connect(lambda t: st.set("elevation_mode", t))
+        self._add("elevation_mode", "Mode", self.mode)
+
+        self.level = QSpinBox()
+        self.level.setRange(0, MAX_ELEVATION)
+        self.level.setValue(st.elevation_level)
+        self.level.valueChanged.connect(lambda v: st.set("elevation_level", v))
+        self._add("elevation_level", "Level", self.level)
+
+        self.team = QComboBox()
+        self.team.setEditable(True)
+        self.team.setMinimumWidth(100)
+        self.team.currentTextChanged.connect(lambda t: st.set("team", t.strip()))
+        self._add("team", "Team", self.team)
+
+        roster = load_roster()
+        self.roster = QComboBox()
+        for entry in roster["characters"]:
+            self.roster.addItem(f"{entry['name']} (Move {entry.get('move', 5)}, "
+                                f"Range {entry.get('range', 5)})", entry)
+        self.roster.currentIndexChanged.connect(
+            lambda i: st.set("roster_entry", self.roster.itemData(i)))
+        st.roster_entry = roster["characters"][0]
+        self._add("roster_entry", "Character", self.roster)
+
+        self.kind = QComboBox()
+        self.kind.setEditable(True)
+        self.kind.addItems(roster.get("objects", ["crate"]))
+        self.kind.currentTextChanged.connect(lambda t: st.set("object_kind", t.strip()))
+        self._add("object_kind", "Object", self.kind)
+
+        win.document.model_replaced.connect(lambda _m: self.refresh_lists())
+        win.document.edited.connect(self._refresh_teams)
+        st.changed.connect(self._state_changed)
+        self.refresh_lists()
+
+    def _add(self, key: str, label: str, widget: QWidget) -> None:
+        la = self.addWidget(QLabel(f" {label} "))
+        wa = self.addWidget(widget)
+        self.widgets[key] = [la, wa]
+
+    def show_for(self, tool) -> None:
+        for key, acts in self.widgets.items():
+            for a in acts:
+                a.setVisible(key in tool.options)
+
+    def refresh_lists(self) -> None:
+        reg = self.win.document.model.registry
+        st = self.win.state
+        for combo, pred, key in ((self.terrain, lambda t: True, "terrain_id"),
+                                 (self.border, lambda t: t.base in BORDER_BASES, "border_id")):
+            combo.blockSignals(True)
+            combo.clear()
+            for tid, t in enumerate(reg):
+                if pred(t):
+                    combo.addItem(t.name.capitalize(), tid)
+            idx = combo.findData(getattr(st, key))
+            combo.setCurrentIndex(max(idx, 0))
+            combo.blockSignals(False)
+        self._refresh_teams()
+
+    def _refresh_teams(self) -> None:
+        m = self.win.document.model
+        teams = sorted(set(m.start_zones) | {c.team for c in m.characters.values()})
+        current = self.win.state.team
+        names = [self.team.itemText(i) for i in range(self.team.count())]
+        wanted = sorted(set(teams) | ({current} if current else set()))
+        if names != wanted:
+            self.team.blockSignals(True)
+            self.team.clear()
+            self.team.addItems(wanted)
+            self.team.setCurrentText(current)
+            self.team.blockSignals(False)
+
+    def _state_changed(self, name: str) -> None:
+        st = self.win.state
+        if name == "terrain_id":
+            i = self.terrain.findData(st.terrain_id)
+            if i >= 0 and i != self.terrain.currentIndex():
+                self.terrain.setCurrentIndex(i)
+        elif name == "border_id":
+            i = self.border.findData(st.border_id)
+            if i >= 0 and i != self.border.currentIndex():
+                self.border.setCurrentIndex(i)
+        elif name == "team" and self.team.currentText() != st.team:
+            self.team.setCurrentText(st.team)

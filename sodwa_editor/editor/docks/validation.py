@@ -1,0 +1,82 @@
+"""Validation dock: the io layer's semantic validation of the open map, re-run
+(debounced) after every change.  Double-click a problem to centre the map on
+it and highlight the tile or edge."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:
+    from ..main_window import MainWindow
+
+DEBOUNCE_MS = 300
+
+
+class ValidationDock(QWidget):
+    def __init__(self, win: MainWindow) -> None:
+        super().__init__(win)
+        self.win = win
+        self.problems: list = []
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        self.summary = QLabel("")
+        lay.addWidget(self.summary)
+        self.list = QListWidget()
+        self.list.itemDoubleClicked.connect(self._focus_item)
+        lay.addWidget(self.list)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DEBOUNCE_MS)
+        self.timer.timeout.connect(self.run)
+        win.document.edited.connect(self.timer.start)
+        win.document.model_replaced.connect(lambda _m: self.timer.start())
+        self.timer.start()
+
+    def run(self) -> list:
+        """Validate now and refresh the list."""
+        self.timer.stop()
+        try:
+            from ...io import validate_model
+        except ImportError as exc:  # io layer missing: say so instead of failing
+            self.summary.setText(f"validation unavailable: {exc}")
+            return []
+        self.problems = validate_model(self.win.document.model)
+        self.list.clear()
+        errors = sum(p.severity == "error" for p in self.problems)
+        warnings = len(self.problems) - errors
+        self.summary.setText(
+            "No problems" if not self.problems else f"{errors} error(s), {warnings} warning(s)")
+        for i, p in enumerate(self.problems):
+            where = ""
+            if p.tile is not None:
+                where = f" at ({p.tile[0]}, {p.tile[1]})"
+            elif p.edge is not None:
+                where = f" on edge {p.edge}"
+            item = QListWidgetItem(f"{'E' if p.severity == 'error' else 'W'}  {p.message}{where}")
+            item.setData(Qt.ItemDataRole.UserRole, i)
+            item.setForeground(Qt.GlobalColor.red if p.severity == "error"
+                               else Qt.GlobalColor.darkYellow)
+            item.setToolTip(f"{p.severity} [{p.code}] {p.path}")
+            self.list.addItem(item)
+        return self.problems
+
+    def _focus_item(self, item: QListWidgetItem) -> None:
+        self.focus(item.data(Qt.ItemDataRole.UserRole))
+
+    def focus(self, index: int) -> None:
+        """Centre the view on problem ``index`` and highlight its place."""
+        p = self.problems[index]
+        scene = self.win.scene
+        if p.tile is not None:
+            scene.focus.set_shape([tuple(p.tile)])
+            self.win.center_on(p.tile[0] + 0.5, p.tile[1] + 0.5)
+        elif p.edge is not None:
+            scene.focus.set_shape(edges=[p.edge])
+            (ax, ay), (bx, by) = p.edge.tiles
+            self.win.center_on((ax + bx + 1) / 2, (ay + by + 1) / 2)
+        else:
+            scene.focus.clear()
+        self.win.statusBar().showMessage(p.message, 8000)

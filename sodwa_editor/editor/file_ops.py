@@ -1,0 +1,250 @@
+"""File menu and map-wide operations of a main window: New, Open, Open Recent,
+Save, Save As, Revert, Export PNG, Export Map Pack, Resize, properties.
+
+Every method takes its inputs as optional arguments and asks the user only for
+what is missing, so tests (and scripts) drive the same code path as the menus.
+A failed save shows the error and leaves the open document untouched and
+still marked modified.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+
+from ..engine.model import MapModel
+from ..engine.terrain import Base
+from .dialogs import (
+    ExportPackDialog,
+    NewMapDialog,
+    ProblemsDialog,
+    PropertiesDialog,
+    ResizeDialog,
+    TerrainTypeDialog,
+)
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+MAP_FILTER = "SODWA maps (*.json);;All files (*)"
+MAX_RECENT = 10
+
+
+class FileController(QObject):
+    def __init__(self, win: MainWindow) -> None:
+        super().__init__(win)
+        self.win = win
+        self.last_dialog: QDialog | None = None
+
+    @property
+    def doc(self):
+        return self.win.document
+
+    # ------------------------------------------------------------- new/open
+    def new_map(self, values: tuple[str, int, int, str] | None = None) -> bool:
+        if not self.win.maybe_save():
+            return False
+        if values is None:
+            dlg = NewMapDialog(self.win)
+            if dlg.exec() != QDialog.DialogCode.Accepted:
+                return False
+            values = dlg.values()
+        name, w, h, setting = values
+        self.doc.reset(MapModel(w, h, name=name, setting=setting), None)
+        self.win.view.zoom_fit()
+        return True
+
+    def open_map(self, path: Path | str | None = None, *, ask_save: bool = True) -> bool:
+        """Open a map file; a file that cannot be read shows its problem list."""
+        if ask_save and not self.win.maybe_save():
+            return False
+        if path is None:
+            name, _ = QFileDialog.getOpenFileName(self.win, "Open Map", self._dir(), MAP_FILTER)
+            if not name:
+                return False
+            path = name
+        path = Path(path)
+        from ..io import read_map
+
+        model, problems = read_map(path)
+        if model is None:
+            self._show_problems("Cannot Open Map", f"{path.name} could not be opened:", problems)
+            return False
+        self.doc.reset(model, path)
+        self.add_recent(path)
+        errors = [p for p in problems if p.severity == "error"]
+        if errors:
+            self.win.show_message(f"{path.name} opened with {len(errors)} error(s): see the "
+                                  "Validation dock")
+        self.win.view.zoom_fit()
+        return True
+
+    def _show_problems(self, title: str, summary: str, problems: list) -> None:
+        dlg = ProblemsDialog(title, summary, problems, self.win)
+        self.last_dialog = dlg
+        dlg.open()
+
+    def revert(self, confirm: bool = True) -> bool:
+        path = self.doc.path
+        if path is None:
+            return False
+        if confirm and self.doc.modified:
+            answer = QMessageBox.question(self.win, "Revert",
+                                          f"Drop all unsaved changes to {path.name}?")
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        return self.open_map(path, ask_save=False)
+
+    # ------------------------------------------------------------------ save
+    def save(self) -> bool:
+        if self.doc.path is None:
+            return self.save_as()
+        return self.save_to(self.doc.path)
+
+    def save_as(self, path: Path | str | None = None) -> bool:
+        if path is None:
+            start = str(self.doc.path or Path(self._dir()) / f"{self.doc.model.name}.json")
+            name, _ = QFileDialog.getSaveFileName(self.win, "Save Map As", start, MAP_FILTER)
+            if not name:
+                return False
+            path = name
+        return self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> bool:
+        from ..io import save_map
+
+        try:
+            save_map(self.doc.model, path)
+        except (OSError, ValueError) as exc:
+            self.last_error = str(exc)
+            box = QMessageBox(QMessageBox.Icon.Critical, "Save Failed",
+                              f"The map was not saved:\n{exc}\n\nYour changes are still open.",
+                              QMessageBox.StandardButton.Ok, self.win)
+            self.last_dialog = box
+            box.open()
+            return False
+        self.doc.mark_saved(path)
+        self.add_recent(path)
+        self.win.recovery.discard()
+        self.win.statusBar().showMessage(f"Saved {path}", 4000)
+        return True
+
+    # ---------------------------------------------------------------- recent
+    def recent(self) -> list[str]:
+        value = self.win.settings.value("recent_files", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def add_recent(self, path: Path) -> None:
+        p = str(Path(path).resolve())
+        files = [p] + [f for f in self.recent() if f != p]
+        self.win.settings.setValue("recent_files", files[:MAX_RECENT])
+        self.win.settings.setValue("last_dir", str(Path(p).parent))
+        self.refresh_recent()
+
+    def refresh_recent(self) -> None:
+        menu = getattr(self.win, "recent_menu", None)
+        if menu is None:
+            return
+        menu.clear()
+        files = self.recent()
+        for f in files:
+            act = menu.addAction(Path(f).name)
+            act.setToolTip(f)
+            act.triggered.connect(lambda _c=False, p=f: self.open_map(p))
+        menu.setEnabled(bool(files))
+
+    def _dir(self) -> str:
+        return str(self.win.settings.value("last_dir", str(Path.home())))
+
+    # ---------------------------------------------------------------- export
+    def export_png(self, path: Path | str | None = None, scale: float = 1.0) -> bool:
+        from .render import save_png
+
+        if path is None:
+            name, _ = QFileDialog.getSaveFileName(self.win, "Export PNG",
+                                                  f"{self.doc.model.name}.png", "PNG (*.png)")
+            if not name:
+                return False
+            path = name
+        self.win.scene.selection.clear()
+        self.win.scene.hover.clear()
+        try:
+            save_png(self.win.scene, Path(path), scale)
+        except OSError as exc:
+            QMessageBox.critical(self.win, "Export Failed", str(exc))
+            return False
+        self.win.statusBar().showMessage(f"Exported {path}", 4000)
+        return True
+
+    def export_pack(self, out: Path | str | None = None, values: dict | None = None) -> bool:
+        from ..io import build_pack, save_pack
+
+        if values is None:
+            start = [self.doc.path] if self.doc.path else []
+            dlg = ExportPackDialog(start, self.win)
+            if dlg.exec() != QDialog.DialogCode.Accepted:
+                return False
+            values = dlg.values()
+        if out is None:
+            name, _ = QFileDialog.getSaveFileName(self.win, "Save Map Pack",
+                                                  f"{values['name']}.json", MAP_FILTER)
+            if not name:
+                return False
+            out = name
+        pack, problems = build_pack(values["maps"], name=values["name"],
+                                    version=values["version"], author=values.get("author", ""),
+                                    description=values.get("description", ""))
+        if pack is None:
+            self._show_problems("Pack Not Exported", "The pack was not written:", problems)
+            return False
+        try:
+            save_pack(pack, Path(out))
+        except OSError as exc:
+            QMessageBox.critical(self.win, "Export Failed", str(exc))
+            return False
+        self.win.statusBar().showMessage(f"Wrote pack {out} ({len(pack['maps'])} maps)", 4000)
+        return True
+
+    # ------------------------------------------------------------ map-wide
+    def resize_map(self, values: tuple[int, int, int, int] | None = None) -> bool:
+        from .resize import resized
+
+        m = self.doc.model
+        if values is None:
+            dlg = ResizeDialog(m.width, m.height, self.win)
+            if dlg.exec() != QDialog.DialogCode.Accepted:
+                return False
+            values = dlg.values()
+        w, h, dx, dy = values
+        if (w, h, dx, dy) == (m.width, m.height, 0, 0):
+            return False
+        return self.doc.replace_map(resized(m, w, h, dx, dy), "Resize Map")
+
+    def edit_properties(self, values: tuple[str, str] | None = None) -> bool:
+        m = self.doc.model
+        if values is None:
+            dlg = PropertiesDialog(m.name, m.description, self.win)
+            if dlg.exec() != QDialog.DialogCode.Accepted:
+                return False
+            values = dlg.values()
+        return self.doc.set_properties(*values)
+
+    def add_terrain_type(self, values: tuple[str, Base] | None = None) -> bool:
+        if values is None:
+            dlg = TerrainTypeDialog(self.win)
+            if dlg.exec() != QDialog.DialogCode.Accepted:
+                return False
+            values = dlg.values()
+        name, base = values
+        new = self.doc.model.copy()
+        try:
+            new.registry.register(name, base)
+        except ValueError as exc:
+            self.win.show_message(str(exc))
+            return False
+        return self.doc.replace_map(new, f"Add Terrain Type {name}")

@@ -1,0 +1,279 @@
+"""The editor's main window: the map view, tool bars, docks and status bar
+around one :class:`~.document.Document`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QGraphicsSimpleTextItem,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QUndoView,
+    QWidget,
+)
+
+from ..engine.model import MapModel
+from . import actions, style
+from .docks.inspector import InspectorDock
+from .docks.layers import LayersDock
+from .docks.palette import PaletteDock
+from .docks.tool_options import ToolOptionsBar
+from .docks.validation import ValidationDock
+from .document import Document
+from .file_ops import FileController
+from .geometry import nearest_edge
+from .recovery import Recovery
+from .scene.map_scene import MapScene
+from .style import TILE
+from .tools import TOOL_CLASSES, EditorState
+from .view import MapView
+
+APP_NAME = "SODWA Editor"
+
+
+def default_settings() -> QSettings:
+    return QSettings("SODWA", "SODWA Editor")
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
+                 settings: QSettings | None = None, recovery_dir: Path | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings if settings is not None else default_settings()
+        self.document = Document(model, path, self)
+        self.state = EditorState(self)
+        self.scene = MapScene(self.document.model, self)
+        self.view = MapView(self.scene, self)
+        self.setCentralWidget(self.view)
+        self.tools = {cls.name: cls(self.document, self.scene, self.state)
+                      for cls in TOOL_CLASSES}
+        self.files = FileController(self)
+        self.recovery = Recovery(self.document, recovery_dir)
+        from .previews import PreviewController
+
+        self.previews = PreviewController(self)
+        self.actions = actions.build(self)
+        self.tool_options = ToolOptionsBar(self)
+        self.addToolBar(self.tool_options)
+        self._build_docks()
+        self._build_status()
+        d = self.document
+        d.model_replaced.connect(self._on_model_replaced)
+        d.edited.connect(self.scene.flush)
+        d.edited.connect(self._on_edited)
+        d.message.connect(self.show_message)
+        d.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
+        d.path_changed.connect(lambda _p: self._update_title())
+        self.view.hovered.connect(self._on_hover)
+        self.view.pin_requested.connect(lambda x, y: self.previews.pin((x, y)))
+        self.view.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
+        self.files.refresh_recent()
+        self.set_tool("brush")
+        self._sync_map_actions()
+        self._update_title()
+        self.resize(1280, 860)
+        QTimer.singleShot(0, self.view.zoom_fit)
+
+    # ------------------------------------------------------------------ build
+    def _dock(self, widget: QWidget, title: str, name: str,
+              area=Qt.DockWidgetArea.RightDockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.view_menu.addAction(dock.toggleViewAction())
+        return dock
+
+    def _build_docks(self) -> None:
+        self.palette = PaletteDock(self)
+        self.inspector = InspectorDock(self)
+        self.layers = LayersDock(self)
+        self.validation = ValidationDock(self)
+        self.history = QUndoView(self.document.undo_stack)
+        self.history.setEmptyLabel("<opened map>")
+        left = Qt.DockWidgetArea.LeftDockWidgetArea
+        self.docks = {
+            "palette": self._dock(self.palette, "Terrain", "palette_dock", left),
+            "layers": self._dock(self.layers, "Layers", "layers_dock", left),
+            "inspector": self._dock(self.inspector, "Inspector", "inspector_dock"),
+            "validation": self._dock(self.validation, "Validation", "validation_dock"),
+            "history": self._dock(self.history, "History", "history_dock"),
+        }
+        self.tabifyDockWidget(self.docks["validation"], self.docks["history"])
+        self.docks["validation"].raise_()
+
+    def _build_status(self) -> None:
+        sb = self.statusBar()
+        self.tile_label = QLabel("")
+        self.terrain_label = QLabel("")
+        self.edge_label = QLabel("")
+        self.zoom_label = QLabel("100%")
+        for w in (self.tile_label, self.terrain_label, self.edge_label, self.zoom_label):
+            sb.addPermanentWidget(w)
+
+    # ----------------------------------------------------------------- status
+    def _on_hover(self, pos) -> None:
+        m = self.document.model
+        if pos is None:
+            self.tile_label.setText("")
+            self.terrain_label.setText("")
+            self.edge_label.setText("")
+            return
+        fx, fy = pos
+        x, y = int(fx // 1), int(fy // 1)
+        if not m.in_bounds(x, y):
+            self.tile_label.setText("")
+            self.terrain_label.setText("")
+            self.edge_label.setText("")
+        else:
+            self.tile_label.setText(f"{x}, {y}")
+            t = m.registry[int(m.terrain[y, x])].name
+            extra = " transition" if m.transition[y, x] else ""
+            self.terrain_label.setText(f"{t}, level {int(m.elevation[y, x])}{extra}")
+            edge, dist = nearest_edge(m, fx, fy)
+            if edge is not None and dist < 0.2:
+                b = m.border_at(edge)
+                what = m.registry[b].name if b else "no border"
+                if m.is_transition_edge(edge):
+                    what += ", transition"
+                self.edge_label.setText(f"edge {edge}: {what}")
+            else:
+                self.edge_label.setText("")
+        self.previews.hover(fx, fy)
+
+    def show_message(self, text: str) -> None:
+        """Status bar message plus a short-lived note on the map."""
+        self.statusBar().showMessage(text, 6000)
+        note = QGraphicsSimpleTextItem(text)
+        note.setBrush(style.FOCUS)
+        note.setZValue(100)
+        note.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        center = self.view.mapToScene(self.view.viewport().rect().center())
+        pos = self.view.mapToScene(self.view.mapFromGlobal(self.cursor().pos()))
+        if not self.view.sceneRect().contains(pos):
+            pos = center
+        note.setPos(pos)
+        self.scene.addItem(note)
+        self.last_note = note
+        QTimer.singleShot(2500, lambda: note.scene() and note.scene().removeItem(note))
+
+    # ----------------------------------------------------------------- tools
+    def set_tool(self, name: str) -> None:
+        tool = self.tools[name]
+        self.view.set_tool(tool)
+        act = self.actions.get(f"tool_{name}")
+        if act is not None and not act.isChecked():
+            act.setChecked(True)
+        self.tool_options.show_for(tool)
+        self.statusBar().showMessage(f"{tool.label}: {tool.tip}", 4000)
+
+    @property
+    def tool(self):
+        return self.view.tool
+
+    def copy(self) -> None:
+        self.tools["select"].copy()
+
+    def cut(self) -> None:
+        self.tools["select"].cut()
+
+    def paste(self) -> None:
+        self.set_tool("select")
+        self.tools["select"].paste()
+
+    def delete_selection(self) -> None:
+        self.tools["select"].delete()
+
+    def toggle_indoor(self) -> None:
+        self.document.set_setting("indoor" if self.actions["indoor"].isChecked() else "outdoor")
+
+    def set_preview(self, name: str, on: bool) -> None:
+        self.previews.set_enabled(name, on)
+        self.layers.sync()
+
+    # ----------------------------------------------------------- doc events
+    def _on_model_replaced(self, model: MapModel) -> None:
+        self.scene.set_model(model)
+        self.state.select(None)
+        self._sync_map_actions()
+        self.previews.model_replaced()
+
+    def _on_edited(self) -> None:
+        self._sync_map_actions()
+        self.previews.schedule()
+        self.recovery.schedule()
+
+    def _sync_map_actions(self) -> None:
+        act = self.actions["indoor"]
+        act.blockSignals(True)
+        act.setChecked(self.document.model.setting == "indoor")
+        act.blockSignals(False)
+
+    def _update_title(self) -> None:
+        d = self.document
+        self.setWindowTitle(f"{d.display_name()}[*] - {APP_NAME}")
+        self.setWindowModified(d.modified)
+
+    def center_on(self, x: float, y: float) -> None:
+        self.view.centerOn(x * TILE, y * TILE)
+
+    # -------------------------------------------------------------- recovery
+    def offer_recovery(self, ask: bool = True) -> bool:
+        """Offer the autosaved maps of editors that crashed; True if one was
+        recovered (it opens modified, with its original path)."""
+        for entry in self.recovery.pending():
+            if ask:
+                answer = QMessageBox.question(
+                    self, "Recover Unsaved Changes",
+                    f"The editor closed unexpectedly. Recover {entry.describe()}?",
+                    QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+                    | QMessageBox.StandardButton.Discard)
+                if answer == QMessageBox.StandardButton.Discard:
+                    self.recovery.forget(entry)
+                    continue
+                if answer != QMessageBox.StandardButton.Yes:
+                    continue
+            if self.recover(entry):
+                return True
+        return False
+
+    def recover(self, entry) -> bool:
+        model, problems = self.recovery.load(entry)
+        if model is None:
+            self.show_message(f"could not recover {entry.file.name}")
+            return False
+        self.document.reset(model, entry.original)
+        self.document.undo_stack.resetClean()  # recovered changes are unsaved
+        self._update_title()
+        self.recovery.forget(entry)
+        self.recovery.schedule()
+        self.show_message(f"Recovered {entry.describe()}; save to keep it")
+        return True
+
+    # ---------------------------------------------------------------- close
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes; False when the user cancels."""
+        if not self.document.modified:
+            return True
+        answer = QMessageBox.warning(
+            self, APP_NAME, f"{self.document.display_name()} has unsaved changes.",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.files.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.previews.shutdown()
+        self.recovery.discard()
+        self.scene.detach()
+        event.accept()

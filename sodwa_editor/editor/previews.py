@@ -1,0 +1,163 @@
+"""Live previews from the engine: LoS fan, movement range, adjacency graph.
+
+The preview source is the hovered tile, or a tile pinned with Alt+click
+(Alt+click it again to unpin).  With a pinned source, hovering another tile
+also shows the line of sight to it and why it is blocked or impeded, and the
+movement path to it.  Model edits schedule one recompute on the next event
+loop turn, so a paint stroke never waits for the engine more than once per
+batch of input events.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from .scene.overlay_items import ShapeOverlay, cosmetic
+from .scene.preview_items import GraphItem, LosFanItem, PathItem, ReachItem
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+PREVIEWS = ("los", "reach", "graph")
+
+
+class PreviewController(QObject):
+    #: text describing the current preview (LoS reason, path length...)
+    info = Signal(str)
+
+    def __init__(self, win: MainWindow) -> None:
+        super().__init__(win)
+        self.win = win
+        self.enabled = dict.fromkeys(PREVIEWS, False)
+        self.pinned: tuple[int, int] | None = None
+        self.hovered: tuple[int, int] | None = None
+        self.move_value = 5
+        self.last_error = ""
+        self.timings: list[float] = []  # ms per recompute (benchmarks)
+        scene = win.scene
+        self.fan = LosFanItem()
+        self.reach_item = ReachItem()
+        self.graph = GraphItem()
+        self.line = PathItem()
+        self.marker = ShapeOverlay(cosmetic(self.fan.source_color, 3), None, 64)
+        for item in (self.fan, self.reach_item, self.graph, self.line):
+            scene.add_preview(item)
+            item.setVisible(False)
+        scene.addItem(self.marker)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(0)
+        self.timer.timeout.connect(self.update_now)
+
+    # ----------------------------------------------------------------- state
+    @property
+    def source(self) -> tuple[int, int] | None:
+        return self.pinned if self.pinned is not None else self.hovered
+
+    def set_enabled(self, name: str, on: bool) -> None:
+        self.enabled[name] = on
+        self.update_now()
+
+    def pin(self, tile: tuple[int, int] | None) -> None:
+        self.pinned = None if tile == self.pinned else tile
+        self.update_now()
+
+    def hover(self, fx: float, fy: float) -> None:
+        tile = (int(fx // 1), int(fy // 1))
+        if not self.win.document.model.in_bounds(*tile):
+            return
+        if tile != self.hovered:
+            self.hovered = tile
+            if any(self.enabled.values()):
+                self.update_now()
+
+    def schedule(self) -> None:
+        if any(self.enabled.values()) and not self.timer.isActive():
+            self.timer.start()
+
+    def model_replaced(self) -> None:
+        self.pinned = self.hovered = None
+        self.graph.invalidate()
+        self.update_now()
+
+    def shutdown(self) -> None:
+        self.timer.stop()
+
+    # --------------------------------------------------------------- compute
+    def update_now(self) -> None:
+        self.timer.stop()
+        t0 = time.perf_counter()
+        m = self.win.document.model
+        src = self.source
+        if src is not None and not m.in_bounds(*src):
+            src = self.pinned = self.hovered = None
+        self.marker.set_shape([self.pinned] if self.pinned is not None else [])
+        texts = []
+        try:
+            texts += self._update_los(m, src)
+            texts += self._update_reach(m, src)
+            self._update_graph(m)
+        except ImportError as exc:  # an engine module is not there yet
+            self.last_error = f"preview unavailable: {exc}"
+            texts.append(self.last_error)
+        self.timings.append((time.perf_counter() - t0) * 1000)
+        text = "; ".join(t for t in texts if t)
+        if text:
+            self.win.statusBar().showMessage(text, 8000)
+        self.info.emit(text)
+
+    def _target(self) -> tuple[int, int] | None:
+        if self.pinned is not None and self.hovered is not None and self.hovered != self.pinned:
+            return self.hovered
+        return None
+
+    def _update_los(self, m, src) -> list[str]:
+        on = self.enabled["los"] and src is not None
+        self.fan.setVisible(on)
+        if not on:
+            self.line.setVisible(self.enabled["reach"] and self.line.isVisible())
+            return []
+        from ..engine.los import los, los_fan
+
+        self.fan.set_fan(m, los_fan(m, src))
+        target = self._target()
+        if target is None:
+            if not self.enabled["reach"]:
+                self.line.setVisible(False)
+            return [f"LoS fan from {src[0]}, {src[1]} (level {int(m.elevation[src[1], src[0]])})"]
+        result = los(m, src, target)
+        self.line.set_line(src, target, result.crossing)
+        self.line.setVisible(True)
+        why = f" ({result.reason.text})" if result.reason else ""
+        return [f"LoS {src[0]},{src[1]} -> {target[0]},{target[1]}: {result.crossing.label}{why}"]
+
+    def _update_reach(self, m, src) -> list[str]:
+        on = self.enabled["reach"] and src is not None
+        self.reach_item.setVisible(on)
+        if not on:
+            return []
+        from ..engine.movement import reach
+
+        c = m.character_at(*src)
+        move = c.move if c is not None else self.move_value
+        result = reach(m, src, move)
+        self.reach_item.set_reach(m, result)
+        target = self._target()
+        if target is None:
+            n = self.reach_item.count
+            return [f"Move {move} from {src[0]}, {src[1]}: {n} tile(s) reachable"]
+        path = result.path_to(target)
+        if path is None:
+            return [f"{target[0]}, {target[1]} is out of reach"]
+        if not self.enabled["los"]:
+            self.line.set_path(path)
+            self.line.setVisible(True)
+        return [f"path to {target[0]}, {target[1]}: {len(path) - 1} step(s)"]
+
+    def _update_graph(self, m) -> None:
+        self.graph.setVisible(self.enabled["graph"])
+        if self.enabled["graph"]:
+            self.graph.set_model(m)

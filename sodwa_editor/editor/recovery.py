@@ -1,0 +1,137 @@
+"""Autosave to a recovery file and recovery after a crash.
+
+While a document has unsaved changes it is written (atomically) every few
+seconds after an edit to ``<data dir>/recovery/<session>.json``, a small JSON
+wrapper holding the original file path, the time and the map text.  Saving or
+closing normally deletes the file.  A session holds a ``QLockFile`` beside it;
+on start-up, recovery files whose lock is not held by a live editor are
+offered for recovery.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer
+
+from ..engine.model import MapModel
+
+AUTOSAVE_DELAY_MS = 5000
+
+
+def default_dir() -> Path:
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(base or Path.home() / ".sodwa-editor") / "recovery"
+
+
+@dataclass
+class RecoveryEntry:
+    file: Path
+    original: Path | None
+    saved_at: float
+    map_name: str
+
+    def describe(self) -> str:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved_at))
+        where = str(self.original) if self.original else "an unsaved map"
+        return f"{self.map_name} ({where}), autosaved {when}"
+
+
+class Recovery(QObject):
+    def __init__(self, document, directory: Path | None = None,
+                 delay_ms: int = AUTOSAVE_DELAY_MS) -> None:
+        super().__init__(document)
+        self.doc = document
+        self.dir = Path(directory) if directory is not None else default_dir()
+        self.session = uuid.uuid4().hex[:12]
+        self.file = self.dir / f"{self.session}.json"
+        self.lock: QLockFile | None = None
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(delay_ms)
+        self.timer.timeout.connect(self.autosave)
+
+    def _ensure_lock(self) -> None:
+        if self.lock is None:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self.lock = QLockFile(str(self.dir / f"{self.session}.lock"))
+            self.lock.setStaleLockTime(0)
+            self.lock.tryLock(0)
+
+    def schedule(self) -> None:
+        if self.doc.modified:
+            self.timer.start()
+        else:
+            self.timer.stop()
+            self.discard(keep_lock=True)
+
+    def autosave(self) -> bool:
+        """Write the recovery file now (only when there are unsaved changes)."""
+        if not self.doc.modified:
+            return False
+        from ..io import atomic_write_text, dumps_map
+
+        try:
+            self._ensure_lock()
+            data = {
+                "original": str(self.doc.path) if self.doc.path else None,
+                "saved_at": time.time(),
+                "map_name": self.doc.model.name,
+                "map": dumps_map(self.doc.model),
+            }
+            atomic_write_text(self.file, json.dumps(data))
+        except (OSError, ValueError):
+            return False  # autosave is best effort; the document itself is untouched
+        return True
+
+    def discard(self, keep_lock: bool = False) -> None:
+        self.timer.stop()
+        with contextlib.suppress(OSError):
+            self.file.unlink()
+        if not keep_lock and self.lock is not None:
+            self.lock.unlock()
+            self.lock = None
+
+    # ------------------------------------------------------------- start-up
+    def pending(self) -> list[RecoveryEntry]:
+        """Recovery files left by editors that are no longer running."""
+        if not self.dir.is_dir():
+            return []
+        out = []
+        for f in sorted(self.dir.glob("*.json")):
+            if f == self.file:
+                continue
+            lock = QLockFile(str(f.with_suffix(".lock")))
+            if os.path.exists(lock.fileName()) and not lock.tryLock(0):
+                continue  # another editor is alive and owns it
+            lock.unlock()
+            try:
+                data = json.loads(f.read_text(encoding="utf-8"))
+                out.append(RecoveryEntry(f, Path(data["original"]) if data.get("original")
+                                         else None, float(data.get("saved_at", 0)),
+                                         str(data.get("map_name", "untitled"))))
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+        return out
+
+    @staticmethod
+    def load(entry: RecoveryEntry) -> tuple[MapModel | None, list]:
+        from ..io import parse_map
+
+        try:
+            data = json.loads(entry.file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            return None, [str(exc)]
+        return parse_map(data["map"], source=str(entry.file))
+
+    @staticmethod
+    def forget(entry: RecoveryEntry) -> None:
+        for f in (entry.file, entry.file.with_suffix(".lock")):
+            with contextlib.suppress(OSError):
+                f.unlink()

@@ -1,0 +1,71 @@
+"""Helpers for driving the map view with real mouse and key events (tests,
+benchmarks, scripted demos).  Positions are in tile units: (2.5, 3.5) is the
+centre of tile (2, 3); (3.0, 3.5) lies on the edge between (2, 3) and (3, 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication, QGraphicsView
+
+from .style import TILE
+
+Left = Qt.MouseButton.LeftButton
+Right = Qt.MouseButton.RightButton
+NoMod = Qt.KeyboardModifier.NoModifier
+
+
+def view_point(view: QGraphicsView, fx: float, fy: float) -> QPoint:
+    return view.mapFromScene(QPointF(fx * TILE, fy * TILE))
+
+
+def _send(view: QGraphicsView, kind: QEvent.Type, fx: float, fy: float,
+          button: Qt.MouseButton, buttons: Qt.MouseButton,
+          modifiers: Qt.KeyboardModifier) -> None:
+    vp = view.viewport()
+    local = QPointF(view_point(view, fx, fy))
+    glob = QPointF(vp.mapToGlobal(local.toPoint()))
+    event = QMouseEvent(kind, local, glob, button, buttons, modifiers)
+    QApplication.sendEvent(vp, event)
+
+
+def press(view, fx, fy, button=Left, modifiers=NoMod) -> None:
+    _send(view, QEvent.Type.MouseButtonPress, fx, fy, button, button, modifiers)
+
+
+def move(view, fx, fy, buttons=Qt.MouseButton.NoButton, modifiers=NoMod) -> None:
+    _send(view, QEvent.Type.MouseMove, fx, fy, Qt.MouseButton.NoButton, buttons, modifiers)
+
+
+def release(view, fx, fy, button=Left, modifiers=NoMod) -> None:
+    _send(view, QEvent.Type.MouseButtonRelease, fx, fy, button, Qt.MouseButton.NoButton,
+          modifiers)
+
+
+def click(view, fx, fy, button=Left, modifiers=NoMod) -> None:
+    move(view, fx, fy)
+    press(view, fx, fy, button, modifiers)
+    release(view, fx, fy, button, modifiers)
+
+
+def click_tile(view, x: int, y: int, button=Left, modifiers=NoMod) -> None:
+    click(view, x + 0.5, y + 0.5, button, modifiers)
+
+
+def drag(view, points: Iterable[tuple[float, float]], button=Left, modifiers=NoMod,
+         release_at_end: bool = True) -> None:
+    """Press at the first point, move through the others, release at the last."""
+    pts = list(points)
+    move(view, *pts[0])
+    press(view, *pts[0], button, modifiers)
+    for p in pts[1:]:
+        move(view, *p, button, modifiers)
+    if release_at_end:
+        release(view, *pts[-1], button, modifiers)
+
+
+def drag_tiles(view, tiles: Iterable[tuple[int, int]], button=Left, modifiers=NoMod,
+               release_at_end: bool = True) -> None:
+    drag(view, [(x + 0.5, y + 0.5) for x, y in tiles], button, modifiers, release_at_end)

@@ -1,0 +1,180 @@
+"""Tool protocol and the editor state tools read (current terrain, brush size...).
+
+A tool turns pointer gestures into :class:`~sodwa_editor.editor.document.Document`
+calls; it never writes the model.  Every tool has ``activate``/``deactivate``,
+``press``/``move``/``release`` (plus ``hover`` when no button is down),
+``cancel`` (Escape: drop the gesture, leaving no partial edit) and ``key``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+
+from ..geometry import Tile, tile_at
+
+if TYPE_CHECKING:
+    from ..document import Document
+    from ..scene.map_scene import MapScene
+
+
+@dataclass
+class ToolEvent:
+    """A pointer event in tile units (``fx``, ``fy``)."""
+
+    fx: float
+    fy: float
+    button: Qt.MouseButton = Qt.MouseButton.NoButton
+    buttons: Qt.MouseButton = Qt.MouseButton.NoButton
+    modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+
+    @property
+    def tile(self) -> Tile:
+        return tile_at(self.fx, self.fy)
+
+    @property
+    def erase(self) -> bool:
+        """Right button (or Shift) means the opposite action: erase/remove/lower."""
+        return bool(self.button == Qt.MouseButton.RightButton
+                    or self.buttons & Qt.MouseButton.RightButton
+                    or self.modifiers & Qt.KeyboardModifier.ShiftModifier)
+
+
+@dataclass
+class Selection:
+    """What the inspector shows: a tile, an edge, a character or an object."""
+
+    kind: str  # tile | edge | character | object | region
+    value: Any
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class EditorState(QObject):
+    """Current tool settings shared by tools, tool options and docks."""
+
+    changed = Signal(str)
+    selection_changed = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.terrain_id = 1
+        self.brush_size = 1
+        self.border_id = 2  # obstructing
+        self.border_indoor: bool | None = None
+        self.elevation_mode = "raise"  # raise | lower | set | plateau
+        self.elevation_level = 1
+        self.team = "blue"
+        self.roster_entry: dict[str, Any] | None = None
+        self.object_kind = "crate"
+        self.selection: Selection | None = None
+
+    def set(self, name: str, value: Any) -> None:
+        if getattr(self, name) != value:
+            setattr(self, name, value)
+            self.changed.emit(name)
+
+    def select(self, selection: Selection | None) -> None:
+        self.selection = selection
+        self.selection_changed.emit(selection)
+
+
+class Tool:
+    """Base tool: does nothing; subclasses override the gesture hooks."""
+
+    name = "tool"
+    label = "Tool"
+    shortcut = ""
+    tip = ""
+    cursor = Qt.CursorShape.CrossCursor
+    #: names of EditorState settings shown in the tool options bar
+    options: tuple[str, ...] = ()
+
+    def __init__(self, document: Document, scene: MapScene, state: EditorState) -> None:
+        self.doc = document
+        self.scene = scene
+        self.state = state
+        self.active = False
+
+    @property
+    def model(self):
+        return self.doc.model
+
+    def message(self, text: str) -> None:
+        self.doc.message.emit(text)
+
+    def activate(self) -> None:
+        self.active = True
+
+    def deactivate(self) -> None:
+        self.cancel()
+        self.scene.hover.clear()
+        self.active = False
+
+    def press(self, ev: ToolEvent) -> None:
+        pass
+
+    def move(self, ev: ToolEvent) -> None:
+        if ev.buttons == Qt.MouseButton.NoButton:
+            self.hover(ev)
+
+    def hover(self, ev: ToolEvent) -> None:
+        x, y = ev.tile
+        self.scene.hover.set_shape([(x, y)] if self.model.in_bounds(x, y) else [])
+
+    def release(self, ev: ToolEvent) -> None:
+        pass
+
+    def leave(self) -> None:
+        self.scene.hover.clear()
+
+    def cancel(self) -> None:
+        pass
+
+    def key(self, event: QKeyEvent) -> bool:
+        return False
+
+
+class StrokeTool(Tool):
+    """A tool whose drag is one undo step (a Document stroke)."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.stroking = False
+        self.last: Tile | None = None
+
+    def press(self, ev: ToolEvent) -> None:
+        if ev.button not in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
+            return
+        self.doc.begin_stroke()
+        self.stroking = True
+        self.erasing = ev.erase
+        self.last = None
+        self.stroke_to(ev)
+
+    def move(self, ev: ToolEvent) -> None:
+        if self.stroking:
+            self.stroke_to(ev)
+        else:
+            self.hover(ev)
+
+    def release(self, ev: ToolEvent) -> None:
+        if self.stroking:
+            self.stroking = False
+            self.doc.end_stroke()
+            self.finish()
+
+    def cancel(self) -> None:
+        if self.stroking:
+            self.stroking = False
+            self.doc.cancel_stroke()
+            self.finish()
+
+    def finish(self) -> None:
+        """Called when a stroke ends or is cancelled."""
+        self.last = None
+
+    def stroke_to(self, ev: ToolEvent) -> None:
+        raise NotImplementedError

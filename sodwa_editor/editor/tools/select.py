@@ -1,0 +1,174 @@
+"""Select tool (S): click to inspect a tile, edge, character or object; drag
+to select a region for Copy/Cut/Delete; Paste enters stamp mode (the stamp
+follows the pointer, click places it, Z / Shift+Z rotate, X / Y flip,
+Escape leaves)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent
+
+from ...engine.model import Rect
+from ..geometry import Tile, nearest_edge, rect_cells
+from ..stamp import Stamp
+from .base import Selection, Tool, ToolEvent
+
+EDGE_PICK = 0.15
+
+
+class SelectTool(Tool):
+    name = "select"
+    label = "Select"
+    shortcut = "S"
+    tip = "Select a tile, edge, character or region; copy, cut and paste stamps"
+    cursor = Qt.CursorShape.ArrowCursor
+
+    clipboard: Stamp | None = None  # shared by every window of the process
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.anchor: Tile | None = None
+        self.region: Rect | None = None
+        self.stamp: Stamp | None = None
+        self.stamp_at: Tile | None = None
+
+    # ---------------------------------------------------------------- gestures
+    def press(self, ev: ToolEvent) -> None:
+        if self.stamp is not None:
+            if ev.button == Qt.MouseButton.LeftButton:
+                ox, oy = self._stamp_origin(ev.tile)
+                self.doc.paste_stamp(self.stamp, ox, oy)
+            elif ev.button == Qt.MouseButton.RightButton:
+                self.cancel()
+            return
+        if ev.button == Qt.MouseButton.LeftButton:
+            self.anchor = ev.tile
+            self.press_point = (ev.fx, ev.fy)
+
+    def move(self, ev: ToolEvent) -> None:
+        if self.stamp is not None:
+            self._show_stamp(ev.tile)
+        elif self.anchor is not None:
+            self._show_region(self._rect(self.anchor, ev.tile))
+        else:
+            self.hover(ev)
+
+    def release(self, ev: ToolEvent) -> None:
+        if self.anchor is None:
+            return
+        anchor, self.anchor = self.anchor, None
+        if ev.tile != anchor:
+            self.region = self._rect(anchor, ev.tile)
+            self._show_region(self.region)
+            self.state.select(Selection("region", self.region))
+            return
+        self.pick(*self.press_point)
+
+    def pick(self, fx: float, fy: float) -> None:
+        """Select what is under a point for the inspector."""
+        m = self.model
+        x, y = int(fx // 1), int(fy // 1)
+        edge, dist = nearest_edge(m, fx, fy)
+        self.region = None
+        self.scene.selection.clear()
+        if not m.in_bounds(x, y):
+            self.state.select(None)
+            return
+        if edge is not None and dist < EDGE_PICK:
+            self.scene.selection.set_shape(edges=[edge])
+            self.state.select(Selection("edge", edge))
+            return
+        self.region = Rect(x, y, x, y)
+        self.scene.selection.set_shape([(x, y)])
+        c = m.character_at(x, y)
+        if c is not None:
+            self.state.select(Selection("character", c.id))
+        else:
+            self.state.select(Selection("tile", (x, y)))
+
+    def _rect(self, a: Tile, b: Tile) -> Rect:
+        m = self.model
+        x0, x1 = sorted((min(max(a[0], 0), m.width - 1), min(max(b[0], 0), m.width - 1)))
+        y0, y1 = sorted((min(max(a[1], 0), m.height - 1), min(max(b[1], 0), m.height - 1)))
+        return Rect(x0, y0, x1, y1)
+
+    def _show_region(self, r: Rect) -> None:
+        self.scene.selection.set_shape(rect_cells((r.x0, r.y0), (r.x1, r.y1)))
+
+    # ----------------------------------------------------------------- stamps
+    def _stamp_origin(self, tile: Tile) -> Tile:
+        return tile[0] - self.stamp.width // 2, tile[1] - self.stamp.height // 2
+
+    def _show_stamp(self, tile: Tile | None) -> None:
+        if tile is None or self.stamp is None:
+            self.scene.preview.clear()
+            return
+        self.stamp_at = tile
+        self.scene.preview.set_shape(self.stamp.footprint(*self._stamp_origin(tile)))
+
+    def copy(self) -> bool:
+        if self.region is None:
+            self.message("Select a region first (drag with the Select tool)")
+            return False
+        SelectTool.clipboard = Stamp.from_region(self.model, self.region)
+        return True
+
+    def cut(self) -> bool:
+        if not self.copy():
+            return False
+        return self.doc.clear_region(self.region, "Cut Region")
+
+    def delete(self) -> bool:
+        sel = self.state.selection
+        if sel is not None and sel.kind == "character":
+            self.state.select(None)
+            return self.doc.remove_character(sel.value)
+        if sel is not None and sel.kind == "object":
+            self.state.select(None)
+            return self.doc.remove_object(sel.value)
+        if self.region is None:
+            return False
+        return self.doc.clear_region(self.region)
+
+    def paste(self) -> bool:
+        if SelectTool.clipboard is None:
+            self.message("Nothing to paste: copy a region first")
+            return False
+        self.stamp = SelectTool.clipboard
+        self._show_stamp(self.stamp_at)
+        self.message("Click to place the stamp; Z / Shift+Z rotate, X / Y flip, Esc leaves")
+        return True
+
+    def transform_stamp(self, how: str) -> None:
+        if self.stamp is None:
+            return
+        self.stamp = {"cw": lambda s: s.rotated(True), "ccw": lambda s: s.rotated(False),
+                      "h": lambda s: s.flipped(True), "v": lambda s: s.flipped(False)}[how](
+            self.stamp)
+        self._show_stamp(self.stamp_at)
+
+    def key(self, event: QKeyEvent) -> bool:
+        if self.stamp is None:
+            return False
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        how = {Qt.Key.Key_Z: "ccw" if shift else "cw", Qt.Key.Key_X: "h",
+               Qt.Key.Key_Y: "v"}.get(Qt.Key(event.key()))
+        if how is None:
+            return False
+        self.transform_stamp(how)
+        return True
+
+    def cancel(self) -> None:
+        self.anchor = None
+        if self.stamp is not None:
+            self.stamp = None
+            self.scene.preview.clear()
+        else:
+            self.region = None
+            self.scene.selection.clear()
+
+    def deactivate(self) -> None:
+        self.stamp = None
+        self.anchor = None
+        self.scene.preview.clear()
+        super().deactivate()
