@@ -9,38 +9,29 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from sodwa_editor.editor.main_window import MainWindow
-from sodwa_editor.editor.testing import (Right, click, click_tile, drag, drag_tiles, move, press,
-                                         release)
+from sodwa_editor.editor.testing import (
+    Right,
+    WindowFactory,
+    click,
+    click_tile,
+    drag,
+    drag_tiles,
+    move,
+    press,
+    release,
+)
 from sodwa_editor.engine.model import Character, Edge, MapModel
 
 
 @pytest.fixture
 def make_window(qtbot, tmp_path):
-    windows = []
-
-    def make(model: MapModel | None = None) -> MainWindow:
-        settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-        win = MainWindow(model if model is not None else MapModel(12, 10), settings=settings,
-                         recovery_dir=tmp_path / "recovery")
-        win.show()
-        qtbot.waitExposed(win)
-        win.activateWindow()
-        qtbot.waitUntil(win.isActiveWindow, timeout=2000)
-        win.view.setFocus()
-        win.view.zoom_reset()
-        win.view.centerOn(win.document.model.width * 16, win.document.model.height * 16)
-        windows.append(win)
-        return win
-
-    yield make
-    for win in windows:  # no unsaved-changes prompt when the test closes it
-        win.document.undo_stack.setClean()
-        win.close()
-        win.deleteLater()
+    factory = WindowFactory(qtbot, tmp_path)
+    yield factory
+    factory.close_all()
 
 
 def round_trip(win: MainWindow, before: MapModel, steps: int = 1) -> MapModel:

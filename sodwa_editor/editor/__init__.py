@@ -1,0 +1,6 @@
+"""The SODWA Editor desktop application (PySide6): document, commands, scene,
+tools and docks over the engine's MapModel."""
+
+from .qt_compat import protect_none
+
+protect_none()

@@ -84,7 +84,8 @@ def write_field(model: MapModel, field: str, idx: np.ndarray, values: np.ndarray
         elif field == "tile_indoor":
             model.set_tile_indoor(x, y, _decode_indoor(v))
         elif field in ("border_e", "border_s"):
-            model.set_border(Edge(x, y, field[-1].upper()), v // 4, indoor=_decode_indoor(v % 4 - 1))
+            model.set_border(Edge(x, y, field[-1].upper()), v // 4,
+                             indoor=_decode_indoor(v % 4 - 1))
         elif field in ("transition_e", "transition_s"):
             model.set_transition_edge(Edge(x, y, field[-1].upper()), bool(v))
         else:

@@ -69,3 +69,47 @@ def drag(view, points: Iterable[tuple[float, float]], button=Left, modifiers=NoM
 def drag_tiles(view, tiles: Iterable[tuple[int, int]], button=Left, modifiers=NoMod,
                release_at_end: bool = True) -> None:
     drag(view, [(x + 0.5, y + 0.5) for x, y in tiles], button, modifiers, release_at_end)
+
+
+class WindowFactory:
+    """Creates main windows for tests with private settings and recovery
+    folders, shown, active and at 100% zoom; ``close_all`` closes them without
+    the unsaved-changes prompt."""
+
+    def __init__(self, qtbot, folder) -> None:
+        self.qtbot = qtbot
+        self.folder = folder
+        self.windows: list = []
+
+    def __call__(self, model=None, path=None, *, recovery_dir=None):
+        from PySide6.QtCore import QSettings
+
+        from ..engine.model import MapModel
+        from .main_window import MainWindow
+
+        settings = QSettings(str(self.folder / "settings.ini"), QSettings.Format.IniFormat)
+        win = MainWindow(model if model is not None else MapModel(12, 10), path,
+                         settings=settings,
+                         recovery_dir=recovery_dir or self.folder / "recovery")
+        win.show()
+        self.qtbot.waitExposed(win)
+        win.raise_()
+        win.activateWindow()
+        try:  # shortcuts need an active window; a second window may not get it
+            self.qtbot.waitUntil(win.isActiveWindow, timeout=1000)
+        except Exception:  # noqa: BLE001
+            if hasattr(win.windowHandle(), "requestActivate"):
+                win.windowHandle().requestActivate()
+        win.view.setFocus()
+        win.view.zoom_reset()
+        m = win.document.model
+        win.view.centerOn(m.width * TILE / 2, m.height * TILE / 2)
+        self.windows.append(win)
+        return win
+
+    def close_all(self) -> None:
+        for win in self.windows:
+            win.document.undo_stack.setClean()
+            win.close()
+            win.deleteLater()
+        self.windows.clear()

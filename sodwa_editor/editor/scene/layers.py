@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QImage, QPainter, QPainterPath, QPen
+from PySide6.QtCore import QLineF, QRectF
+from PySide6.QtGui import QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import MapModel, Rect
@@ -118,37 +118,36 @@ def premultiply(rgba: np.ndarray) -> np.ndarray:
 
 
 class PathChunk(QGraphicsItem):
-    """A cached path drawn with a sequence of pens (e.g. a wall and its core)."""
+    """Cached straight lines drawn with a sequence of pens (e.g. a wall and its
+    core).  ``drawLines`` lets the paint engine clip each line, which is much
+    faster than stroking one long path."""
 
-    def __init__(self, path: QPainterPath, pens: Sequence[QPen],
+    def __init__(self, lines: list[QLineF], pens: Sequence[QPen],
                  parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
-        self.path = path
+        self.lines = lines
         self.pens = list(pens)
         pad = max((p.widthF() for p in self.pens), default=0)
-        self._bounds = path.boundingRect().adjusted(-pad, -pad, pad, pad)
+        xs = [v for ln in lines for v in (ln.x1(), ln.x2())]
+        ys = [v for ln in lines for v in (ln.y1(), ln.y2())]
+        self._bounds = QRectF(min(xs), min(ys), max(xs) - min(xs),
+                              max(ys) - min(ys)).adjusted(-pad, -pad, pad, pad)
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        painter.setBrush(Qt.BrushStyle.NoBrush)
         for pen in self.pens:
             painter.setPen(pen)
-            painter.drawPath(self.path)
+            painter.drawLines(self.lines)
 
 
-def polyline_path(lines: Iterable[np.ndarray], scale: float = TILE) -> QPainterPath:
-    """QPainterPath of polylines given as (n, 2) arrays in tile units."""
-    path = QPainterPath()
-    for coords in lines:
-        if len(coords) < 2:
-            continue
-        path.moveTo(QPointF(coords[0][0] * scale, coords[0][1] * scale))
-        for x, y in coords[1:]:
-            path.lineTo(QPointF(x * scale, y * scale))
-    return path
+def to_lines(segments: Iterable[np.ndarray], scale: float = TILE) -> list[QLineF]:
+    """QLineF (scene units) of 2-point segments given in tile units."""
+    return [QLineF(float(c[0][0]) * scale, float(c[0][1]) * scale,
+                   float(c[-1][0]) * scale, float(c[-1][1]) * scale)
+            for c in segments if len(c) >= 2]
 
 
 class ChunkedPathLayer(LayerItem):
@@ -197,15 +196,16 @@ class ChunkedPathLayer(LayerItem):
         items = []
         for style, lines in self.chunk_paths(m, rect).items():
             if lines:
-                items.append(PathChunk(polyline_path(lines), self.pens(style), self))
+                items.append(PathChunk(to_lines(lines), self.pens(style), self))
         if items:
             self.chunks[(cx, cy)] = items
 
-    def paths(self) -> dict[object, QPainterPath]:
-        """All paths per style (merged over chunks), for tests and exports."""
-        out: dict[object, QPainterPath] = {}
+    def lines(self) -> dict[tuple, list[QLineF]]:
+        """All lines per pen set (merged over chunks), for tests and exports;
+        the key is ((colour name, width), ...) of the pens."""
+        out: dict[tuple, list[QLineF]] = {}
         for items in self.chunks.values():
             for it in items:
                 key = tuple((p.color().name(), p.widthF()) for p in it.pens)
-                out.setdefault(key, QPainterPath()).addPath(it.path)
+                out.setdefault(key, []).extend(it.lines)
         return out

@@ -53,17 +53,15 @@ class MapScene(QGraphicsScene):
         self.setBackgroundBrush(QBrush(style.BACKGROUND))
         self.model: MapModel | None = None
         self.items_by_name: dict[str, LayerItem] = {}
-        z = 0
-        for name, cls in (
+        for z, (name, cls) in enumerate((
             ("terrain_fill", TerrainFill), ("elevation_shade", ElevationShade),
             ("transition_tint", TransitionTint), ("zones", ZoneTint), ("grid", GridLines),
             ("terrain_outlines", TerrainOutlines), ("elevation_outlines", ElevationOutlines),
             ("transition_marks", TransitionBorderMarks), ("borders", BorderLines),
             ("tokens", TokenLayer), ("coordinates", CoordinateLabels),
-        ):
+        )):
             item = cls()
             item.setZValue(z)
-            z += 1
             self.addItem(item)
             self.items_by_name[name] = item
         self.hover = self._overlay(cosmetic(style.HOVER, 2), None, 60)
@@ -95,7 +93,8 @@ class MapScene(QGraphicsScene):
             item.bind(model)
         for ov in (self.hover, self.preview, self.selection, self.focus):
             ov.clear()
-        self.setSceneRect(QRectF(-LABEL_MARGIN, -LABEL_MARGIN, model.width * TILE + 2 * LABEL_MARGIN,
+        self.setSceneRect(QRectF(-LABEL_MARGIN, -LABEL_MARGIN,
+                                 model.width * TILE + 2 * LABEL_MARGIN,
                                  model.height * TILE + 2 * LABEL_MARGIN))
 
     def detach(self) -> None:

@@ -1,0 +1,192 @@
+"""File operations through the GUI: save/open round trip, failed saves, bad
+files, recovery after a crash, the close prompt, recent files, resize, export."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import json
+
+import pytest
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QMessageBox
+
+from sodwa_editor.editor.dialogs import ProblemsDialog
+from sodwa_editor.editor.testing import WindowFactory, click_tile, drag_tiles
+from sodwa_editor.engine import samples
+from sodwa_editor.engine.model import MapModel
+from sodwa_editor.io import read_map
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path):
+    factory = WindowFactory(qtbot, tmp_path)
+    yield factory
+    factory.close_all()
+
+
+def test_save_and_open_round_trip(make_window, tmp_path):
+    win = make_window(samples.tiered_keep())
+    win.set_tool("brush")
+    win.state.set("terrain_id", 4)
+    drag_tiles(win.view, [(0, 0), (2, 0)])
+    edited = win.document.model.copy()
+    path = tmp_path / "keep.json"
+    assert win.isWindowModified()
+    assert win.files.save_as(path)
+    assert not win.isWindowModified()
+    assert win.windowTitle().startswith("keep.json")
+    model, problems = read_map(path)
+    assert model is not None and model.same_content(edited)
+    other = make_window()
+    assert other.files.open_map(path)
+    assert other.document.model.same_content(edited)
+    assert other.document.path == path
+    assert not other.isWindowModified()
+    assert str(path.resolve()) in other.files.recent()
+    assert [a.text() for a in other.recent_menu.actions()][0] == "keep.json"
+
+
+def test_failed_save_keeps_document(make_window, tmp_path):
+    win = make_window()
+    click_tile(win.view, 1, 1)
+    edited = win.document.model.copy()
+    bad = tmp_path / "no-such-folder" / "map.json"
+    assert not win.files.save_as(bad)
+    assert not bad.exists()
+    assert win.isWindowModified()
+    assert win.document.path is None
+    assert win.document.model.same_content(edited)
+    assert win.files.last_dialog.isVisible()
+    assert "not saved" in win.files.last_dialog.text()
+    win.files.last_dialog.close()
+
+
+def test_bad_file_shows_problem_list(make_window, tmp_path):
+    win = make_window(samples.indoor_compound())
+    before = win.document.model.copy()
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"format": "sodwa-map", "width": 3,\n  "height": }', encoding="utf-8")
+    assert not win.files.open_map(bad, ask_save=False)
+    dlg = win.files.last_dialog
+    assert isinstance(dlg, ProblemsDialog) and dlg.isVisible()
+    lines = dlg.lines()
+    assert lines and all(line.startswith("error") for line in lines)
+    assert "line 2" in " ".join(lines).lower()
+    assert win.document.model.same_content(before)
+    dlg.close()
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({"format": "sodwa-map", "width": -1}), encoding="utf-8")
+    assert not win.files.open_map(wrong, ask_save=False)
+    assert win.files.last_dialog.lines()
+    win.files.last_dialog.close()
+
+
+def test_recovery_after_simulated_crash(make_window, tmp_path):
+    rec = tmp_path / "rec"
+    path = tmp_path / "m.json"
+    first = make_window(samples.outdoor_skirmish(), recovery_dir=rec)
+    assert first.files.save_as(path)
+    first.set_tool("brush")
+    drag_tiles(first.view, [(0, 5), (3, 5)])
+    edited = first.document.model.copy()
+    assert first.recovery.autosave()
+    assert first.recovery.file.exists()
+    # crash: the process dies without closing the window; its lock goes stale
+    first.recovery.lock.unlock()
+    first.recovery.lock = None
+    first.recovery.file = tmp_path / "elsewhere.json"  # keep its teardown away from rec/
+    second = make_window(MapModel(4, 4), recovery_dir=rec)
+    entries = second.recovery.pending()
+    assert len(entries) == 1 and entries[0].original == path
+    assert second.offer_recovery(ask=False)
+    assert second.document.model.same_content(edited)
+    assert second.document.path == path
+    assert second.isWindowModified()
+    assert second.recovery.pending() == []
+
+
+def test_live_editor_recovery_file_is_not_offered(make_window, tmp_path):
+    rec = tmp_path / "rec"
+    first = make_window(recovery_dir=rec)
+    click_tile(first.view, 0, 0)
+    assert first.recovery.autosave()
+    second = make_window(recovery_dir=rec)
+    assert second.recovery.pending() == []
+
+
+def test_save_discards_recovery_file(make_window, tmp_path):
+    win = make_window()
+    click_tile(win.view, 0, 0)
+    assert win.recovery.autosave()
+    assert win.files.save_as(tmp_path / "x.json")
+    assert not win.recovery.file.exists()
+
+
+def test_close_prompt(make_window, monkeypatch):
+    win = make_window()
+    click_tile(win.view, 0, 0)
+    monkeypatch.setattr(QMessageBox, "warning",
+                        lambda *a, **k: QMessageBox.StandardButton.Cancel)
+    assert not win.close()
+    assert win.isVisible()
+    monkeypatch.setattr(QMessageBox, "warning",
+                        lambda *a, **k: QMessageBox.StandardButton.Discard)
+    assert win.close()
+
+
+def test_revert_new_and_resize(make_window, tmp_path):
+    win = make_window(samples.tiered_keep())
+    path = tmp_path / "k.json"
+    win.files.save_as(path)
+    saved = win.document.model.copy()
+    click_tile(win.view, 1, 1)
+    assert win.files.revert(confirm=False)
+    assert win.document.model.same_content(saved)
+    assert not win.isWindowModified()
+    before = win.document.model.copy()
+    assert win.files.resize_map((20, 18, 2, 1))
+    m = win.document.model
+    assert (m.width, m.height) == (20, 18)
+    assert m.characters["captain"].x == saved.characters["captain"].x + 2
+    assert m.elevation[7 + 1, 7 + 2] == saved.elevation[7, 7]
+    assert win.scene.sceneRect().width() == 20 * 32 + 64
+    win.document.undo_stack.undo()
+    assert win.document.model.same_content(before)
+    assert win.scene.items_by_name["terrain_fill"].rgba.shape[:2] == (16, 16)
+    win.document.undo_stack.redo()
+    assert win.document.model.width == 20
+    win.document.undo_stack.setClean()
+    assert win.files.new_map(("arena", 9, 7, "indoor"))
+    m = win.document.model
+    assert (m.name, m.width, m.height, m.setting) == ("arena", 9, 7, "indoor")
+    assert win.document.undo_stack.count() == 0
+
+
+def test_export_png_and_pack(make_window, tmp_path):
+    win = make_window(samples.indoor_compound())
+    png = tmp_path / "map.png"
+    assert win.files.export_png(png)
+    img = QImage(str(png))
+    assert img.width() == 20 * 32 + 64 and img.height() == 14 * 32 + 64
+    path = tmp_path / "indoor.json"
+    win.files.save_as(path)
+    pack = tmp_path / "pack.json"
+    assert win.files.export_pack(pack, {"maps": [path], "name": "demo", "version": "1.0.0"})
+    data = json.loads(pack.read_text(encoding="utf-8"))
+    assert len(data["maps"]) == 1
+
+
+def test_add_terrain_type_is_undoable(make_window):
+    from sodwa_editor.engine.terrain import Base
+
+    win = make_window()
+    n = len(win.document.model.registry)
+    assert win.files.add_terrain_type(("icy", Base.DIFFICULT))
+    assert len(win.document.model.registry) == n + 1
+    assert win.palette.list.count() == n + 1
+    win.document.undo_stack.undo()
+    assert len(win.document.model.registry) == n
+    assert win.palette.list.count() == n

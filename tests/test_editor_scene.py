@@ -1,0 +1,201 @@
+"""The map is drawn as the rulebook draws it: group outlines (one per
+contiguous group), borders on edges, the red elevation outline with gaps at
+transition borders, green transition tiles, indoor vs outdoor obstructions,
+team-tinted start zones and labelled tokens; the scene mirrors the model."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np
+import pytest
+import shapely
+from PySide6.QtGui import QColor
+
+from sodwa_editor.editor import style
+from sodwa_editor.editor.document import Document
+from sodwa_editor.editor.render import render_scene
+from sodwa_editor.editor.scene.map_scene import LAYERS, MapScene
+from sodwa_editor.editor.scene.outline_item import mask_outline
+from sodwa_editor.editor.style import TILE
+from sodwa_editor.engine import samples
+from sodwa_editor.engine.model import Character, Edge, MapModel, Rect
+from sodwa_editor.engine.terrain import Base
+
+
+@pytest.fixture
+def scene_for(qapp):
+    scenes = []
+
+    def make(model: MapModel) -> MapScene:
+        s = MapScene(model)
+        scenes.append(s)
+        return s
+
+    yield make
+    for s in scenes:
+        s.detach()
+
+
+def _lines(segments) -> shapely.Geometry:
+    return shapely.union_all([shapely.LineString(seg) for seg in segments])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_outline_equals_shapely_inset_union(seed):
+    rng = np.random.default_rng(seed)
+    mask = rng.random((9, 11)) < 0.45
+    inset = 0.2
+    mine = _lines(mask_outline(mask, 0, 0, inset, Rect(0, 0, 10, 8)))
+    ys, xs = np.nonzero(mask)
+    ref = shapely.union_all(shapely.box(xs, ys, xs + 1, ys + 1)).buffer(
+        -inset, join_style="mitre").boundary
+    assert mine.length == pytest.approx(ref.length)
+    assert shapely.hausdorff_distance(mine, ref) < 1e-9
+
+
+def test_outline_of_a_chunk_matches_the_whole_map():
+    rng = np.random.default_rng(3)
+    mask = rng.random((20, 20)) < 0.5
+    whole = _lines(mask_outline(mask, 0, 0, 0.2, Rect(0, 0, 19, 19)))
+    parts = []
+    for x0 in (0, 10):
+        for y0 in (0, 10):
+            rx0, ry0 = max(x0 - 1, 0), max(y0 - 1, 0)
+            sub = mask[ry0:y0 + 11, rx0:x0 + 11]
+            parts += mask_outline(sub, rx0, ry0, 0.2, Rect(x0, y0, x0 + 9, y0 + 9))
+    assert shapely.hausdorff_distance(_lines(parts), whole) < 1e-9
+    assert _lines(parts).length == pytest.approx(whole.length)
+
+
+def test_one_outline_per_contiguous_group(scene_for):
+    m = MapModel(10, 6)
+    m.terrain[1:3, 1:4] = m.registry.id_of("impeding")  # a 3x2 group
+    m.terrain[4, 7] = m.registry.id_of("impeding")  # a single tile
+    s = scene_for(m)
+    lines = s.items_by_name["terrain_outlines"].lines()
+    key = ((style.OUTLINE[Base.IMPEDING].name(), style.OUTLINE_WIDTH),)
+    # 4 straight sides per rectangular group, no line between tiles of a group
+    assert len(lines[key]) == 8
+    geom = _lines([[(ln.x1() / TILE, ln.y1() / TILE), (ln.x2() / TILE, ln.y2() / TILE)]
+                   for ln in lines[key]])
+    assert not geom.intersects(shapely.LineString([(2, 1.4), (2, 2.6)]))  # inner edge
+
+
+def test_colours_follow_the_rulebook(scene_for):
+    m = MapModel(9, 3)
+    for x, name in ((1, "obstructing"), (3, "impeding"), (5, "difficult"), (7, "liquid")):
+        m.terrain[1, x] = m.registry.id_of(name)
+    s = scene_for(m)
+    keys = {k[0][0] for k in s.items_by_name["terrain_outlines"].lines()}
+    assert keys == {"#000000", QColor(240, 200, 0).name(), QColor(128, 128, 128).name(),
+                    style.OUTLINE[Base.LIQUID].name()}
+    img = render_scene(s)
+    inset = TILE + int(style.OUTLINE_INSET)  # scene offset of the label margin + inset
+    for x, color in ((1, style.OUTLINE[Base.OBSTRUCTING]), (3, style.OUTLINE[Base.IMPEDING])):
+        px = img.pixelColor(TILE + x * TILE + TILE // 2, inset + TILE)
+        assert px.name() == color.name()
+
+
+def test_borders_are_thick_lines_on_the_edge(scene_for):
+    m = MapModel(6, 4)
+    m.set_border(Edge(2, 1, "E"), m.registry.id_of("obstructing"))
+    m.set_border(Edge(2, 2, "E"), m.registry.id_of("obstructing"))
+    m.set_border(Edge(4, 0, "S"), m.registry.id_of("impeding"))
+    s = scene_for(m)
+    lines = s.items_by_name["borders"].lines()
+    black = next(v for k, v in lines.items() if k[0][0] == "#000000")
+    assert len(black) == 1  # two collinear edges merged into one line
+    ln = black[0]
+    assert (ln.x1(), ln.y1(), ln.x2(), ln.y2()) == (3 * TILE, TILE, 3 * TILE, 3 * TILE)
+    assert all(p[0][1] == style.BORDER_WIDTH for p in lines)
+
+
+def test_indoor_obstructions_look_different(scene_for):
+    m = MapModel(4, 2)
+    obst = m.registry.id_of("obstructing")
+    m.terrain[0, 0] = obst
+    m.terrain[0, 2] = obst
+    m.set_tile_indoor(2, 0, True)
+    m.set_border(Edge(0, 1, "E"), obst)
+    m.set_border(Edge(2, 1, "E"), obst, indoor=True)
+    s = scene_for(m)
+    rgba = s.items_by_name["terrain_fill"].rgba
+    assert tuple(rgba[0, 0, :3]) == style.FILL[Base.OBSTRUCTING]
+    assert tuple(rgba[0, 2, :3]) == style.FILL_INDOOR_OBSTRUCTING
+    pens = {len(k) for k in s.items_by_name["borders"].lines()}
+    assert pens == {1, 2}  # the indoor border has a second (core) pen
+    Document(m).set_setting("indoor")
+    s.flush()
+    assert tuple(s.items_by_name["terrain_fill"].rgba[0, 0, :3]) == style.FILL_INDOOR_OBSTRUCTING
+
+
+def test_elevation_outline_has_gap_at_transition_border(scene_for):
+    m = MapModel(6, 6)
+    m.elevation[2:5, 2:5] = 1
+    s = scene_for(m)
+    item = s.items_by_name["elevation_outlines"]
+
+    def red_geom():
+        (lines,) = item.lines().values()
+        return _lines([[(ln.x1() / TILE, ln.y1() / TILE), (ln.x2() / TILE, ln.y2() / TILE)]
+                       for ln in lines])
+
+    probe = shapely.LineString([(3.5, 1.9), (3.5, 2.4)])  # across the top side of (3, 2)
+    assert red_geom().intersects(probe)
+    doc = Document(m)
+    doc.set_transition_edges([Edge(3, 1, "S")], True)
+    doc.set_transition_tiles([(3, 1)], True)
+    s.flush()
+    assert not red_geom().intersects(probe)
+    assert s.items_by_name["transition_tint"].rgba[1, 3, 3] > 0
+    assert s.items_by_name["transition_marks"].lines()
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    s.flush()
+    assert red_geom().intersects(probe)
+
+
+def test_zone_tint_and_tokens_use_team_colours(scene_for):
+    m = MapModel(6, 3)
+    m.start_zones = {"red": {(0, 0)}, "north": {(5, 2)}}
+    m.characters["k"] = Character("k", "red", 0, 0, name="Iron Knight")
+    m.characters["a"] = Character("a", "north", 5, 2, name="archer")
+    s = scene_for(m)
+    rgba = s.items_by_name["zones"].rgba
+    red = QColor("red")
+    assert rgba[0, 0, 0] > 0 and rgba[0, 0, 2] == 0  # premultiplied red
+    tokens = s.items_by_name["tokens"].tokens
+    assert tokens["k"].color.name() == red.name()
+    assert tokens["a"].color.name() != red.name()
+    from sodwa_editor.editor.scene.token_item import token_label
+    assert token_label(m.characters["k"]) == "IK"
+    assert token_label(m.characters["a"]) == "Ar"
+
+
+def test_layer_toggles(scene_for):
+    s = scene_for(samples.tiered_keep())
+    for layer in LAYERS:
+        s.set_layer_visible(layer, False)
+        assert not s.layer_visible(layer)
+        s.set_layer_visible(layer, True)
+        assert s.layer_visible(layer)
+
+
+def test_model_replacement_rebinds_every_layer(scene_for):
+    s = scene_for(MapModel(4, 4))
+    big = samples.outdoor_skirmish()
+    s.set_model(big)
+    assert s.items_by_name["terrain_fill"].rgba.shape[:2] == (18, 24)
+    assert s.sceneRect().width() == 24 * TILE + 2 * TILE
+
+
+def test_sample_maps_render(scene_for, tmp_path):
+    for name, build in samples.SAMPLE_MAPS.items():
+        s = scene_for(build())
+        img = render_scene(s)
+        assert not img.isNull(), name
+        # something other than the background was drawn in the map area
+        assert img.pixelColor(TILE + 5, TILE + 5) != style.BACKGROUND
