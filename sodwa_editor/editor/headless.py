@@ -7,16 +7,17 @@ from pathlib import Path
 from ..engine.model import MapModel
 from .render import save_png
 from .scene.map_scene import LAYERS, MapScene
-from .scene.overlay_items import ShapeOverlay, cosmetic
-from .scene.preview_items import GraphItem, LosFanItem, ReachItem
 
 
 def build_scene(model: MapModel, overlays=(), hidden=()) -> MapScene:
+    """A scene of ``model`` with layers hidden and engine overlays shown
+    (``(kind, tile, n)`` as parsed by :func:`.app.parse_overlay`)."""
     scene = MapScene(model)
     for name in hidden:
         if name not in LAYERS:
             raise ValueError(f"unknown layer {name!r} (layers: {', '.join(LAYERS)})")
         scene.set_layer_visible(name, False)
+    markers = []
     for kind, tile, n in overlays:
         if tile is not None and not model.in_bounds(*tile):
             raise IndexError(f"overlay tile {tile[0]},{tile[1]} is outside the "
@@ -24,23 +25,20 @@ def build_scene(model: MapModel, overlays=(), hidden=()) -> MapScene:
         if kind == "los":
             from ..engine.los import los_fan
 
-            item = LosFanItem()
-            item.set_fan(model, los_fan(model, tile))
+            scene.previews["los"].set_fan(model, los_fan(model, tile))
+            scene.previews["los"].setVisible(True)
         elif kind == "reach":
             from ..engine.movement import reach
 
             c = model.character_at(*tile)
             move = n if n is not None else (c.move if c is not None else 5)
-            item = ReachItem()
-            item.set_reach(model, reach(model, tile, move))
+            scene.previews["reach"].set_reach(model, reach(model, tile, move))
+            scene.previews["reach"].setVisible(True)
         else:
-            item = GraphItem()
-            item.set_model(model)
-        scene.add_preview(item)
+            scene.items_by_name["graph"].setVisible(True)
         if tile is not None:
-            marker = ShapeOverlay(cosmetic(LosFanItem.source_color, 3), None, 64)
-            scene.addItem(marker)
-            marker.set_shape([tile])
+            markers.append(tile)
+    scene.marker.set_shape(markers)
     scene.flush()
     return scene
 

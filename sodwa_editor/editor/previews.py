@@ -15,9 +15,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from .scene.overlay_items import ShapeOverlay, cosmetic
-from .scene.preview_items import GraphItem, LosFanItem, PathItem, ReachItem
-
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
@@ -37,20 +34,27 @@ class PreviewController(QObject):
         self.move_value = 5
         self.last_error = ""
         self.timings: list[float] = []  # ms per recompute (benchmarks)
-        scene = win.scene
-        self.fan = LosFanItem()
-        self.reach_item = ReachItem()
-        self.graph = GraphItem()
-        self.line = PathItem()
-        self.marker = ShapeOverlay(cosmetic(self.fan.source_color, 3), None, 64)
-        for item in (self.fan, self.reach_item, self.graph, self.line):
-            scene.add_preview(item)
-            item.setVisible(False)
-        scene.addItem(self.marker)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(0)
         self.timer.timeout.connect(self.update_now)
+
+    # ----------------------------------------------------------------- items
+    @property
+    def fan(self):
+        return self.win.scene.previews["los"]
+
+    @property
+    def reach_item(self):
+        return self.win.scene.previews["reach"]
+
+    @property
+    def line(self):
+        return self.win.scene.previews["path"]
+
+    @property
+    def graph(self):
+        return self.win.scene.items_by_name["graph"]
 
     # ----------------------------------------------------------------- state
     @property
@@ -80,7 +84,6 @@ class PreviewController(QObject):
 
     def model_replaced(self) -> None:
         self.pinned = self.hovered = None
-        self.graph.invalidate()
         self.update_now()
 
     def shutdown(self) -> None:
@@ -94,15 +97,16 @@ class PreviewController(QObject):
         src = self.source
         if src is not None and not m.in_bounds(*src):
             src = self.pinned = self.hovered = None
-        self.marker.set_shape([self.pinned] if self.pinned is not None else [])
-        texts = []
-        try:
-            texts += self._update_los(m, src)
-            texts += self._update_reach(m, src)
-            self._update_graph(m)
-        except ImportError as exc:  # an engine module is not there yet
-            self.last_error = f"preview unavailable: {exc}"
-            texts.append(self.last_error)
+        self.win.scene.marker.set_shape([self.pinned] if self.pinned is not None else [])
+        texts: list[str] = []
+        self._line_set = False
+        for update in (self._update_los, self._update_reach, self._update_graph):
+            try:
+                texts += update(m, src) or []
+            except ImportError as exc:  # an engine module is not there yet
+                self.last_error = f"preview unavailable: {exc}"
+                texts.append(self.last_error)
+        self.line.setVisible(self._line_set)
         self.timings.append((time.perf_counter() - t0) * 1000)
         text = "; ".join(t for t in texts if t)
         if text:
@@ -118,19 +122,17 @@ class PreviewController(QObject):
         on = self.enabled["los"] and src is not None
         self.fan.setVisible(on)
         if not on:
-            self.line.setVisible(self.enabled["reach"] and self.line.isVisible())
             return []
         from ..engine.los import los, los_fan
 
         self.fan.set_fan(m, los_fan(m, src))
         target = self._target()
         if target is None:
-            if not self.enabled["reach"]:
-                self.line.setVisible(False)
             return [f"LoS fan from {src[0]}, {src[1]} (level {int(m.elevation[src[1], src[0]])})"]
         result = los(m, src, target)
         self.line.set_line(src, target, result.crossing)
-        self.line.setVisible(True)
+        self._line_set = True
+        self.last_los = result
         why = f" ({result.reason.text})" if result.reason else ""
         return [f"LoS {src[0]},{src[1]} -> {target[0]},{target[1]}: {result.crossing.label}{why}"]
 
@@ -152,12 +154,12 @@ class PreviewController(QObject):
         path = result.path_to(target)
         if path is None:
             return [f"{target[0]}, {target[1]} is out of reach"]
-        if not self.enabled["los"]:
+        if not self._line_set:  # the LoS line wins when both previews are on
             self.line.set_path(path)
-            self.line.setVisible(True)
+            self._line_set = True
         return [f"path to {target[0]}, {target[1]}: {len(path) - 1} step(s)"]
 
-    def _update_graph(self, m) -> None:
-        self.graph.setVisible(self.enabled["graph"])
-        if self.enabled["graph"]:
-            self.graph.set_model(m)
+    def _update_graph(self, m, src) -> list[str]:
+        if self.graph.isVisible() != self.enabled["graph"]:
+            self.graph.setVisible(self.enabled["graph"])  # computes on first show
+        return []

@@ -157,10 +157,22 @@ class ChunkedPathLayer(LayerItem):
     for one chunk and :meth:`pens` for a style.
     """
 
+    #: a lazy layer computes nothing while hidden and catches up when shown
+    lazy = False
+
     def __init__(self, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.chunks: dict[tuple[int, int], list[PathChunk]] = {}
+        self._stale = False
+
+    def itemChange(self, change, value):  # noqa: N802 (Qt override)
+        if (change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged and value
+                and self._stale):
+            self._stale = False
+            self.refresh(None)
+        return super().itemChange(change, value)
 
     def chunk_paths(self, model: MapModel, rect: Rect) -> dict[object, list[np.ndarray]]:
         raise NotImplementedError
@@ -171,6 +183,9 @@ class ChunkedPathLayer(LayerItem):
     def refresh(self, rect: Rect | None) -> None:
         m = self.model
         if m is None:
+            return
+        if self.lazy and not self.isVisible():
+            self._stale = True
             return
         if rect is None:
             for items in self.chunks.values():

@@ -10,17 +10,19 @@ depend on that layer to redraw that rectangle.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QGraphicsScene
 
 from ...engine.model import Change, MapModel, Rect
 from .. import style
 from ..style import TILE
 from .border_item import BorderLines, TransitionBorderMarks
+from .graph_item import GraphLayer
 from .grid_item import LABEL_MARGIN, CoordinateLabels, GridLines
 from .layers import LayerItem
 from .outline_item import ElevationOutlines, TerrainOutlines
 from .overlay_items import ShapeOverlay, cosmetic
+from .preview_items import LosFanItem, PathItem, ReachItem
 from .terrain_item import ElevationShade, TerrainFill, TransitionTint, ZoneTint
 from .token_item import TokenLayer
 
@@ -64,12 +66,24 @@ class MapScene(QGraphicsScene):
             item.setZValue(z)
             self.addItem(item)
             self.items_by_name[name] = item
+        graph = GraphLayer()
+        graph.setVisible(False)  # a preview: shown (and computed) on demand
+        graph.setZValue(30)
+        self.addItem(graph)
+        self.items_by_name["graph"] = graph
+        #: engine preview items filled by the preview controller (or headless)
+        self.previews = {"los": LosFanItem(), "reach": ReachItem(), "path": PathItem()}
+        for name, z in (("los", 3.5), ("reach", 3.6), ("path", 31)):
+            item = self.previews[name]
+            item.setZValue(z)
+            item.setVisible(False)
+            self.addItem(item)
         self.hover = self._overlay(cosmetic(style.HOVER, 2), None, 60)
         self.preview = self._overlay(cosmetic(style.SELECTION, 2), style.PREVIEW, 61)
         self.selection = self._overlay(cosmetic(style.SELECTION, 2, Qt.PenStyle.DashLine),
                                        None, 62)
         self.focus = self._overlay(cosmetic(style.FOCUS, 3), None, 63)
-        self.preview_z = 30.0  # engine previews go between map layers and tool feedback
+        self.marker = self._overlay(cosmetic(QColor(255, 255, 255), 3), None, 64)
         self._pending: dict[str, Rect | None] = {}
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -91,8 +105,10 @@ class MapScene(QGraphicsScene):
         self._pending.clear()
         for item in self.items_by_name.values():
             item.bind(model)
-        for ov in (self.hover, self.preview, self.selection, self.focus):
+        for ov in (self.hover, self.preview, self.selection, self.focus, self.marker):
             ov.clear()
+        for item in self.previews.values():
+            item.setVisible(False)
         self.setSceneRect(QRectF(-LABEL_MARGIN, -LABEL_MARGIN,
                                  model.width * TILE + 2 * LABEL_MARGIN,
                                  model.height * TILE + 2 * LABEL_MARGIN))
@@ -137,10 +153,6 @@ class MapScene(QGraphicsScene):
 
     def layer_visible(self, layer: str) -> bool:
         return self.items_by_name[LAYERS[layer][0]].isVisible()
-
-    def add_preview(self, item: QGraphicsItem) -> None:
-        item.setZValue(self.preview_z)
-        self.addItem(item)
 
 
 KNOWN_LAYERS = frozenset({

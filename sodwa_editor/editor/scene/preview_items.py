@@ -1,10 +1,11 @@
-"""Scene items for the engine previews: LoS fan colours, movement range,
-adjacency graph edges, and a line (LoS) or path (movement) to a target."""
+"""Scene items for the engine previews: LoS fan colours, movement range, and
+a line (LoS) or path (movement) to a target.  (The adjacency graph preview is
+:mod:`.graph_item`.)"""
 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -141,48 +142,3 @@ class PathItem(QGraphicsItem):
         if self.path.elementCount():
             end = self.path.currentPosition()
             painter.drawEllipse(end, TILE * 0.12, TILE * 0.12)
-
-
-class GraphItem(QGraphicsItem):
-    """Adjacency graph: an edge between the centres of every adjacent pair
-    (blue clear, orange impeded) and a red tick across each pair of neighbours
-    that are *not* adjacent (walls, diagonal walls, elevation changes)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.model: MapModel | None = None
-        self.revision = -1
-        self.lines: dict[str, list[QLineF]] = {"clear": [], "impeded": [], "blocked": []}
-        self._bounds = QRectF()
-
-    def invalidate(self) -> None:
-        self.revision = -1
-
-    def set_model(self, model: MapModel) -> None:
-        if model is self.model and model.revision == self.revision:
-            return
-        from ..adjacency_view import graph_lines
-
-        self.prepareGeometryChange()
-        self.model, self.revision = model, model.revision
-        self.lines = graph_lines(model)
-        self._bounds = QRectF(0, 0, model.width * TILE, model.height * TILE)
-        self.update()
-
-    def boundingRect(self) -> QRectF:  # noqa: N802
-        return self._bounds
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        if tile_pixels(option, painter) < 6:
-            return
-        exposed = option.exposedRect
-        for kind, color in (("clear", style.GRAPH_CLEAR), ("impeded", style.GRAPH_IMPEDED),
-                            ("blocked", style.GRAPH_BLOCKED)):
-            pen = QPen(color, 2.5 if kind == "blocked" else 1.5)
-            pen.setCosmetic(True)
-            painter.setPen(pen)
-            lines = [ln for ln in self.lines[kind]
-                     if exposed.contains(ln.p1()) or exposed.contains(ln.p2())]
-            if lines:
-                painter.drawLines(lines)

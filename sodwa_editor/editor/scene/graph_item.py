@@ -1,0 +1,76 @@
+"""Adjacency graph preview: a line between the centres of every adjacent pair
+of tiles (blue clear, orange impeded) and a red tick across every pair of
+neighbours that is *not* adjacent (walls, diagonal walls, elevation changes).
+
+Pair classes come from the engine's adjacency rule
+(:func:`sodwa_editor.engine.adjacency.pair_classes`, the same vectorised rule
+the :class:`~sodwa_editor.engine.adjacency.AdjacencyGraph` is built from),
+computed per 32x32 chunk, so an edit only recomputes the chunks around it.
+The layer computes nothing while it is hidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPen
+
+from ...engine.model import MapModel, Rect
+from ...engine.terrain import Crossing
+from .. import style
+from .layers import ChunkedPathLayer
+
+TICK = 0.2  # half length of a "not adjacent" tick, in tiles
+#: forward pairs: field, offset of the first tile in its 2x2 block, step to the second
+FORWARD = (("e", (0, 0), (1, 0)), ("s", (0, 0), (0, 1)),
+           ("se", (0, 0), (1, 1)), ("sw", (1, 0), (-1, 1)))
+
+
+def pair_lines(model: MapModel, rect: Rect) -> dict[int, list[np.ndarray]]:
+    """Segments (tile units) per Crossing for the pairs whose 2x2 block has its
+    top-left tile in ``rect``: centre-to-centre for adjacent pairs, a tick
+    across the middle for blocked ones."""
+    from ...engine.adjacency import pair_classes
+
+    win = Rect(rect.x0, rect.y0, min(rect.x1 + 1, model.width - 1),
+               min(rect.y1 + 1, model.height - 1))
+    pc = pair_classes(model, rect=win)
+    out: dict[int, list[np.ndarray]] = {int(c): [] for c in Crossing}
+    for name, (fx, fy), (dx, dy) in FORWARD:
+        cls = getattr(pc, name)
+        limit_y, limit_x = rect.y1 - win.y0 + 1, rect.x1 - win.x0 + 1
+        cls = cls[:limit_y, :limit_x]
+        for c in Crossing:
+            ys, xs = np.nonzero(cls == c)
+            if not len(ys):
+                continue
+            ax = xs + win.x0 + fx + 0.5
+            ay = ys + win.y0 + fy + 0.5
+            if c is Crossing.BLOCKED:
+                mx, my = ax + dx / 2, ay + dy / 2
+                norm = (dx * dx + dy * dy) ** 0.5
+                px, py = -dy / norm * TICK, dx / norm * TICK
+                seg = np.stack([np.stack([mx - px, my - py], 1),
+                                np.stack([mx + px, my + py], 1)], 1)
+            else:
+                seg = np.stack([np.stack([ax, ay], 1), np.stack([ax + dx, ay + dy], 1)], 1)
+            out[int(c)].extend(seg)
+    return out
+
+
+class GraphLayer(ChunkedPathLayer):
+    layers = frozenset({"terrain", "elevation", "transition", "borders", "transition_borders"})
+    grow = 1
+    lazy = True
+
+    def chunk_paths(self, model: MapModel, rect: Rect) -> dict[object, list[np.ndarray]]:
+        return pair_lines(model, rect)
+
+    def pens(self, crossing: object) -> Sequence[QPen]:
+        color = (style.GRAPH_CLEAR, style.GRAPH_IMPEDED, style.GRAPH_BLOCKED)[int(crossing)]
+        pen = QPen(color, 2.5 if int(crossing) == Crossing.BLOCKED else 1.5)
+        pen.setCosmetic(True)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        return [pen]
