@@ -54,6 +54,11 @@ class MainWindow(QMainWindow):
         self.tools = {cls.name: cls(self.document, self.scene, self.state)
                       for cls in TOOL_CLASSES}
         self.files = FileController(self)
+        self.last_note: QGraphicsSimpleTextItem | None = None
+        self.note_timer = QTimer(self)  # owned by the window: never fires after it is gone
+        self.note_timer.setSingleShot(True)
+        self.note_timer.setInterval(2500)
+        self.note_timer.timeout.connect(self._drop_note)
         self.recovery = Recovery(self.document, recovery_dir)
         from .previews import PreviewController
 
@@ -159,9 +164,15 @@ class MainWindow(QMainWindow):
         if not self.view.sceneRect().contains(pos):
             pos = center
         note.setPos(pos)
+        if self.last_note is not None and self.last_note.scene() is self.scene:
+            self.scene.removeItem(self.last_note)
         self.scene.addItem(note)
         self.last_note = note
-        QTimer.singleShot(2500, lambda: note.scene() and note.scene().removeItem(note))
+        self.note_timer.start()
+
+    def _drop_note(self) -> None:
+        if self.last_note is not None and self.last_note.scene() is self.scene:
+            self.scene.removeItem(self.last_note)
 
     # ----------------------------------------------------------------- tools
     def set_tool(self, name: str) -> None:
