@@ -120,3 +120,36 @@ def test_adjacency_graph_overlay(make_window):
     blocked = [v for k, v in graph.lines().items() if k[0][0] == "#dc0000"]
     assert blocked and len(blocked[0]) == 4 + 2 * 3  # 4 orthogonal + 6 diagonal pairs cut
     assert win.layers.boxes["graph"].isChecked()
+
+
+def test_movement_preview_with_character_and_move_value(make_window):
+    win = make_window(samples.tiered_keep())
+    win.actions["preview_reach"].setChecked(True)
+    item = win.scene.previews["reach"]
+    click_tile(win.view, 5, 14, modifiers=ALT)  # the scout: Move 7
+    assert item.isVisible() and item.steps[14, 5] == 0
+    from sodwa_editor.engine.movement import reach
+    ref = reach(win.document.model, (5, 14))
+    assert (item.steps == ref.steps).all() and (item.stop == ref.must_stop).all()
+    move(win.view, 2.5, 13.5)
+    assert win.scene.previews["path"].isVisible()
+    assert f"path to 2, 13: {ref.steps[13, 2]} step(s)" in win.statusBar().currentMessage()
+    move(win.view, 5.5, 11.5)  # up on the terrace: no way there without the stairs
+    assert not win.scene.previews["path"].isVisible()
+    click_tile(win.view, 5, 14, modifiers=ALT)  # unpin
+    win.layers.move.setValue(2)
+    move(win.view, 1.5, 1.5)  # hover an empty tile: Move from the spin box
+    assert item.count == (reach(win.document.model, (1, 1), 2).steps > 0).sum()
+
+
+def test_map_transforms_are_undoable(make_window):
+    win = make_window(samples.outdoor_skirmish())
+    before = win.document.model.copy()
+    win.actions["map_cw"].trigger()
+    m = win.document.model
+    assert (m.width, m.height) == (before.height, before.width)
+    assert win.scene.items_by_name["terrain_fill"].rgba.shape[:2] == (24, 18)
+    win.actions["map_mirror_x"].trigger()
+    win.document.undo_stack.undo()
+    win.document.undo_stack.undo()
+    assert win.document.model.same_content(before)

@@ -79,6 +79,9 @@ def build(win: MainWindow) -> dict[str, QAction]:
                               checkable=True)
     a["resize"] = make_action(win, "Re&size Map...", f.resize_map)
     a["add_terrain"] = make_action(win, "Add &Terrain Type...", f.add_terrain_type)
+    for key, label in (("cw", "Rotate 90° &Clockwise"), ("ccw", "Rotate 90° C&ounter-clockwise"),
+                       ("mirror_x", "Mirror &Left-Right"), ("mirror_y", "Mirror &Top-Bottom")):
+        a[f"map_{key}"] = make_action(win, label, lambda k=key: f.transform_map(k))
 
     a["zoom_in"] = make_action(win, "Zoom &In", view.zoom_in, ["Ctrl++", "Ctrl+="])
     a["zoom_out"] = make_action(win, "Zoom &Out", view.zoom_out, "Ctrl+-")
@@ -117,6 +120,8 @@ def build(win: MainWindow) -> dict[str, QAction]:
     m.addActions([a["cut"], a["copy"], a["paste"], a["delete"]])
     m = mb.addMenu("&Map")
     m.addActions([a["properties"], a["indoor"], a["resize"], a["add_terrain"]])
+    m.addSeparator()
+    m.addActions([a["map_cw"], a["map_ccw"], a["map_mirror_x"], a["map_mirror_y"]])
     m = mb.addMenu("&View")
     m.addActions([a["zoom_in"], a["zoom_out"], a["zoom_fit"], a["zoom_100"]])
     win.view_menu = m

@@ -225,6 +225,17 @@ class FileController(QObject):
             return False
         return self.doc.replace_map(resized(m, w, h, dx, dy), "Resize Map")
 
+    def transform_map(self, how: str) -> bool:
+        """Rotate or mirror the whole map (engine.transform), as one undo step."""
+        from ..engine import transform
+
+        ops = {"cw": (lambda m: transform.rotate90(m, 1), "Rotate Map Clockwise"),
+               "ccw": (lambda m: transform.rotate90(m, 3), "Rotate Map Counter-clockwise"),
+               "mirror_x": (transform.mirror_x, "Mirror Map Left-Right"),
+               "mirror_y": (transform.mirror_y, "Mirror Map Top-Bottom")}
+        fn, text = ops[how]
+        return self.doc.replace_map(fn(self.doc.model), text)
+
     def edit_properties(self, values: tuple[str, str] | None = None) -> bool:
         m = self.doc.model
         if values is None:

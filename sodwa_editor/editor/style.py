@@ -74,7 +74,7 @@ FOCUS = QColor(255, 0, 200)
 # --------------------------------------------------------------- previews
 #: LoS fan colours per Crossing (clear, impeded, blocked), RGBA.
 LOS_RGBA = ((60, 200, 90, 120), (250, 200, 30, 140), (200, 40, 40, 130))
-REACH_RGBA = (40, 140, 255, 100)
+REACH_RGBA = (150, 70, 230, 110)
 REACH_STOP_RGBA = (250, 150, 20, 140)
 GRAPH_CLEAR = QColor(30, 120, 230, 200)
 GRAPH_IMPEDED = QColor(240, 140, 0, 220)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from ..scene.map_scene import LAYERS
 
@@ -33,7 +33,21 @@ class LayersDock(QWidget):
             box.toggled.connect(lambda on, n=name: win.actions[f"preview_{n}"].setChecked(on))
             lay.addWidget(box)
             self.boxes[name] = box
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Move (no character on the tile)"))
+        self.move = QSpinBox()
+        self.move.setRange(0, 99)
+        self.move.setValue(win.previews.move_value)
+        self.move.valueChanged.connect(self._set_move)
+        row.addWidget(self.move)
+        lay.addLayout(row)
+        lay.addWidget(QLabel("Alt+click a tile to pin the preview source;\n"
+                             "hover another tile for the line or path to it."))
         lay.addStretch(1)
+
+    def _set_move(self, value: int) -> None:
+        self.win.previews.move_value = value
+        self.win.previews.update_now()
 
     def set_visible(self, layer: str, on: bool) -> None:
         self.boxes[layer].setChecked(on)
