@@ -1,0 +1,286 @@
+"""Movement range: every tile a character can end its move on, with the path there.
+
+Each step goes to an adjacent tile (the engine's one adjacency rule,
+:mod:`.adjacency`) and costs 1: RB *Attributes* "Move determines the maximum
+number of tiles a character may move through in a single turn".  The search is
+a breadth-first search over states ``(tile, still in the start group, must
+stop)`` compiled with numba; the step classes come from the per-revision cache
+of :func:`.adjacency.steps`.  See docs/rules.md, *Decisions / Movement*.
+
+>>> from sodwa_editor.engine.model import MapModel
+>>> m = MapModel(5, 1)
+>>> m.set_terrain(2, 0, m.registry.id_of("impeding"))
+>>> r = reach(m, (0, 0), 4)
+>>> r.steps.tolist(), r.must_stop.tolist()
+([[0, 1, 2, -1, -1]], [[False, False, True, False, False]])
+>>> r.path_to((2, 0))
+[(0, 0), (1, 0), (2, 0)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+from numba import njit
+
+from . import adjacency as adj
+from .groups import terrain_group_mask, transition_group_mask
+from .model import MapModel, Rect
+from .terrain import Base
+
+Tile = tuple[int, int]
+
+#: Order in which a tile's neighbours are tried (orthogonal first); it breaks ties
+#: between equally short paths deterministically.
+ORDER = np.array([adj.E_, adj.S_, adj.W_, adj.N_, adj.SE_, adj.SW_, adj.NW_, adj.NE_], np.int64)
+_DX = np.array([d[0] for d in adj.DIRS], np.int64)
+_DY = np.array([d[1] for d in adj.DIRS], np.int64)
+#: State layers ``g * 2 + stop``, best first when a tile is reached several ways
+#: in the same number of steps: going on beats having to stop.
+_PREFERENCE = np.array([2, 0, 3, 1], np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budget,
+            order, ddx, ddy, preference):  # pragma: no cover - compiled
+    """Breadth-first search; returns ``(steps, chosen_state, parent)``.
+
+    State ``k = layer * H * W + y * W + x`` with ``layer = g * 2 + stop``: ``g`` the
+    mover is still inside its start group, ``stop`` movement ended on entering.
+    """
+    h, w = hinder.shape
+    hw = h * w
+    dist = np.full(4 * hw, -1, np.int16)
+    parent = np.empty(4 * hw, np.int32)
+    queue = np.empty(4 * hw, np.int32)
+    k0 = start_g * 2 * hw + sy * w + sx
+    dist[k0] = 0
+    parent[k0] = -1
+    queue[0] = k0
+    head, tail = 0, 1
+    n_seen = 1
+    seen = np.empty(4 * hw, np.int32)
+    seen[0] = k0
+    while head < tail:
+        k = queue[head]
+        head += 1
+        d0 = dist[k]
+        if d0 >= budget:
+            continue
+        g = k // hw // 2
+        p = k % hw
+        y, x = p // w, p % w
+        for i in range(8):
+            di = order[i]
+            nx, ny = x + ddx[di], y + ddy[di]
+            if nx < 0 or ny < 0 or nx >= w or ny >= h:
+                continue
+            c = gstep[di, y, x] if g == 1 else step[di, y, x]
+            if c == 2 or not passable[ny, nx]:
+                continue
+            if g == 1 and group[ny, nx]:
+                ng, stop = 1, c == 1
+            else:
+                ng, stop = 0, c == 1 or hinder[ny, nx]
+            if stop and not endable[ny, nx]:
+                continue
+            nk = (ng * 2 + (1 if stop else 0)) * hw + ny * w + nx
+            if dist[nk] >= 0:
+                continue
+            dist[nk] = d0 + 1
+            parent[nk] = k
+            seen[n_seen] = nk
+            n_seen += 1
+            if not stop:
+                queue[tail] = nk
+                tail += 1
+    steps = np.full((h, w), -1, np.int16)
+    chosen = np.full((h, w), -1, np.int32)
+    rank = np.zeros((h, w), np.int8)
+    for j in range(n_seen):
+        k = seen[j]
+        p = k % hw
+        y, x = p // w, p % w
+        if not endable[y, x]:
+            continue
+        layer = k // hw
+        r = 0
+        for i in range(4):
+            if preference[i] == layer:
+                r = i
+        d = dist[k]
+        if steps[y, x] < 0 or d < steps[y, x] or (d == steps[y, x] and r < rank[y, x]):
+            steps[y, x] = d
+            chosen[y, x] = k
+            rank[y, x] = r
+    return steps, chosen, parent
+
+
+@dataclass(frozen=True)
+class ReachInfo:
+    """One reachable tile: steps used, whether movement must end there, the path."""
+
+    steps: int
+    must_stop: bool
+    path: list[Tile]
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Result of :func:`reach`.
+
+    ``steps`` (int16, ``-1`` = cannot end there) and ``must_stop`` (bool) are
+    ``(H, W)`` arrays for overlays; ``move`` is the Move used, ``budget`` the
+    steps allowed after halving (``halved``); ``start_group`` the tiles the mover
+    may pass through without stopping (empty unless it starts on hindering terrain).
+    """
+
+    start: Tile
+    move: int
+    budget: int
+    halved: bool
+    flight: bool
+    team: str | None
+    steps: np.ndarray
+    must_stop: np.ndarray
+    start_group: np.ndarray
+    _chosen: np.ndarray = field(repr=False)
+    _parent: np.ndarray = field(repr=False)
+
+    def __contains__(self, tile: object) -> bool:
+        if not (isinstance(tile, tuple) and len(tile) == 2):
+            return False
+        x, y = tile
+        h, w = self.steps.shape
+        return bool(0 <= x < w and 0 <= y < h and self.steps[y, x] >= 0)
+
+    def path_to(self, tile: Tile) -> list[Tile] | None:
+        """Shortest path (in steps) from the start to ``tile``, both included; None if
+        the move cannot end on ``tile``."""
+        if tile not in self:
+            return None
+        h, w = self.steps.shape
+        k = int(self._chosen[tile[1], tile[0]])
+        out = []
+        while k >= 0:
+            p = k % (h * w)
+            out.append((p % w, p // w))
+            k = int(self._parent[k])
+        return out[::-1]
+
+    def info(self, tile: Tile) -> ReachInfo | None:
+        path = self.path_to(tile)
+        if path is None:
+            return None
+        x, y = tile
+        return ReachInfo(int(self.steps[y, x]), bool(self.must_stop[y, x]), path)
+
+    def tiles(self) -> dict[Tile, ReachInfo]:
+        """Every tile the move can end on (the start included), row-major."""
+        ys, xs = np.nonzero(self.steps >= 0)
+        out = {}
+        for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+            info = self.info((x, y))
+            assert info is not None
+            out[(x, y)] = info
+        return out
+
+
+def start_group(model: MapModel, start: Tile, tile_class: np.ndarray) -> np.ndarray:
+    """Rulebook *Impeding Terrain*: "If they start their turn occupying a Tile of Impeding
+    Terrain, their Move attribute is halved but they may move through any contiguous
+    tiles of Impeding Terrain without ending their movement"; *Elevated Terrain*: "If the
+    border is part of a transition tile and the character starts its turn in that tile,
+    its movement is halved like normal but it does not need to end it turn after passing
+    through the transition border".
+
+    The tiles the mover may pass through freely: the terrain group of the start tile
+    (same id and elevation, 8-connected) when its terrain hinders movement, together
+    with the contiguous transition tiles when the start is a transition tile.  Empty
+    when the start tile does not hinder."""
+    x, y = start
+    group = np.zeros(model.shape, np.bool_)
+    if tile_class[y, x] != adj.IMPEDED:
+        return group
+    move = model.registry.move_table()
+    if move[model.terrain[y, x]] == adj.IMPEDED:
+        group |= terrain_group_mask(model, start)
+    if model.transition[y, x]:
+        group |= transition_group_mask(model, start)
+    return group
+
+
+def _group_steps(model: MapModel, group: np.ndarray, flight: bool) -> np.ndarray:
+    """Step classes out of start-group tiles: the same adjacency rule, on inputs where
+    the group's own tiles do not hinder and transition borders of the group's
+    transition tiles are not Difficult (see :func:`start_group`)."""
+    ys, xs = np.nonzero(group)
+    win = Rect(int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())).grow(
+        1, model.width, model.height)
+    inp = adj.inputs(model, flight=flight, rect=win)
+    g = group[win.y0 : win.y1 + 1, win.x0 : win.x1 + 1]
+    gt = g & model.transition[win.y0 : win.y1 + 1, win.x0 : win.x1 + 1]
+    free_e = inp.link_e & (gt[:, :-1] | gt[:, 1:])
+    free_s = inp.link_s & (gt[:-1, :] | gt[1:, :])
+    inp = replace(inp, tile=np.where(g, adj.CLEAR, inp.tile).astype(np.uint8),
+                  cross_e=np.where(free_e, inp.side_e, inp.cross_e),
+                  cross_s=np.where(free_s, inp.side_s, inp.cross_s))
+    out = np.full((8, *model.shape), adj.BLOCKED, np.uint8)
+    out[:, win.y0 : win.y1 + 1, win.x0 : win.x1 + 1] = adj.step_array(
+        adj._pair_classes(inp), g.shape)
+    return out
+
+
+def reach(model: MapModel, start: Tile, move: int | None = None, *,
+          team: str | None = None, flight: bool | None = None) -> Reach:
+    """Tiles a character starting on ``start`` can end its move on.
+
+    ``move``, ``team`` and ``flight`` default from the character standing on
+    ``start`` (``ValueError`` if ``move`` is None and nobody stands there).
+    Rules (docs/rules.md, *Movement*): every step costs 1; entering a hindering tile
+    or crossing an impeded pair ends movement; Obstructing tiles cannot be ended on;
+    friendly characters can be passed, enemies cannot, and no move ends on an
+    occupied tile (without a known team every character blocks); starting on
+    hindering terrain halves Move (rounded down) and frees the start group; a flyer
+    crosses Outdoor Obstructing terrain and changes elevation without a transition.
+    """
+    sx, sy = start
+    if not model.in_bounds(sx, sy):
+        raise IndexError(f"tile ({sx}, {sy}) is outside the {model.width}x{model.height} map")
+    mover = model.character_at(sx, sy)
+    if move is None:
+        if mover is None:
+            raise ValueError(f"no character stands on {sx},{sy}: give a Move value")
+        move = mover.move
+    if move < 0:
+        raise ValueError(f"Move must be at least 0, not {move}")
+    if team is None and mover is not None:
+        team = mover.team
+    if flight is None:
+        flight = mover.flight if mover is not None else False
+    data = adj.steps(model, flight=flight)
+    tile_class = data.inputs.tile
+    hinder = tile_class == adj.IMPEDED
+    # A flyer passes over Outdoor Obstructing tiles but may not end there.
+    bases = model.registry.base_table()[model.terrain]
+    endable = (tile_class != adj.BLOCKED) & (bases != Base.OBSTRUCTING)
+    passable = np.ones(model.shape, np.bool_)
+    for c in model.characters.values():
+        if (c.x, c.y) == (sx, sy):
+            continue
+        endable[c.y, c.x] = False
+        if team is None or c.team != team:
+            passable[c.y, c.x] = False
+    endable[sy, sx] = True
+    group = start_group(model, start, tile_class)
+    halved = bool(hinder[sy, sx])
+    budget = move // 2 if halved else move
+    gstep = _group_steps(model, group, flight) if group.any() else data.step
+    steps, chosen, parent = _search(
+        data.step, gstep, group, hinder, endable, passable, sx, sy, int(group.any()), budget,
+        ORDER, _DX, _DY, _PREFERENCE)
+    hw = model.width * model.height
+    must_stop = (steps >= 0) & ((chosen // hw) % 2 == 1)
+    return Reach(start, move, budget, halved, flight, team, steps, must_stop, group,
+                 chosen, parent)

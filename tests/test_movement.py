@@ -1,0 +1,284 @@
+"""Movement range: the rulebook's movement sentences and the project's decisions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sodwa_editor.engine.model import Character, Edge, MapModel
+from sodwa_editor.engine.movement import reach
+from sodwa_editor.engine.terrain import Base
+
+IMP, OBS, DIF, LIQ = (int(b) for b in (Base.IMPEDING, Base.OBSTRUCTING, Base.DIFFICULT,
+                                       Base.LIQUID))
+
+
+def grid(rows: str) -> MapModel:
+    """Map from text rows: '.' clear, 'I' impeding, 'X' obstructing, 'D' difficult, 'L'
+    liquid."""
+    lines = rows.split()
+    m = MapModel(len(lines[0]), len(lines))
+    codes = {".": 0, "I": IMP, "X": OBS, "D": DIF, "L": LIQ}
+    m.terrain[:] = [[codes[c] for c in line] for line in lines]
+    m.notify_bulk_change()
+    return m
+
+
+def reachable(r) -> set:
+    return set(r.tiles())
+
+
+def test_each_step_costs_one_diagonals_included():
+    """RB: "Move determines the maximum number of tiles a character may move through"."""
+    m = MapModel(11, 11)
+    r = reach(m, (5, 5), 3)
+    ys, xs = np.mgrid[0:11, 0:11]
+    cheb = np.maximum(abs(xs - 5), abs(ys - 5))
+    assert np.array_equal(r.steps, np.where(cheb <= 3, cheb, -1))
+    assert not r.must_stop.any()
+    assert r.path_to((8, 2)) == [(5, 5), (6, 4), (7, 3), (8, 2)]
+    assert r.tiles()[(5, 5)].steps == 0 and r.tiles()[(5, 5)].path == [(5, 5)]
+
+
+@pytest.mark.parametrize("terrain", [IMP, DIF, LIQ])
+def test_entering_hindering_tile_ends_movement(terrain):
+    """RB: "If a character moves into a Tile of Impeding Terrain ... they must end their
+    movement"; Difficult "is identical to Impeding Terrain, except that it does not affect
+    LoS"; Liquid "is identical to Difficult Terrain"."""
+    m = MapModel(5, 1)
+    m.set_terrain(2, 0, terrain)
+    r = reach(m, (0, 0), 9)
+    assert r.steps.tolist() == [[0, 1, 2, -1, -1]]
+    assert r.must_stop.tolist() == [[False, False, True, False, False]]
+
+
+def test_crossing_impeding_border_ends_movement():
+    """RB: "... or crosses a Border of Impeding Terrain, they must end their movement"."""
+    m = MapModel(5, 1)
+    m.set_border(Edge(1, 0, "E"), IMP)
+    r = reach(m, (0, 0), 9)
+    assert r.steps.tolist() == [[0, 1, 2, -1, -1]]
+    assert bool(r.must_stop[0, 2])
+
+
+def test_corner_example_movement_stops_after_the_intersection():
+    """RB: "If this was movement instead of LoS, then the character would have to stop after
+    passing the intersection"."""
+    m = grid("I. .X ..")
+    r = reach(m, (1, 0), 5)
+    assert r.steps[1, 0] == 1 and r.must_stop[1, 0]
+    assert (0, 2) not in r and (1, 2) not in r  # nothing beyond the stop
+
+
+def test_obstructing_tiles_cannot_be_entered():
+    """RB: "a character may never end their movement on a tile of Obstructing Terrain"."""
+    m = grid(".X. .X. ...")
+    r = reach(m, (0, 0), 3)
+    assert (1, 0) not in r and (1, 1) not in r
+    assert r.steps[1, 2] == 3 and (2, 0) not in r
+    assert reach(m, (0, 0), 4).path_to((2, 0)) == [(0, 0), (0, 1), (1, 2), (2, 1), (2, 0)]
+
+
+def test_friends_can_be_passed_enemies_cannot_and_no_move_ends_on_a_character():
+    """RB: "a character can't occupy a tile already occupied by another character";
+    passing is not addressed: decided friends can be passed, enemies not."""
+    m = MapModel(6, 1)
+    m.put_character(Character("me", "red", 0, 0, move=5))
+    m.put_character(Character("friend", "red", 1, 0))
+    m.put_character(Character("foe", "blue", 3, 0))
+    r = reach(m, (0, 0))
+    assert r.steps.tolist() == [[0, -1, 2, -1, -1, -1]]
+    assert r.path_to((2, 0)) == [(0, 0), (1, 0), (2, 0)]
+    # The other team sees it the other way round.
+    assert reach(m, (0, 0), team="blue").steps.tolist() == [[0, -1, -1, -1, -1, -1]]
+
+
+def test_without_a_known_team_every_character_blocks():
+    m = MapModel(4, 1)
+    m.put_character(Character("x", "red", 1, 0))
+    assert reach(m, (0, 0), 3).steps.tolist() == [[0, -1, -1, -1]]
+    assert reach(m, (0, 0), 3, team="red").steps.tolist() == [[0, -1, 2, 3]]
+
+
+def test_defaults_come_from_the_character_on_the_start():
+    m = MapModel(8, 1)
+    m.set_terrain(3, 0, OBS)
+    m.put_character(Character("bird", "red", 0, 0, move=6, flight=True))
+    r = reach(m, (0, 0))
+    assert (r.move, r.budget, r.flight, r.team, r.halved) == (6, 6, True, "red", False)
+    assert r.steps[0, 4] == 4  # flew over the (outdoor) wall
+    assert reach(m, (0, 0), 2, flight=False).steps.tolist()[0][:4] == [0, 1, 2, -1]
+    with pytest.raises(ValueError, match="no character"):
+        reach(m, (5, 0))
+    with pytest.raises(ValueError):
+        reach(m, (5, 0), -1)
+    with pytest.raises(IndexError):
+        reach(m, (8, 0), 1)
+
+
+# ------------------------------------------------------- starting in hindering
+def test_start_in_impeding_halves_move_and_frees_the_contiguous_group():
+    """RB: "If they start their turn occupying a Tile of Impeding Terrain, their Move
+    attribute is halved but they may move through any contiguous tiles of Impeding Terrain
+    without ending their movement"."""
+    m = grid("IIII....")
+    r = reach(m, (0, 0), 9)
+    assert r.halved and r.budget == 4
+    assert r.steps.tolist() == [[0, 1, 2, 3, 4, -1, -1, -1]]
+    assert not r.must_stop.any()
+
+
+def test_halving_rounds_down_and_applies_before_other_penalties():
+    """RB: "This movement penalty is always applied before any additional movement
+    penalties": the Move used is halved first (5 -> 2)."""
+    m = grid("D......")
+    assert reach(m, (0, 0), 5).budget == 2
+    assert reach(m, (0, 0), 1).budget == 0
+    assert reach(m, (0, 0), 0).steps.tolist() == [[0, -1, -1, -1, -1, -1, -1]]
+
+
+def test_diagonally_touching_tiles_of_the_same_type_are_contiguous():
+    """RB: "If the diagonal tiles are of the same terrain type, then they are considered to
+    be contiguous"."""
+    m = grid("I... .I.. ..I. ....")
+    r = reach(m, (0, 0), 20)
+    assert [r.steps[i, i] for i in range(3)] == [0, 1, 2]
+    assert not r.must_stop[2, 2]
+
+
+def test_another_type_or_group_ends_movement_from_a_hindering_start():
+    m = grid("IID.I")
+    r = reach(m, (0, 0), 20)
+    assert r.steps.tolist() == [[0, 1, 2, -1, -1]] and bool(r.must_stop[0, 2])
+    m2 = grid("II.I.")
+    r = reach(m2, (0, 0), 20)  # (3,0) is Impeding but not contiguous with the start
+    assert r.steps.tolist() == [[0, 1, 2, 3, -1]] and bool(r.must_stop[0, 3])
+
+
+def test_exiting_and_reentering_the_start_group_ends_movement():
+    """RB: "If the character exits the Impeding Terrain and then enters a new Tile of
+    Impeding Terrain or crosses a Border of Impeding Terrain, they must end their
+    movement"; re-entering the start group counts as entering a new tile."""
+    m = grid("I.I. I.I. III.")
+    r = reach(m, (0, 0), 12)
+    # (2,0) is 2 steps away through the clear gap, and that way ends the move there ...
+    assert r.steps[0, 2] == 2 and r.must_stop[0, 2]
+    # ... while going round inside the group keeps moving: (3,0) in 4 steps.
+    assert r.steps[0, 3] == 4 and not r.must_stop[0, 3]
+    assert r.path_to((3, 0)) == [(0, 0), (0, 1), (1, 2), (2, 1), (3, 0)]
+
+
+def test_impeding_border_inside_the_start_group_still_ends_movement():
+    m = grid("IIII")
+    m.set_border(Edge(1, 0, "E"), IMP)
+    r = reach(m, (0, 0), 8)
+    assert r.steps.tolist() == [[0, 1, 2, -1]] and bool(r.must_stop[0, 2])
+
+
+# ------------------------------------------------------- elevation / stairs
+def stairs(two_tiles: bool) -> MapModel:
+    """5x3: plateau (level 1) on columns 2-4; stairs across edge (1,1,E).  With
+    ``two_tiles`` both (1,1) and (2,1) are transition tiles, else only (1,1)."""
+    m = MapModel(5, 3)
+    m.elevation[:, 2:] = 1
+    m.transition[1, 1] = True
+    if two_tiles:
+        m.transition[1, 2] = True
+    m.transition_e[1, 1] = True
+    m.notify_bulk_change()
+    return m
+
+
+def test_elevation_needs_a_transition():
+    """RB: "To transition between tiles of different elevation, a character must pass
+    through a Transition Border or Transition Tile"."""
+    m = MapModel(4, 1)
+    m.set_elevation(2, 0, 1)
+    assert reach(m, (0, 0), 5).steps.tolist() == [[0, 1, -1, -1]]
+
+
+def test_transition_tiles_and_borders_are_difficult():
+    """RB: "These borders and tiles are considered to be Difficult Terrain, meaning once a
+    character has passed over the border, they must end their turn"."""
+    m = stairs(two_tiles=True)
+    r = reach(m, (0, 1), 6)
+    assert r.steps[1, 1] == 1 and r.must_stop[1, 1]  # entering the transition tile
+    assert (2, 1) not in r
+    m = stairs(two_tiles=False)
+    m.set_transition(1, 1, False)
+    r = reach(m, (1, 1), 6)
+    assert r.steps[1, 2] == 1 and r.must_stop[1, 2]  # crossing the transition border
+
+
+@pytest.mark.parametrize("two_tiles", [True, False])
+def test_starting_on_a_transition_tile_halves_but_does_not_stop_at_its_border(two_tiles):
+    """RB: "If the border is part of a transition tile and the character starts its turn in
+    that tile, its movement is halved like normal but it does not need to end it turn
+    after passing through the transition border"."""
+    m = stairs(two_tiles)
+    r = reach(m, (1, 1), 6)
+    assert r.halved and r.budget == 3
+    assert r.steps[1, 2] == 1 and not r.must_stop[1, 2]
+    assert r.steps[1, 4] == 3
+    assert r.path_to((4, 1)) == [(1, 1), (2, 1), (3, 1), (4, 1)]
+
+
+def test_transition_border_of_another_tile_still_stops_a_transition_starter():
+    m = stairs(two_tiles=False)
+    m.set_transition_edge(Edge(1, 0, "E"), True)  # a second stair from plain (1,0)
+    m.set_border(Edge(2, 0, "S"), OBS)  # (2,0) only reachable up that second stair
+    r = reach(m, (1, 1), 8)
+    assert r.steps[1, 2] == 1 and not r.must_stop[1, 2]  # up its own border: goes on
+    assert r.steps[0, 2] == 2 and r.must_stop[0, 2]  # up another border: stops
+
+
+# ------------------------------------------------------------------ flight
+@pytest.mark.parametrize("setting", ["outdoor", "indoor"])
+def test_flight_over_outdoor_but_not_indoor_obstructions(setting):
+    """RB: "A character can fly over Outdoor Obstructing Terrain but would be unable to fly
+    over Indoor Obstructing Terrain"; a flyer never ends on an Obstructing tile."""
+    m = MapModel(5, 3, setting=setting)  # type: ignore[arg-type]
+    m.terrain[:, 2] = OBS
+    m.notify_bulk_change()
+    r = reach(m, (0, 1), 4, flight=True)
+    assert (2, 1) not in r
+    assert ((3, 1) in r) is (setting == "outdoor")
+    assert (3, 1) not in reach(m, (0, 1), 4)
+
+
+def test_flight_over_obstructing_borders():
+    m = MapModel(3, 1)
+    m.set_border(Edge(0, 0, "E"), OBS)
+    assert (1, 0) in reach(m, (0, 0), 1, flight=True)
+    m.set_border(Edge(0, 0, "E"), OBS, indoor=True)
+    assert (1, 0) not in reach(m, (0, 0), 1, flight=True)
+
+
+def test_flight_enters_elevated_terrain_without_transition_but_other_terrain_still_counts():
+    """EL: Flight is a "means to enter and leave areas of elevated terrain"; other terrain
+    effects on flyers are unchanged (Impeding still ends the move)."""
+    m = MapModel(5, 1)
+    m.elevation[0, 2:] = 1
+    m.set_terrain(3, 0, IMP)
+    r = reach(m, (0, 0), 9, flight=True)
+    assert r.steps.tolist() == [[0, 1, 2, 3, -1]] and bool(r.must_stop[0, 3])
+
+
+def test_flyer_cannot_stop_over_a_wall_so_a_stop_there_is_not_allowed():
+    m = MapModel(4, 1)
+    m.set_terrain(1, 0, OBS)
+    m.set_border(Edge(0, 0, "E"), IMP)  # crossing it would end the move on the wall
+    assert reach(m, (0, 0), 5, flight=True).steps.tolist() == [[0, -1, -1, -1]]
+
+
+def test_reach_overlay_arrays_and_tiles_agree():
+    from sodwa_editor.engine.generate import make_mixed_map
+
+    m = make_mixed_map(24, seed=2)
+    c = next(iter(m.characters.values()))
+    r = reach(m, (c.x, c.y))
+    tiles = r.tiles()
+    assert len(tiles) == int((r.steps >= 0).sum())
+    for (x, y), info in tiles.items():
+        assert info.steps == r.steps[y, x] == len(info.path) - 1
+        assert info.must_stop == r.must_stop[y, x]

@@ -1,0 +1,139 @@
+"""Movement invariants on random maps (hypothesis), and a plain-Python reference search."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_adjacency_strategies import random_maps
+
+from sodwa_editor.engine.adjacency import pair_crossing
+from sodwa_editor.engine.model import MapModel
+from sodwa_editor.engine.movement import reach
+from sodwa_editor.engine.terrain import Base, Crossing
+from sodwa_editor.engine.transform import SYMMETRIES, apply
+
+
+def starts(m: MapModel) -> list[tuple[int, int]]:
+    return [(x, y) for y in range(m.height) for x in range(m.width)
+            if m.base_at(x, y) is not Base.OBSTRUCTING]
+
+
+def hindering(m: MapModel, t) -> bool:
+    x, y = t
+    return m.registry[int(m.terrain[y, x])].move is Crossing.IMPEDED or bool(m.transition[y, x])
+
+
+def reference(m: MapModel, start, budget: int, team, flight: bool):
+    """Breadth-first search over (tile, stopped) with pair_crossing as the only rule
+    source; valid when the start tile does not hinder (no start group)."""
+    others = {(c.x, c.y): c.team for c in m.characters.values() if (c.x, c.y) != start}
+
+    def endable(t):
+        return t == start or (m.base_at(*t) is not Base.OBSTRUCTING and t not in others)
+
+    dist = {(start, False): 0}
+    queue = deque([start])
+    while queue:
+        t = queue.popleft()
+        d = dist[(t, False)]
+        if d >= budget:
+            continue
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                u = (t[0] + dx, t[1] + dy)
+                if u == t or not m.in_bounds(*u):
+                    continue
+                c = pair_crossing(m, t, u, flight=flight)[0]
+                if c is Crossing.BLOCKED or (u in others and others[u] != team) or \
+                        (u in others and team is None):
+                    continue
+                stop = c is Crossing.IMPEDED or hindering(m, u)
+                if stop and not endable(u) or (u, stop) in dist:
+                    continue
+                dist[(u, stop)] = d + 1
+                if not stop:
+                    queue.append(u)
+    steps = np.full(m.shape, -1, np.int16)
+    must = np.zeros(m.shape, bool)
+    for (t, stop), d in sorted(dist.items(), key=lambda kv: (kv[1], kv[0][1])):
+        if endable(t) and steps[t[1], t[0]] < 0:
+            steps[t[1], t[0]], must[t[1], t[0]] = d, stop
+    return steps, must
+
+
+@settings(max_examples=120, deadline=None)
+@given(random_maps(max_side=7, characters=4), st.data())
+def test_reach_matches_reference_search(m, data):
+    s = starts(m)
+    if not s:
+        return
+    start = data.draw(st.sampled_from(s), label="start")
+    if hindering(m, start):
+        return
+    move = data.draw(st.integers(0, 8), label="move")
+    team = data.draw(st.sampled_from([None, "red", "blue"]), label="team")
+    flight = data.draw(st.booleans(), label="flight")
+    r = reach(m, start, move, team=team, flight=flight)
+    steps, must = reference(m, start, move, r.team, flight)  # team defaults from the mover
+    assert np.array_equal(r.steps, steps)
+    assert np.array_equal(r.must_stop, must)
+
+
+@settings(max_examples=80, deadline=None)
+@given(random_maps(max_side=7, characters=3), st.data())
+def test_reach_is_monotone_in_move(m, data):
+    s = starts(m)
+    if not s:
+        return
+    start = data.draw(st.sampled_from(s), label="start")
+    move = data.draw(st.integers(0, 8), label="move")
+    flight = data.draw(st.booleans(), label="flight")
+    small = reach(m, start, move, team="red", flight=flight)
+    big = reach(m, start, move + 1, team="red", flight=flight)
+    inside = small.steps >= 0
+    assert np.all(big.steps[inside] == small.steps[inside])
+    assert np.all(big.must_stop[inside] == small.must_stop[inside])
+
+
+@settings(max_examples=80, deadline=None)
+@given(random_maps(max_side=7, characters=3), st.data())
+def test_paths_are_valid_moves(m, data):
+    s = starts(m)
+    if not s:
+        return
+    start = data.draw(st.sampled_from(s), label="start")
+    flight = data.draw(st.booleans(), label="flight")
+    r = reach(m, start, data.draw(st.integers(0, 9), label="move"), team="red", flight=flight)
+    enemies = {(c.x, c.y) for c in m.characters.values() if c.team != "red"} - {start}
+    occupied = {(c.x, c.y) for c in m.characters.values()} - {start}
+    for tile, info in r.tiles().items():
+        path = info.path
+        assert path[0] == start and path[-1] == tile and len(path) - 1 == info.steps
+        assert info.steps <= r.budget
+        assert tile not in occupied and (tile == start or m.base_at(*tile) is not
+                                         Base.OBSTRUCTING)
+        for a, b in zip(path, path[1:], strict=False):
+            assert pair_crossing(m, a, b, flight=flight)[0] is not Crossing.BLOCKED
+            assert b not in enemies
+
+
+@settings(max_examples=80, deadline=None)
+@given(random_maps(max_side=6, characters=3), st.sampled_from(SYMMETRIES), st.data())
+def test_reach_is_equivariant_under_the_8_symmetries(m, sym, data):
+    """Rotating or mirroring a map does not change what a character can reach (start
+    groups, halving and transitions included)."""
+    s = starts(m)
+    if not s:
+        return
+    start = data.draw(st.sampled_from(s), label="start")
+    move = data.draw(st.integers(0, 9), label="move")
+    flight = data.draw(st.booleans(), label="flight")
+    t = apply(m, sym)
+    r = reach(m, start, move, team="blue", flight=flight)
+    rt = reach(t, sym.tile(start, m.width, m.height), move, team="blue", flight=flight)
+    assert np.array_equal(sym.array(r.steps), rt.steps)
+    assert np.array_equal(sym.array(r.must_stop), rt.must_stop)
+    assert np.array_equal(sym.array(r.start_group), rt.start_group)
