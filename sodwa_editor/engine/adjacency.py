@@ -27,7 +27,6 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
-from operator import itemgetter
 from typing import NamedTuple, NoReturn
 
 import networkx as nx
@@ -429,8 +428,8 @@ class AdjacencyGraph:
                          np.repeat(np.arange(h), w).tolist(), strict=True))
         keys, inverse = np.unique(m.terrain.astype(np.int32) * 256 + m.elevation,
                                   return_inverse=True)
-        attrs = _pick([ReadOnlyAttrs(terrain=k // 256, elevation=k % 256)
-                       for k in keys.tolist()], inverse.ravel().tolist())
+        kinds = [ReadOnlyAttrs(terrain=k // 256, elevation=k % 256) for k in keys.tolist()]
+        attrs = map(kinds.__getitem__, inverse.ravel().tolist())
         pc = steps(m).pairs
         # Number the adjacent forward pairs; one data dict per pair, shared by both ends.
         ids, n_edges = [], 0
@@ -454,7 +453,8 @@ class AdjacencyGraph:
         ok = table >= 0
         offsets = np.array([dy * w + dx for dx, dy in DIRS], np.int64)
         dst = (np.arange(w * h)[:, None] + offsets)[ok].tolist()
-        pairs = zip(_pick(nodes, dst), _pick(datas, table[ok].tolist()), strict=True)
+        pairs = zip(map(nodes.__getitem__, dst), map(datas.__getitem__, table[ok].tolist()),
+                    strict=True)
         inner = [dict(islice(pairs, k)) for k in ok.sum(axis=1).tolist()]
         g._node.clear()
         g._node.update(zip(nodes, attrs, strict=True))
@@ -479,11 +479,6 @@ class AdjacencyGraph:
                 adj[a][b] = adj[b][a] = (CLEAR_ATTRS if c == CLEAR else ReadOnlyAttrs(
                     crossing=LABELS[c], reason=reason(a, b, c, why)))
         nx._clear_cache(self.graph)
-
-
-def _pick(seq: list, idx: list[int]) -> list:
-    """``[seq[i] for i in idx]``, done in C."""
-    return [seq[i] for i in idx] if len(idx) < 2 else list(itemgetter(*idx)(seq))
 
 
 def _weak_listener(owner: AdjacencyGraph, model: MapModel) -> Callable[[Change], None]:
