@@ -65,7 +65,7 @@ def test_outline_of_a_chunk_matches_the_whole_map():
         for y0 in (0, 10):
             rx0, ry0 = max(x0 - 1, 0), max(y0 - 1, 0)
             sub = mask[ry0:y0 + 11, rx0:x0 + 11]
-            parts += mask_outline(sub, rx0, ry0, 0.2, Rect(x0, y0, x0 + 9, y0 + 9))
+            parts.extend(mask_outline(sub, rx0, ry0, 0.2, Rect(x0, y0, x0 + 9, y0 + 9)))
     assert shapely.hausdorff_distance(_lines(parts), whole) < 1e-9
     assert _lines(parts).length == pytest.approx(whole.length)
 

@@ -75,8 +75,7 @@ class PreviewController(QObject):
             return
         if tile != self.hovered:
             self.hovered = tile
-            if any(self.enabled.values()):
-                self.update_now()
+            self.schedule()  # coalesced with edits: one engine query per event-loop turn
 
     def schedule(self) -> None:
         if any(self.enabled.values()) and not self.timer.isActive():

@@ -29,6 +29,7 @@ def _send(view: QGraphicsView, kind: QEvent.Type, fx: float, fy: float,
     glob = QPointF(vp.mapToGlobal(local.toPoint()))
     event = QMouseEvent(kind, local, glob, button, buttons, modifiers)
     QApplication.sendEvent(vp, event)
+    QApplication.processEvents()  # let 0 ms timers (scene flush, previews) run
 
 
 def press(view, fx, fy, button=Left, modifiers=NoMod) -> None:

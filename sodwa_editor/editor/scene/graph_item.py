@@ -5,7 +5,7 @@ neighbours that is *not* adjacent (walls, diagonal walls, elevation changes).
 Pair classes come from the engine's adjacency rule
 (:func:`sodwa_editor.engine.adjacency.pair_classes`, the same vectorised rule
 the :class:`~sodwa_editor.engine.adjacency.AdjacencyGraph` is built from),
-computed per 32x32 chunk, so an edit only recomputes the chunks around it.
+computed per 16x16 chunk, so an edit only recomputes the chunks around it.
 The layer computes nothing while it is hidden.
 """
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QPen
 
 from ...engine.model import MapModel, Rect
@@ -56,7 +55,7 @@ def pair_lines(model: MapModel, rect: Rect) -> dict[int, list[np.ndarray]]:
                                 np.stack([mx + px, my + py], 1)], 1)
             else:
                 seg = np.stack([np.stack([ax, ay], 1), np.stack([ax + dx, ay + dy], 1)], 1)
-            out[int(c)].extend(seg)
+            out[int(c)].append(seg)
     return out
 
 
@@ -64,13 +63,13 @@ class GraphLayer(ChunkedPathLayer):
     layers = frozenset({"terrain", "elevation", "transition", "borders", "transition_borders"})
     grow = 1
     lazy = True
+    min_px = 6.0  # too dense to read below that
 
     def chunk_paths(self, model: MapModel, rect: Rect) -> dict[object, list[np.ndarray]]:
         return pair_lines(model, rect)
 
     def pens(self, crossing: object) -> Sequence[QPen]:
         color = (style.GRAPH_CLEAR, style.GRAPH_IMPEDED, style.GRAPH_BLOCKED)[int(crossing)]
-        pen = QPen(color, 2.5 if int(crossing) == Crossing.BLOCKED else 1.5)
+        pen = QPen(color, 2 if int(crossing) == Crossing.BLOCKED else 1)  # integer: fast path
         pen.setCosmetic(True)
-        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         return [pen]

@@ -24,6 +24,7 @@ class GridLines(LayerItem):
             return
         pen = QPen(style.GRID, 0)
         painter.setPen(pen)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         top, bottom = r.y0 * TILE, (r.y1 + 1) * TILE
         left, right = r.x0 * TILE, (r.x1 + 1) * TILE
         painter.drawLines([QLineF(x * TILE, top, x * TILE, bottom)

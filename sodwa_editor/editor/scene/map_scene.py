@@ -10,7 +10,7 @@ depend on that layer to redraw that rectangle.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QPixmapCache
 from PySide6.QtWidgets import QGraphicsScene
 
 from ...engine.model import Change, MapModel, Rect
@@ -23,13 +23,13 @@ from .layers import LayerItem
 from .outline_item import ElevationOutlines, TerrainOutlines
 from .overlay_items import ShapeOverlay, cosmetic
 from .preview_items import LosFanItem, PathItem, ReachItem
-from .terrain_item import ElevationShade, TerrainFill, TransitionTint, ZoneTint
+from .terrain_item import ElevationLabels, TerrainFill, TransitionTint, ZoneTint
 from .token_item import TokenLayer
 
 #: Toggleable layers (Layers dock) in drawing order, each -> its items' names.
 LAYERS = {
     "terrain": ("terrain_fill", "terrain_outlines"),
-    "elevation": ("elevation_shade", "elevation_outlines"),
+    "elevation": ("elevation_labels", "elevation_outlines"),
     "transitions": ("transition_tint", "transition_marks"),
     "start zones": ("zones",),
     "grid": ("grid",),
@@ -38,6 +38,7 @@ LAYERS = {
     "coordinates": ("coordinates",),
 }
 NO_REDRAW = frozenset({"properties"})
+PIXMAP_CACHE_KB = 256 * 1024
 
 
 def _union(a: Rect | None, b: Rect | None) -> Rect | None:
@@ -52,11 +53,15 @@ class MapScene(QGraphicsScene):
 
     def __init__(self, model: MapModel, parent=None) -> None:
         super().__init__(parent)
+        # chunk items cache their drawing per view (DeviceCoordinateCache); the
+        # default 10 MB pixmap cache thrashes on a large map and doubles paint time
+        if QPixmapCache.cacheLimit() < PIXMAP_CACHE_KB:
+            QPixmapCache.setCacheLimit(PIXMAP_CACHE_KB)
         self.setBackgroundBrush(QBrush(style.BACKGROUND))
         self.model: MapModel | None = None
         self.items_by_name: dict[str, LayerItem] = {}
         for z, (name, cls) in enumerate((
-            ("terrain_fill", TerrainFill), ("elevation_shade", ElevationShade),
+            ("terrain_fill", TerrainFill), ("elevation_labels", ElevationLabels),
             ("transition_tint", TransitionTint), ("zones", ZoneTint), ("grid", GridLines),
             ("terrain_outlines", TerrainOutlines), ("elevation_outlines", ElevationOutlines),
             ("transition_marks", TransitionBorderMarks), ("borders", BorderLines),
@@ -150,6 +155,8 @@ class MapScene(QGraphicsScene):
     def set_layer_visible(self, layer: str, visible: bool) -> None:
         for name in LAYERS[layer]:
             self.items_by_name[name].setVisible(visible)
+        if layer == "elevation":  # the shading is part of the (opaque) terrain fill
+            self.items_by_name["terrain_fill"].set_shade(visible)
 
     def layer_visible(self, layer: str) -> bool:
         return self.items_by_name[LAYERS[layer][0]].isVisible()

@@ -28,6 +28,8 @@ class ArrayImage(ImageLayer):
         self._pixels: np.ndarray | None = None
 
     def set_pixels(self, model: MapModel, rgba: np.ndarray) -> None:
+        """Show new pixels, redrawing only the bounding box of the tiles that
+        changed (a fan recomputed after a small edit mostly stays the same)."""
         if self.model is not model or self.rgba.shape[:2] != model.shape:
             self.prepareGeometryChange()
             self.model = model
@@ -35,7 +37,9 @@ class ArrayImage(ImageLayer):
             self.refresh(None)
             return
         self._pixels = rgba
-        self.refresh(Rect(0, 0, model.width - 1, model.height - 1))
+        ys, xs = np.nonzero((self.rgba != rgba).any(axis=2))
+        if len(ys):
+            self.refresh(Rect(int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())))
 
     def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
         if self._pixels is None:

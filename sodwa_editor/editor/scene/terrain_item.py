@@ -12,7 +12,7 @@ from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MapModel, Rect
 from ...engine.terrain import Base
 from .. import style
 from ..style import TILE
-from .layers import ImageLayer, exposed_tiles, premultiply, tile_pixels
+from .layers import ImageLayer, LayerItem, exposed_tiles, premultiply, tile_pixels
 
 
 def terrain_palette(model: MapModel) -> np.ndarray:
@@ -33,15 +33,32 @@ def indoor_obstruction(model: MapModel, rect: Rect) -> np.ndarray:
 
 
 class TerrainFill(ImageLayer):
-    """Tile fill colour by terrain type; Indoor obstructions are near-black and
-    hatched, Outdoor ones brown-gray rock."""
+    """Tile fill colour by terrain type, shaded darker the higher the tile is
+    (while the elevation layer is shown); Indoor obstructions are near-black
+    and hatched, Outdoor ones brown-gray rock.  Opaque: one image copy."""
 
-    layers = frozenset({"terrain", "indoor", "setting"})
+    layers = frozenset({"terrain", "indoor", "setting", "elevation"})
+    opaque = True
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.shade = True
+
+    def set_shade(self, on: bool) -> None:
+        if on != self.shade:
+            self.shade = on
+            self.refresh(None)
 
     def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
         sl = np.s_[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1]
         rgb = terrain_palette(model)[model.terrain[sl]]
         rgb[indoor_obstruction(model, rect)] = style.FILL_INDOOR_OBSTRUCTING
+        if self.shade:
+            level = model.elevation[sl].astype(np.int32)
+            alpha = np.clip(level * style.ELEVATION_ALPHA_PER_LEVEL, 0,
+                            style.ELEVATION_ALPHA_MAX)[..., None]
+            tint = np.asarray(style.ELEVATION_TINT, np.int32)
+            rgb = ((rgb.astype(np.int32) * (255 - alpha) + tint * alpha) // 255).astype(np.uint8)
         out = np.full(rgb.shape[:2] + (4,), 255, np.uint8)
         out[..., :3] = rgb
         return out
@@ -63,22 +80,20 @@ class TerrainFill(ImageLayer):
             painter.drawRect(QRectF(x * TILE, y * TILE, TILE, TILE))
 
 
-class ElevationShade(ImageLayer):
-    """Darker warm shading the higher a tile is, and its level number."""
+class ElevationLabels(LayerItem):
+    """The level number of each elevated tile (the shading is in TerrainFill)."""
 
     layers = frozenset({"elevation"})
 
-    def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
-        lv = model.elevation[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1].astype(np.int32)
-        alpha = np.clip(lv * style.ELEVATION_ALPHA_PER_LEVEL, 0, style.ELEVATION_ALPHA_MAX)
-        out = np.zeros(lv.shape + (4,), np.uint8)
-        out[..., :3] = style.ELEVATION_TINT
-        out[..., 3] = alpha
-        return premultiply(out)
+    def refresh(self, rect: Rect | None) -> None:
+        if rect is None:
+            self.update()
+        else:
+            self.update(QRectF(rect.x0 * TILE, rect.y0 * TILE, (rect.x1 - rect.x0 + 1) * TILE,
+                               (rect.y1 - rect.y0 + 1) * TILE))
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        super().paint(painter, option, widget)
         m = self.model
         r = exposed_tiles(m, option.exposedRect) if m is not None else None
         if r is None or tile_pixels(option, painter) < 14:
