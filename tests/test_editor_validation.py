@@ -1,0 +1,79 @@
+"""Validation dock: the io layer's semantic checks re-run (debounced) after
+edits; double-click focuses and highlights the place."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+from PySide6.QtCore import Qt
+
+from sodwa_editor.editor.style import TILE
+from sodwa_editor.editor.testing import WindowFactory, click_tile
+from sodwa_editor.engine.model import Character, Edge, MapModel
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path):
+    factory = WindowFactory(qtbot, tmp_path)
+    yield factory
+    factory.close_all()
+
+
+def broken_map() -> MapModel:
+    m = MapModel(30, 20)
+    m.terrain[12, 20] = m.registry.id_of("obstructing")
+    m.characters["a"] = Character("a", "red", 20, 12)
+    m.start_zones = {"red": {(20, 12)}}
+    m.transition_e[1, 1] = True
+    return m
+
+
+def messages(win) -> list[str]:
+    lst = win.validation.list
+    return [lst.item(i).text() for i in range(lst.count())]
+
+
+def test_problems_listed_and_refreshed_after_edits(make_window, qtbot):
+    win = make_window(broken_map())
+    qtbot.waitUntil(lambda: bool(win.validation.problems), timeout=3000)
+    texts = messages(win)
+    assert any("Obstructing" in t and "(20, 12)" in t for t in texts)
+    assert any("transition" in t for t in texts)
+    assert "error" in win.validation.summary.text()
+    # fix the wall under the character with the brush: the error goes away
+    win.set_tool("brush")
+    win.state.set("terrain_id", 0)
+    win.view.center_on_tile(20, 12)
+    click_tile(win.view, 20, 12)
+    qtbot.waitUntil(lambda: not any("Obstructing" in t for t in messages(win)), timeout=3000)
+    win.document.undo_stack.undo()
+    qtbot.waitUntil(lambda: any("Obstructing" in t for t in messages(win)), timeout=3000)
+
+
+def test_double_click_focuses_tile_and_edge(make_window):
+    win = make_window(broken_map())
+    problems = win.validation.run()
+    lst = win.validation.list
+    i = next(k for k, p in enumerate(problems) if p.tile == (20, 12) and p.is_error)
+    win.view.set_zoom(4)
+    win.view.center_on_tile(0, 0)
+    lst.itemDoubleClicked.emit(lst.item(i))
+    assert win.scene.focus.tiles == [(20, 12)]
+    center = win.view.mapToScene(win.view.viewport().rect().center())
+    assert abs(center.x() - 20.5 * TILE) < TILE and abs(center.y() - 12.5 * TILE) < TILE
+    j = next(k for k, p in enumerate(problems) if p.edge is not None)
+    lst.itemDoubleClicked.emit(lst.item(j))
+    assert win.scene.focus.edges == [Edge(1, 1, "E")]
+    assert win.statusBar().currentMessage() == problems[j].message
+
+
+def test_clean_map_says_no_problems(make_window):
+    win = make_window(MapModel(6, 6))
+    win.validation.run()
+    assert win.validation.summary.text() == "No problems"
+    assert win.validation.list.count() == 0
+    assert win.docks["validation"].isVisible()
+    assert Qt  # noqa: B018 (keep the import for readers: signals use Qt types)
