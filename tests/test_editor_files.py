@@ -190,3 +190,24 @@ def test_add_terrain_type_is_undoable(make_window):
     win.document.undo_stack.undo()
     assert len(win.document.model.registry) == n
     assert win.palette.list.count() == n
+
+
+def test_save_as_and_open_through_the_menu_actions(make_window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    win = make_window(samples.indoor_compound())
+    win.set_tool("zone")
+    win.state.set("team", "green")
+    drag_tiles(win.view, [(5, 5), (6, 5)])
+    edited = win.document.model.copy()
+    path = tmp_path / "menu.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    win.actions["save_as"].trigger()
+    assert path.exists() and not win.isWindowModified()
+    other = make_window()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    other.actions["open"].trigger()
+    assert other.document.model.same_content(edited)
+    assert other.windowTitle().startswith("menu.json")
+    other.recent_menu.actions()[0].trigger()  # Open Recent re-opens it
+    assert other.document.path == path

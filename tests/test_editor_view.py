@@ -1,0 +1,84 @@
+"""Map view navigation: zoom (wheel, shortcuts, fit, 100%), pan (middle drag,
+Space + drag) and the status bar read-outs."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from sodwa_editor.editor.testing import WindowFactory, drag, move, press, release
+from sodwa_editor.engine import samples
+from sodwa_editor.engine.model import MapModel
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path):
+    factory = WindowFactory(qtbot, tmp_path)
+    yield factory
+    factory.close_all()
+
+
+def test_zoom_shortcuts_and_wheel(make_window):
+    win = make_window(MapModel(128, 128))
+    view = win.view
+    QTest.keyClick(view, Qt.Key.Key_1, CTRL)
+    assert view.zoom() == pytest.approx(1.0)
+    QTest.keyClick(view, Qt.Key.Key_Equal, CTRL)
+    assert view.zoom() == pytest.approx(1.25)
+    QTest.keyClick(view, Qt.Key.Key_Minus, CTRL)
+    assert view.zoom() == pytest.approx(1.0)
+    QTest.keyClick(view, Qt.Key.Key_0, CTRL)
+    assert view.zoom() < 0.3  # the whole 128x128 map fits
+    assert win.zoom_label.text() == f"{view.zoom() * 100:.0f}%"
+    before = view.zoom()
+    pos = QPointF(view.viewport().rect().center())
+    wheel = QWheelEvent(pos, QPointF(view.viewport().mapToGlobal(pos.toPoint())), QPoint(0, 0),
+                        QPoint(0, 120), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(view.viewport(), wheel)
+    assert view.zoom() > before
+
+
+def test_pan_with_middle_drag_and_space_drag(make_window):
+    win = make_window(MapModel(128, 128))
+    view = win.view
+    view.set_zoom(2)
+    view.center_on_tile(64, 64)
+    h = view.horizontalScrollBar()
+    start = h.value()
+    drag(view, [(64, 64), (62, 64)], button=Qt.MouseButton.MiddleButton)
+    assert h.value() != start
+    assert win.document.undo_stack.count() == 0  # panning never edits
+    start = h.value()
+    QTest.keyPress(view, Qt.Key.Key_Space)
+    press(view, 64, 64)
+    move(view, 60, 64, Qt.MouseButton.LeftButton)
+    release(view, 60, 64)
+    QTest.keyRelease(view, Qt.Key.Key_Space)
+    assert h.value() != start
+    assert win.document.undo_stack.count() == 0
+
+
+def test_status_bar_reads_tile_terrain_elevation_and_edge(make_window):
+    win = make_window(samples.tiered_keep())
+    move(win.view, 7.5, 13.5)
+    assert win.tile_label.text() == "7, 13"
+    assert win.terrain_label.text() == "clear, level 0 transition"
+    move(win.view, 7.5, 13.02)  # on the stairs' transition border
+    assert win.edge_label.text() == "edge 7,12,S: no border, transition"
+
+
+def test_tool_tips_show_shortcuts(make_window):
+    win = make_window()
+    assert win.actions["tool_brush"].toolTip().endswith("(B)")
+    assert "Ctrl+Z" in win.actions["undo"].toolTip()
+    assert win.actions["zoom_fit"].shortcut().toString() == "Ctrl+0"
