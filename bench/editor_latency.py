@@ -53,7 +53,7 @@ def measure(size: int, steps: int, overlays: tuple[str, ...] = ("los", "graph")
     app.processEvents()
     win.view.zoom_fit()
     for name in overlays:
-        win.actions[f"preview_{name}"].setChecked(True)
+        win.action_map[f"preview_{name}"].setChecked(True)
     c = size // 2
     win.previews.pin((c, c))
     win.set_tool("brush")

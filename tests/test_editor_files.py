@@ -202,11 +202,11 @@ def test_save_as_and_open_through_the_menu_actions(make_window, tmp_path, monkey
     edited = win.document.model.copy()
     path = tmp_path / "menu.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
-    win.actions["save_as"].trigger()
+    win.action_map["save_as"].trigger()
     assert path.exists() and not win.isWindowModified()
     other = make_window()
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
-    other.actions["open"].trigger()
+    other.action_map["open"].trigger()
     assert other.document.model.same_content(edited)
     assert other.windowTitle().startswith("menu.json")
     other.recent_menu.actions()[0].trigger()  # Open Recent re-opens it

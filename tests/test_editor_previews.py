@@ -53,7 +53,7 @@ def test_rulebook_los_diagram_painted_through_the_ui(make_window):
     m, ref = win.document.model, samples.rulebook_elevated_los()
     assert (m.terrain == ref.terrain).all() and (m.elevation == ref.elevation).all()
     assert {(c.x, c.y) for c in m.characters.values()} == set(POSITIONS.values())
-    win.actions["preview_los"].setChecked(True)
+    win.action_map["preview_los"].setChecked(True)
     fan_item = win.scene.previews["los"]
     checked = 0
     for viewer, (vx, vy) in POSITIONS.items():
@@ -73,7 +73,7 @@ def test_rulebook_los_diagram_painted_through_the_ui(make_window):
 
 def test_los_line_and_reason_to_hovered_tile(make_window):
     win = make_window(samples.rulebook_elevated_los())
-    win.actions["preview_los"].setChecked(True)
+    win.action_map["preview_los"].setChecked(True)
     click_tile(win.view, 5, 2, modifiers=ALT)  # Red
     move(win.view, 11.5, 2.5)  # hover Blue
     line = win.scene.previews["path"]
@@ -87,7 +87,7 @@ def test_los_line_and_reason_to_hovered_tile(make_window):
 
 def test_fan_follows_hover_and_painting(make_window):
     win = make_window(MapModel(9, 5))
-    win.actions["preview_los"].setChecked(True)
+    win.action_map["preview_los"].setChecked(True)
     fan = win.scene.previews["los"]
     move(win.view, 1.5, 2.5)  # hover: fan from (1, 2)
     assert fan.isVisible() and fan.class_at(7, 2) is Crossing.CLEAR
@@ -107,7 +107,7 @@ def test_adjacency_graph_overlay(make_window):
     win = make_window(MapModel(6, 4))
     graph = win.scene.items_by_name["graph"]
     assert not graph.isVisible() and not graph.chunks  # nothing computed while hidden
-    win.actions["preview_graph"].setChecked(True)
+    win.action_map["preview_graph"].setChecked(True)
     assert graph.isVisible()
     lines = graph.lines()
     counts = {k[0][0]: len(v) for k, v in lines.items()}
@@ -124,7 +124,7 @@ def test_adjacency_graph_overlay(make_window):
 
 def test_movement_preview_with_character_and_move_value(make_window):
     win = make_window(samples.tiered_keep())
-    win.actions["preview_reach"].setChecked(True)
+    win.action_map["preview_reach"].setChecked(True)
     item = win.scene.previews["reach"]
     click_tile(win.view, 5, 14, modifiers=ALT)  # the scout: Move 7
     assert item.isVisible() and item.steps[14, 5] == 0
@@ -145,11 +145,11 @@ def test_movement_preview_with_character_and_move_value(make_window):
 def test_map_transforms_are_undoable(make_window):
     win = make_window(samples.outdoor_skirmish())
     before = win.document.model.copy()
-    win.actions["map_cw"].trigger()
+    win.action_map["map_cw"].trigger()
     m = win.document.model
     assert (m.width, m.height) == (before.height, before.width)
     assert win.scene.items_by_name["terrain_fill"].rgba.shape[:2] == (24, 18)
-    win.actions["map_mirror_x"].trigger()
+    win.action_map["map_mirror_x"].trigger()
     win.document.undo_stack.undo()
     win.document.undo_stack.undo()
     assert win.document.model.same_content(before)

@@ -294,8 +294,8 @@ def test_select_copy_paste_rotate(make_window):
     QTest.keyClick(win.view, Qt.Key.Key_S)
     drag_tiles(win.view, [(0, 0), (2, 0)])
     assert win.state.selection.kind == "region"
-    win.actions["copy"].trigger()
-    win.actions["paste"].trigger()
+    win.action_map["copy"].trigger()
+    win.action_map["paste"].trigger()
     move(win.view, 5.5, 4.5)
     QTest.keyClick(win.view, Qt.Key.Key_Z)  # rotate: now 1 wide, 3 tall
     before = win.document.model.copy()
@@ -317,7 +317,7 @@ def test_cut_and_delete_region(make_window):
     win.set_tool("select")
     drag_tiles(win.view, [(2, 2), (3, 3)])
     before = win.document.model.copy()
-    win.actions["cut"].trigger()
+    win.action_map["cut"].trigger()
     assert (win.document.model.terrain[2:4, 2:4] == 0).all()
     assert (win.document.model.elevation == 0).all()
     round_trip(win, before)
@@ -334,7 +334,7 @@ def test_indoor_tool_cycles_obstruction(make_window):
     assert win.document.model.tile_indoor[1, 1] == 0  # explicit outdoor
     click_tile(win.view, 3, 3)  # not an obstruction: refused
     assert "not an obstruction" in win.statusBar().currentMessage()
-    win.actions["indoor"].trigger()
+    win.action_map["indoor"].trigger()
     assert win.document.model.setting == "indoor"
     win.document.undo_stack.undo()
     assert win.document.model.setting == "outdoor"

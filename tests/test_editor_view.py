@@ -79,6 +79,6 @@ def test_status_bar_reads_tile_terrain_elevation_and_edge(make_window):
 
 def test_tool_tips_show_shortcuts(make_window):
     win = make_window()
-    assert win.actions["tool_brush"].toolTip().endswith("(B)")
-    assert "Ctrl+Z" in win.actions["undo"].toolTip()
-    assert win.actions["zoom_fit"].shortcut().toString() == "Ctrl+0"
+    assert win.action_map["tool_brush"].toolTip().endswith("(B)")
+    assert "Ctrl+Z" in win.action_map["undo"].toolTip()
+    assert win.action_map["zoom_fit"].shortcut().toString() == "Ctrl+0"

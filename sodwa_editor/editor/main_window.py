@@ -63,7 +63,7 @@ class MainWindow(QMainWindow):
         from .previews import PreviewController
 
         self.previews = PreviewController(self)
-        self.actions = actions.build(self)
+        self.action_map = actions.build(self)
         self.tool_options = ToolOptionsBar(self)
         self.addToolBar(self.tool_options)
         self._build_docks()
@@ -178,7 +178,7 @@ class MainWindow(QMainWindow):
     def set_tool(self, name: str) -> None:
         tool = self.tools[name]
         self.view.set_tool(tool)
-        act = self.actions.get(f"tool_{name}")
+        act = self.action_map.get(f"tool_{name}")
         if act is not None and not act.isChecked():
             act.setChecked(True)
         self.tool_options.show_for(tool)
@@ -202,7 +202,7 @@ class MainWindow(QMainWindow):
         self.tools["select"].delete()
 
     def toggle_indoor(self) -> None:
-        self.document.set_setting("indoor" if self.actions["indoor"].isChecked() else "outdoor")
+        self.document.set_setting("indoor" if self.action_map["indoor"].isChecked() else "outdoor")
 
     def set_preview(self, name: str, on: bool) -> None:
         self.previews.set_enabled(name, on)
@@ -221,7 +221,7 @@ class MainWindow(QMainWindow):
         self.recovery.schedule()
 
     def _sync_map_actions(self) -> None:
-        act = self.actions["indoor"]
+        act = self.action_map["indoor"]
         act.blockSignals(True)
         act.setChecked(self.document.model.setting == "indoor")
         act.blockSignals(False)

@@ -30,7 +30,7 @@ class LayersDock(QWidget):
         lay.addWidget(QLabel("Previews"))
         for name, label in PREVIEWS.items():
             box = QCheckBox(label)
-            box.toggled.connect(lambda on, n=name: win.actions[f"preview_{n}"].setChecked(on))
+            box.toggled.connect(lambda on, n=name: win.action_map[f"preview_{n}"].setChecked(on))
             lay.addWidget(box)
             self.boxes[name] = box
         row = QHBoxLayout()
@@ -56,5 +56,5 @@ class LayersDock(QWidget):
         for name in PREVIEWS:
             box = self.boxes[name]
             box.blockSignals(True)
-            box.setChecked(self.win.actions[f"preview_{name}"].isChecked())
+            box.setChecked(self.win.action_map[f"preview_{name}"].isChecked())
             box.blockSignals(False)
