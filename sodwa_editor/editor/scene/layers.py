@@ -152,40 +152,59 @@ def premultiply(rgba: np.ndarray) -> np.ndarray:
     return out.astype(np.uint8)
 
 
-class PathChunk(QGraphicsItem):
-    """Cached straight segments drawn with a sequence of pens (e.g. a wall and
-    its core).
+class LineGroup:
+    """Segments (n, 2, 2) in scene units drawn with a sequence of pens (e.g. a
+    wall and its dashed core)."""
 
-    Solid scene-unit pens on axis-aligned segments (outlines, borders) are
-    drawn as filled rectangles (the segment's extent including its cap), which
-    the raster engine fills far faster than it strokes wide lines; other pens
-    (dashed, cosmetic) use ``drawLines`` without antialiasing.  ``min_px``
-    hides the chunk when a tile is smaller than that many screen pixels.
-    """
-
-    def __init__(self, segments: np.ndarray, pens: Sequence[QPen],
-                 parent: QGraphicsItem | None = None, min_px: float = 0) -> None:
-        super().__init__(parent)
-        # repaints caused by other items (a preview over the whole map) blit a
-        # cached pixmap instead of drawing thousands of lines again
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        seg = np.asarray(segments, float).reshape(-1, 2, 2) * TILE
-        self.segments = seg
+    def __init__(self, segments: np.ndarray, pens: Sequence[QPen]) -> None:
+        self.segments = segments
         self.pens = list(pens)
-        self.min_px = min_px
-        self.rects = [_segment_rects(seg, p) for p in self.pens]
-        self.points = None if all(r is not None for r in self.rects) else points_polygon(seg)
+        self.rects = [_segment_rects(segments, p) for p in self.pens]
+        self.points = (None if all(r is not None for r in self.rects)
+                       else points_polygon(segments))
         self._lines: list[QLineF] | None = None
-        pad = max((p.widthF() for p in self.pens), default=0) + 1
-        lo, hi = seg.min(axis=(0, 1)), seg.max(axis=(0, 1))
-        self._bounds = QRectF(lo[0] - pad, lo[1] - pad, hi[0] - lo[0] + 2 * pad,
-                              hi[1] - lo[1] + 2 * pad)
 
     @property
     def lines(self) -> list[QLineF]:
         if self._lines is None:
             self._lines = [QLineF(a, b, c, d) for (a, b), (c, d) in self.segments.tolist()]
         return self._lines
+
+    def paint(self, painter: QPainter) -> None:
+        for pen, rects in zip(self.pens, self.rects, strict=True):
+            if rects is not None:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(pen.color())
+                painter.drawRects(rects)
+            else:
+                painter.setPen(pen)
+                painter.drawLines(self.points)  # point pairs: one line each
+
+
+class PathChunk(QGraphicsItem):
+    """The line groups of one chunk of a vector layer, as one cached item.
+
+    Solid scene-unit pens on axis-aligned segments (outlines, borders) are
+    drawn as filled rectangles (the segment's extent including its cap), which
+    the raster engine fills far faster than it strokes wide lines; other pens
+    (dashed, cosmetic) use ``drawLines`` without antialiasing.  The item uses
+    ``DeviceCoordinateCache``: repaints caused by other items (a preview over
+    the whole map) blit one pixmap instead of drawing thousands of lines
+    again.  ``min_px`` hides the chunk when a tile is smaller than that many
+    screen pixels.
+    """
+
+    def __init__(self, groups: list[LineGroup], parent: QGraphicsItem | None = None,
+                 min_px: float = 0) -> None:
+        super().__init__(parent)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.groups = groups
+        self.min_px = min_px
+        pad = max((p.widthF() for g in groups for p in g.pens), default=0) + 1
+        allseg = np.concatenate([g.segments for g in groups])
+        lo, hi = allseg.min(axis=(0, 1)), allseg.max(axis=(0, 1))
+        self._bounds = QRectF(lo[0] - pad, lo[1] - pad, hi[0] - lo[0] + 2 * pad,
+                              hi[1] - lo[1] + 2 * pad)
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._bounds
@@ -195,14 +214,8 @@ class PathChunk(QGraphicsItem):
         if self.min_px and tile_pixels(option, painter) < self.min_px:
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        for pen, rects in zip(self.pens, self.rects, strict=True):
-            if rects is not None:
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(pen.color())
-                painter.drawRects(rects)
-            else:
-                painter.setPen(pen)
-                painter.drawLines(self.points)  # point pairs: one line each
+        for g in self.groups:
+            g.paint(painter)
 
 
 def points_polygon(seg: np.ndarray) -> QPolygonF:
@@ -263,7 +276,7 @@ class ChunkedPathLayer(LayerItem):
         super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
-        self.chunks: dict[tuple[int, int], list[PathChunk]] = {}
+        self.chunks: dict[tuple[int, int], PathChunk] = {}
         self._stale = False
 
     def itemChange(self, change, value):  # noqa: N802 (Qt override)
@@ -287,11 +300,10 @@ class ChunkedPathLayer(LayerItem):
             self._stale = True
             return
         if rect is None:
-            for items in self.chunks.values():
-                for it in items:
-                    it.setParentItem(None)
-                    if it.scene() is not None:
-                        it.scene().removeItem(it)
+            for it in self.chunks.values():
+                it.setParentItem(None)
+                if it.scene() is not None:
+                    it.scene().removeItem(it)
             self.chunks.clear()
             rect = full_rect(m)
         rect = rect.grow(self.grow, m.width, m.height)
@@ -300,27 +312,28 @@ class ChunkedPathLayer(LayerItem):
                 self._rebuild(m, cx, cy)
 
     def _rebuild(self, m: MapModel, cx: int, cy: int) -> None:
-        for it in self.chunks.pop((cx, cy), []):
-            if it.scene() is not None:
-                it.scene().removeItem(it)
+        old = self.chunks.pop((cx, cy), None)
+        if old is not None:
+            if old.scene() is not None:
+                old.scene().removeItem(old)
             else:
-                it.setParentItem(None)
+                old.setParentItem(None)
         rect = Rect(cx * CHUNK, cy * CHUNK, min(m.width, (cx + 1) * CHUNK) - 1,
                     min(m.height, (cy + 1) * CHUNK) - 1)
-        items = []
+        groups = []
         for style, lines in self.chunk_paths(m, rect).items():
             seg = _segments(lines)
             if len(seg):
-                items.append(PathChunk(seg, self.pens(style), self, self.min_px))
-        if items:
-            self.chunks[(cx, cy)] = items
+                groups.append(LineGroup(seg * TILE, self.pens(style)))
+        if groups:
+            self.chunks[(cx, cy)] = PathChunk(groups, self, self.min_px)
 
     def lines(self) -> dict[tuple, list[QLineF]]:
         """All lines per pen set (merged over chunks), for tests and exports;
         the key is ((colour name, width), ...) of the pens."""
         out: dict[tuple, list[QLineF]] = {}
-        for items in self.chunks.values():
-            for it in items:
-                key = tuple((p.color().name(), p.widthF()) for p in it.pens)
-                out.setdefault(key, []).extend(it.lines)
+        for chunk in self.chunks.values():
+            for g in chunk.groups:
+                key = tuple((p.color().name(), p.widthF()) for p in g.pens)
+                out.setdefault(key, []).extend(g.lines)
         return out

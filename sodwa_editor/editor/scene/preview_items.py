@@ -13,7 +13,7 @@ from ...engine.model import MapModel, Rect
 from ...engine.terrain import Crossing
 from .. import style
 from ..style import TILE
-from .layers import ImageLayer, premultiply, tile_pixels
+from .layers import CHUNK, ImageLayer, premultiply, tile_pixels
 
 
 def _center(t) -> QPointF:
@@ -28,8 +28,8 @@ class ArrayImage(ImageLayer):
         self._pixels: np.ndarray | None = None
 
     def set_pixels(self, model: MapModel, rgba: np.ndarray) -> None:
-        """Show new pixels, redrawing only the bounding box of the tiles that
-        changed (a fan recomputed after a small edit mostly stays the same)."""
+        """Show new pixels, redrawing only the 16x16 blocks whose tiles changed
+        (a fan recomputed after a small edit mostly stays the same)."""
         if self.model is not model or self.rgba.shape[:2] != model.shape:
             self.prepareGeometryChange()
             self.model = model
@@ -37,9 +37,14 @@ class ArrayImage(ImageLayer):
             self.refresh(None)
             return
         self._pixels = rgba
-        ys, xs = np.nonzero((self.rgba != rgba).any(axis=2))
-        if len(ys):
-            self.refresh(Rect(int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())))
+        changed = (self.rgba != rgba).any(axis=2)
+        h, w = changed.shape
+        padded = np.zeros((-(-h // CHUNK) * CHUNK, -(-w // CHUNK) * CHUNK), bool)
+        padded[:h, :w] = changed
+        blocks = padded.reshape(padded.shape[0] // CHUNK, CHUNK, -1, CHUNK).any(axis=(1, 3))
+        for by, bx in zip(*np.nonzero(blocks), strict=True):  # redraw changed blocks only
+            self.refresh(Rect(int(bx) * CHUNK, int(by) * CHUNK, min(w, (bx + 1) * CHUNK) - 1,
+                              min(h, (by + 1) * CHUNK) - 1))
 
     def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
         if self._pixels is None:
