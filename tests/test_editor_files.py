@@ -211,3 +211,16 @@ def test_save_as_and_open_through_the_menu_actions(make_window, tmp_path, monkey
     assert other.windowTitle().startswith("menu.json")
     other.recent_menu.actions()[0].trigger()  # Open Recent re-opens it
     assert other.document.path == path
+
+
+def test_autosave_fires_during_continuous_editing(make_window, qtbot):
+    win = make_window()
+    win.recovery.timer.setInterval(150)
+    win.set_tool("brush")
+    for x in range(6):  # keep editing: the autosave is not pushed back by each edit
+        click_tile(win.view, x, 0)
+        qtbot.wait(40)
+    qtbot.waitUntil(win.recovery.file.exists, timeout=2000)
+    win.document.undo_stack.setClean()
+    win.recovery.schedule()
+    assert not win.recovery.file.exists()

@@ -121,8 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setOrganizationName("SODWA")
     win = MainWindow()
     win.show()
-    win.offer_recovery()
-    if args.map:
+    recovered = win.offer_recovery()
+    if args.map and not recovered:
         if args.map.startswith("sample:"):
             model, _p, _pr = load_model(args.map)
             win.document.reset(model, None)

@@ -65,8 +65,11 @@ class Recovery(QObject):
             self.lock.tryLock(0)
 
     def schedule(self) -> None:
+        """Arm the autosave after an edit (not re-armed by further edits, so
+        continuous editing still autosaves every few seconds)."""
         if self.doc.modified:
-            self.timer.start()
+            if not self.timer.isActive():
+                self.timer.start()
         else:
             self.timer.stop()
             self.discard(keep_lock=True)
