@@ -153,3 +153,16 @@ def test_map_transforms_are_undoable(make_window):
     win.document.undo_stack.undo()
     win.document.undo_stack.undo()
     assert win.document.model.same_content(before)
+
+
+def test_pin_shortcut_pins_hovered_tile(make_window):
+    from PySide6.QtTest import QTest
+
+    win = make_window(MapModel(8, 6))
+    win.action_map["preview_los"].setChecked(True)
+    move(win.view, 3.5, 2.5)
+    QTest.keyClick(win.view, Qt.Key.Key_P)
+    assert win.previews.pinned == (3, 2)
+    assert win.scene.marker.tiles == [(3, 2)]
+    QTest.keyClick(win.view, Qt.Key.Key_P)
+    assert win.previews.pinned is None

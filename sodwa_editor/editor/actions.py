@@ -104,6 +104,10 @@ def build(win: MainWindow) -> dict[str, QAction]:
         act.toggled.connect(lambda on, n=name: win.set_preview(n, on))
         a[f"preview_{name}"] = act
 
+    a["preview_pin"] = make_action(
+        win, "&Pin Preview Source", lambda: win.previews.pin(win.previews.hovered), "P",
+        "Pin (or unpin) the preview source at the hovered tile; also Alt+click")
+
     mb = win.menuBar()
     m = mb.addMenu("&File")
     m.addActions([a["new"], a["open"]])
@@ -130,6 +134,8 @@ def build(win: MainWindow) -> dict[str, QAction]:
     m.addActions([a[f"tool_{n}"] for n in win.tools])
     m = mb.addMenu("&Preview")
     m.addActions([a["preview_los"], a["preview_reach"], a["preview_graph"]])
+    m.addSeparator()
+    m.addAction(a["preview_pin"])
 
     tb = QToolBar("Main", win)
     tb.setObjectName("main_toolbar")
