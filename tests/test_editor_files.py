@@ -224,3 +224,18 @@ def test_autosave_fires_during_continuous_editing(make_window, qtbot):
     win.document.undo_stack.setClean()
     win.recovery.schedule()
     assert not win.recovery.file.exists()
+
+
+MAPS = sorted((__import__("pathlib").Path(__file__).resolve().parents[1] / "maps").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_sample_map_files_open_and_render(make_window, path, tmp_path):
+    win = make_window()
+    assert win.files.open_map(path, ask_save=False)
+    model, _ = read_map(path)
+    assert win.document.model.same_content(model)
+    assert win.files.export_png(tmp_path / "x.png")
+    assert win.files.save_as(tmp_path / path.name)
+    again, problems = read_map(tmp_path / path.name)
+    assert again.same_content(model)
