@@ -232,6 +232,27 @@ def test_transition_border_of_another_tile_still_stops_a_transition_starter():
     assert r.steps[0, 2] == 2 and r.must_stop[0, 2]  # up another border: stops
 
 
+@pytest.mark.parametrize("flight", [False, True])
+def test_an_obstructing_tile_in_the_start_group_stays_obstructing(flight):
+    """M6/M7: start-group tiles do not *hinder*; that does not make an Obstructing tile
+    flagged as a transition tile passable (M3, M9: Indoor walls stop flyers too), nor a
+    corner between two Obstructing tiles open (A5).  Regression: hypothesis seed 3 of
+    test_paths_are_valid_moves found a path through such a tile."""
+    m = MapModel(3, 1, setting="indoor")
+    m.set_terrain(1, 0, OBS)
+    m.set_transition(0, 0, True)
+    m.set_transition(1, 0, True)  # same 8-connected transition group as the start
+    r = reach(m, (0, 0), 4, flight=flight)
+    assert r.halved and r.start_group.tolist() == [[True, True, False]]
+    assert r.steps.tolist() == [[0, -1, -1]]
+    m = MapModel(2, 2, setting="indoor")
+    m.set_terrain(1, 0, OBS)
+    m.set_terrain(0, 1, OBS)
+    m.set_transition(0, 0, True)
+    m.set_transition(1, 0, True)
+    assert reach(m, (0, 0), 4, flight=flight).steps.tolist() == [[0, -1], [-1, -1]]
+
+
 # ------------------------------------------------------------------ flight
 @pytest.mark.parametrize("setting", ["outdoor", "indoor"])
 def test_flight_over_outdoor_but_not_indoor_obstructions(setting):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from test_adjacency_strategies import random_maps
 
 from sodwa_editor.engine.adjacency import pair_crossing
-from sodwa_editor.engine.model import MapModel
+from sodwa_editor.engine.model import Character, MapModel
 from sodwa_editor.engine.movement import reach
 from sodwa_editor.engine.terrain import Base, Crossing
 from sodwa_editor.engine.transform import SYMMETRIES, apply
@@ -64,6 +64,20 @@ def reference(m: MapModel, start, budget: int, team, flight: bool):
     return steps, must
 
 
+def assert_reach_matches_reference(m: MapModel, start, move: int, team, flight: bool):
+    """reach() and the reference agree.  The reference is given ``r.team``, the team
+    reach() actually moved with: with ``team=None`` that is the team of the mover on
+    ``start`` (docs/rules.md M4; the default itself is pinned by
+    test_movement.py::test_defaults_come_from_the_character_on_the_start).  Passing the
+    drawn ``None`` instead would make the reference block at every character, friends
+    included, which is the rule for an unknown team only."""
+    r = reach(m, start, move, team=team, flight=flight)
+    steps, must = reference(m, start, move, r.team, flight)
+    assert np.array_equal(r.steps, steps)
+    assert np.array_equal(r.must_stop, must)
+    return r
+
+
 @settings(max_examples=120, deadline=None)
 @given(random_maps(max_side=7, characters=4), st.data())
 def test_reach_matches_reference_search(m, data):
@@ -76,10 +90,35 @@ def test_reach_matches_reference_search(m, data):
     move = data.draw(st.integers(0, 8), label="move")
     team = data.draw(st.sampled_from([None, "red", "blue"]), label="team")
     flight = data.draw(st.booleans(), label="flight")
-    r = reach(m, start, move, team=team, flight=flight)
-    steps, must = reference(m, start, move, r.team, flight)  # team defaults from the mover
-    assert np.array_equal(r.steps, steps)
-    assert np.array_equal(r.must_stop, must)
+    assert_reach_matches_reference(m, start, move, team, flight)
+
+
+def test_reach_matches_reference_when_the_team_defaults_to_a_mover_with_a_friend_in_the_way():
+    """Regression: the one failing example of an earlier version of the property test,
+    which handed the reference the drawn ``team=None`` instead of ``r.team`` (its stored
+    hypothesis key is that version's; random_maps(3, 3, seed 1815436, density 0.4, no
+    levels, outdoor, 3 characters), start (1, 0), move 2, team None, no flight).  The red
+    mover on (1, 0) passes its red friend on (1, 1) and ends on (2, 2) after 2 steps
+    (docs/rules.md M4); the reference of that version blocked at the friend and said -1."""
+    imp, obs, dif, liq = (int(b) for b in (Base.IMPEDING, Base.OBSTRUCTING, Base.DIFFICULT,
+                                           Base.LIQUID))
+    m = MapModel(3, 3)
+    m.terrain[:] = [[imp, 0, 0], [0, 0, 0], [obs, 0, 0]]
+    m.transition[:] = [[True, False, False], [False, False, False], [True, False, False]]
+    m.border_e[:] = [[obs, 0], [0, liq], [dif, 0]]
+    m.border_s[:] = [[0, 0, dif], [dif, 0, 0]]
+    m.transition_e[:] = True
+    m.transition_s[:] = [[True, False, False], [False, True, False]]
+    m.notify_bulk_change()
+    m.put_character(Character("c0", "red", 1, 0, move=3))
+    m.put_character(Character("c1", "blue", 0, 2))
+    m.put_character(Character("c2", "red", 1, 1))
+    r = assert_reach_matches_reference(m, (1, 0), 2, None, False)
+    assert r.team == "red"
+    assert r.steps.tolist() == [[2, 0, 1], [1, -1, 1], [-1, 2, 2]]
+    assert r.must_stop.tolist() == [[True, False, True], [False, False, True],
+                                     [False, False, False]]
+    assert r.path_to((2, 2)) == [(1, 0), (1, 1), (2, 2)]  # through the friend
 
 
 @settings(max_examples=80, deadline=None)

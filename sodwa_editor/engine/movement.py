@@ -214,7 +214,9 @@ def start_group(model: MapModel, start: Tile, tile_class: np.ndarray) -> np.ndar
 def _group_steps(model: MapModel, group: np.ndarray, flight: bool) -> np.ndarray:
     """Step classes out of start-group tiles: the same adjacency rule, on inputs where
     the group's own tiles do not hinder and transition borders of the group's
-    transition tiles are not Difficult (see :func:`start_group`)."""
+    transition tiles are not Difficult (see :func:`start_group`).  Only hindering
+    (``IMPEDED``) group tiles become ``CLEAR``: a tile that cannot be occupied (an
+    Obstructing tile flagged as a transition tile) stays ``BLOCKED``."""
     ys, xs = np.nonzero(group)
     win = Rect(int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())).grow(
         1, model.width, model.height)
@@ -223,7 +225,8 @@ def _group_steps(model: MapModel, group: np.ndarray, flight: bool) -> np.ndarray
     gt = g & model.transition[win.y0 : win.y1 + 1, win.x0 : win.x1 + 1]
     free_e = inp.link_e & (gt[:, :-1] | gt[:, 1:])
     free_s = inp.link_s & (gt[:-1, :] | gt[1:, :])
-    inp = replace(inp, tile=np.where(g, adj.CLEAR, inp.tile).astype(np.uint8),
+    inp = replace(inp, tile=np.where(g & (inp.tile == adj.IMPEDED), adj.CLEAR,
+                                     inp.tile).astype(np.uint8),
                   cross_e=np.where(free_e, inp.side_e, inp.cross_e),
                   cross_s=np.where(free_s, inp.side_s, inp.cross_s))
     out = np.full((8, *model.shape), adj.BLOCKED, np.uint8)
