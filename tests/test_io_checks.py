@@ -43,6 +43,7 @@ def test_semantic_fixture_reports_every_problem_at_its_file_position():
         ("warning", "team-without-zone", "/characters/3", None, None),
         ("warning", "indoor-not-obstructing", "/indoor_overrides/0", (1, 1), None),
         ("warning", "indoor-not-obstructing", "/borders/2/indoor", None, (0, 2, "S")),
+        ("warning", "isolated-region", "/terrain/0", (3, 0), None),  # the level-1 block
     ]
     text = str(problems[3])
     assert text == (f"{DATA / 'semantic_errors.json'}: /characters/1: character 'b' stands on "
@@ -72,12 +73,15 @@ def test_document_fixture_reports_every_problem_before_building():
 
 @pytest.mark.parametrize("name", sorted(SAMPLE_MAPS))
 def test_sample_maps_are_clean(name):
-    assert validate_model(SAMPLE_MAPS[name]()) == []
+    """Clean, except the rulebook LoS diagram's plateau with no way up (rules.md R2)."""
+    expected = ["zones-unreachable"] if name == "rulebook-elevated-los" else []
+    assert codes(validate_model(SAMPLE_MAPS[name]())) == expected
 
 
 @pytest.mark.parametrize(("size", "seed"), [(8, 0), (33, 1), (64, 2), (256, 1)])
 def test_generated_maps_are_clean(size, seed):
-    assert validate_model(make_mixed_map(size, seed=seed)) == []
+    """Random benchmark maps break no rule; their random walls may wall off pockets."""
+    assert set(codes(validate_model(make_mixed_map(size, seed=seed)))) <= {"isolated-region"}
 
 
 # ------------------------------------------------------- in-memory, per check
@@ -89,8 +93,13 @@ def base_map() -> MapModel:
     return m
 
 
+REACHABILITY = {"isolated-region", "zones-unreachable"}
+
+
 def only(m: MapModel) -> list[tuple]:
-    return summary(validate_model(m))
+    """The problems of ``m`` but the reachability warnings (base_map's plateau has no
+    way up on purpose; those checks have their own tests in test_regions.py)."""
+    return [s for s in summary(validate_model(m)) if s[1] not in REACHABILITY]
 
 
 def test_base_map_is_clean():

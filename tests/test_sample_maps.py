@@ -25,9 +25,12 @@ def test_sample_file_is_what_its_builder_writes(name):
 
 @pytest.mark.parametrize("path", sorted(MAPS.glob("*.json")), ids=lambda p: p.name)
 def test_sample_maps_validate_without_problems(path):
+    """Clean, except the rulebook LoS diagram, whose plateau has no way up as in the
+    rulebook's picture (docs/rules.md, after R3)."""
     model, problems = read_map(path)
     assert model is not None
-    assert [str(p) for p in problems] == []
+    expected = ["zones-unreachable"] if path.stem == "rulebook-elevated-los" else []
+    assert [p.code for p in problems] == expected
 
 
 @pytest.mark.parametrize(("viewer", "target"), sorted(RULEBOOK_ELEVATED_LOS_EXPECTED))

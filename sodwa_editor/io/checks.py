@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.model import INDOOR_DEFAULT, MAX_ELEVATION, Edge, MapModel
+from ..engine.regions import region_sizes, regions
 from ..engine.terrain import BORDER_BASES, Base
 from .encode import edge_layers, entry_edges
 from .problems import Problem, capped, edge_label, error, pointer, warning
@@ -317,3 +318,72 @@ def check_indoor_overrides(model: MapModel, loc: Locator) -> Iterator[Problem]:
             yield warning(f"indoor override on edge {edge_label(edge)}, which has no "
                           "Obstructing border; it has no effect", loc.border(edge, "indoor"),
                           code="indoor-not-obstructing", edge=edge)
+
+
+# ------------------------------------------------------ reachability (R1-R3)
+def _labels(model: MapModel) -> np.ndarray | None:
+    """Region labels, or None when the layers are not sound enough for the rules (the
+    integrity check reports why)."""
+    if (model.terrain.size == 0 or int(model.terrain.max()) >= len(model.registry)
+            or int(model.elevation.min()) < 0 or int(model.elevation.max()) > MAX_ELEVATION):
+        return None
+    return regions(model)
+
+
+def _zone_regions(model: MapModel, label: np.ndarray) -> dict[str, list[tuple[int, int, int]]]:
+    """Per team, its occupiable start-zone tiles as ``(region, x, y)``, row-major."""
+    out: dict[str, list[tuple[int, int, int]]] = {}
+    for team, tiles in sorted(model.start_zones.items()):
+        cells = [(int(label[y, x]), x, y) for x, y in sorted(tiles, key=lambda t: (t[1], t[0]))
+                 if model.in_bounds(x, y) and label[y, x] >= 0]
+        if cells:
+            out[team] = cells
+    return out
+
+
+@register_check
+def check_zone_reachability(model: MapModel, loc: Locator) -> Iterator[Problem]:
+    """R2: every two teams' start zones can reach each other on foot."""
+    label = _labels(model)
+    if label is None:
+        return
+    zones = _zone_regions(model, label)
+    teams = list(zones)
+    for i, a in enumerate(teams):
+        for b in teams[i + 1:]:
+            if not {r for r, _, _ in zones[a]} & {r for r, _, _ in zones[b]}:
+                _, x, y = zones[a][0]
+                yield warning(f"start zones of teams {a!r} and {b!r} cannot reach each other "
+                              "on foot: no chain of adjacent tiles joins them",
+                              pointer("start_zones", a), code="zones-unreachable", tile=(x, y))
+
+
+@register_check
+def check_isolated_regions(model: MapModel, loc: Locator) -> Iterator[Problem]:
+    """R3: a region no start zone or character can reach on foot (on a map with
+    neither, any region but the largest) is reported as isolated."""
+    label = _labels(model)
+    if label is None or label.max() < 0:
+        return
+    sizes = region_sizes(label)
+    reached = {r for cells in _zone_regions(model, label).values() for r, _, _ in cells}
+    reached |= {int(label[c.y, c.x]) for c in model.characters.values()
+                if model.in_bounds(c.x, c.y) and label[c.y, c.x] >= 0}
+    if reached:
+        why = "no start zone or character can reach it on foot"
+    else:
+        main = int(np.argmax(sizes))
+        reached = {main}
+        my, mx = np.argwhere(label == main)[0].tolist()
+        why = f"it is cut off from the largest region ({sizes[main]} tiles, at ({mx}, {my}))"
+    isolated = [r for r in range(len(sizes)) if r not in reached]
+    if not isolated:
+        return
+    flat = label.ravel()
+    order = np.unique(flat, return_index=True)
+    first = dict(zip(order[0].tolist(), order[1].tolist(), strict=True))
+    w = model.width
+    for r in isolated:
+        y, x = divmod(first[r], w)
+        yield warning(f"isolated region of {sizes[r]} tile(s) from ({x}, {y}): {why}",
+                      loc.row("terrain", y), code="isolated-region", tile=(x, y))
