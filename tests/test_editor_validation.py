@@ -8,10 +8,9 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
-from PySide6.QtCore import Qt
 
 from sodwa_editor.editor.style import TILE
-from sodwa_editor.editor.testing import WindowFactory, click_tile
+from sodwa_editor.editor.testing import WindowFactory, click_tile, drag_tiles
 from sodwa_editor.engine.model import Character, Edge, MapModel
 
 
@@ -76,4 +75,26 @@ def test_clean_map_says_no_problems(make_window):
     assert win.validation.summary.text() == "No problems"
     assert win.validation.list.count() == 0
     assert win.docks["validation"].isVisible()
-    assert Qt  # noqa: B018 (keep the import for readers: signals use Qt types)
+
+
+def test_walling_off_a_start_zone_warns_and_highlights_the_region(make_window, qtbot):
+    """Painting a wall across the map splits it (docs/rules.md R2); double-click
+    outlines the whole region of the first team's zone; undo clears the warning."""
+    m = MapModel(8, 6)
+    m.set_start_zone("red", {(0, 0)})
+    m.set_start_zone("blue", {(7, 5)})
+    win = make_window(m)
+    assert win.validation.run() == []
+    win.set_tool("brush")
+    win.state.set("terrain_id", m.registry.id_of("obstructing"))
+    drag_tiles(win.view, [(4, y) for y in range(6)])
+    qtbot.waitUntil(lambda: any("cannot reach each other" in t for t in messages(win)),
+                    timeout=3000)
+    lst = win.validation.list
+    i = next(k for k, p in enumerate(win.validation.problems) if p.code == "zones-unreachable")
+    lst.itemDoubleClicked.emit(lst.item(i))
+    assert sorted(win.scene.focus.tiles) == sorted(
+        (x, y) for x in range(5, 8) for y in range(6))  # blue's side: 'blue' < 'red'
+    assert len(win.scene.focus.lines) == 4  # one outline around the region, not per tile
+    win.document.undo_stack.undo()  # the stroke is one step
+    qtbot.waitUntil(lambda: win.validation.summary.text() == "No problems", timeout=3000)

@@ -1,18 +1,23 @@
 """Validation dock: the io layer's semantic validation of the open map, re-run
 (debounced) after every change.  Double-click a problem to centre the map on
-it and highlight the tile or edge."""
+it and highlight the tile or edge (the whole region for a reachability warning)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from ...engine.regions import regions
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
 
 DEBOUNCE_MS = 300
+#: Problems about a whole region: double-click highlights all of it.
+REGION_CODES = frozenset({"isolated-region", "zones-unreachable"})
 
 
 class ValidationDock(QWidget):
@@ -63,6 +68,18 @@ class ValidationDock(QWidget):
             self.list.addItem(item)
         return self.problems
 
+    def _place(self, tile: tuple[int, int], code: str) -> list[tuple[int, int]]:
+        """The tiles to highlight for a problem at ``tile``: the whole region for the
+        reachability warnings (docs/rules.md R2, R3), else the tile."""
+        model = self.win.document.model
+        x, y = tile
+        if code in REGION_CODES and model.in_bounds(x, y):
+            label = regions(model)
+            if label[y, x] >= 0:
+                ys, xs = np.nonzero(label == label[y, x])
+                return list(zip(xs.tolist(), ys.tolist(), strict=True))
+        return [(x, y)]
+
     def _focus_item(self, item: QListWidgetItem) -> None:
         self.focus(item.data(Qt.ItemDataRole.UserRole))
 
@@ -71,7 +88,7 @@ class ValidationDock(QWidget):
         p = self.problems[index]
         scene = self.win.scene
         if p.tile is not None:
-            scene.focus.set_shape([tuple(p.tile)])
+            scene.focus.set_shape(self._place(p.tile, p.code))
             self.win.center_on(p.tile[0] + 0.5, p.tile[1] + 0.5)
         elif p.edge is not None:
             scene.focus.set_shape(edges=[p.edge])

@@ -5,20 +5,53 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from ...engine.model import Edge
+from ...engine.model import Edge, Rect
 from ..geometry import edge_endpoints
 from ..style import TILE
+from .outline_item import mask_outline
 
 
-def tiles_path(tiles: Iterable[tuple[int, int]]) -> QPainterPath:
+def tiles_mask(tiles: list[tuple[int, int]]) -> tuple[np.ndarray, int, int]:
+    """Boolean mask of ``tiles`` over their bounding box, and the box's top-left tile."""
+    xy = np.asarray(tiles, np.int64).reshape(-1, 2)
+    x0, y0 = (int(v) for v in xy.min(0))
+    x1, y1 = (int(v) for v in xy.max(0))
+    mask = np.zeros((y1 - y0 + 1, x1 - x0 + 1), bool)
+    mask[xy[:, 1] - y0, xy[:, 0] - x0] = True
+    return mask, x0, y0
+
+
+def tiles_path(tiles: list[tuple[int, int]]) -> QPainterPath:
+    """Fill path of ``tiles``: one rectangle per horizontal run (runs never overlap, so
+    no costly ``simplified()``; the outline is drawn separately by
+    :func:`tiles_outline`)."""
     path = QPainterPath()
-    for x, y in tiles:
-        path.addRect(QRectF(x * TILE, y * TILE, TILE, TILE))
+    if not tiles:
+        return path
+    mask, x0, y0 = tiles_mask(tiles)
+    pad = np.zeros((mask.shape[0], mask.shape[1] + 2), np.int8)
+    pad[:, 1:-1] = mask
+    d = np.diff(pad, axis=1)
+    ry, sx = np.nonzero(d == 1)
+    _, ex = np.nonzero(d == -1)
+    for y, a, b in zip((ry + y0).tolist(), (sx + x0).tolist(), (ex + x0).tolist(), strict=True):
+        path.addRect(QRectF(a * TILE, y * TILE, (b - a) * TILE, TILE))
     return path
+
+
+def tiles_outline(tiles: list[tuple[int, int]]) -> list[QLineF]:
+    """The boundary of the union of ``tiles`` as straight grid lines (scene units)."""
+    if not tiles:
+        return []
+    mask, x0, y0 = tiles_mask(tiles)
+    h, w = mask.shape
+    segs = mask_outline(mask, x0, y0, 0.0, Rect(x0, y0, x0 + w - 1, y0 + h - 1)) * TILE
+    return [QLineF(ax, ay, bx, by) for (ax, ay), (bx, by) in segs.tolist()]
 
 
 class ShapeOverlay(QGraphicsItem):
@@ -41,8 +74,8 @@ class ShapeOverlay(QGraphicsItem):
         self.prepareGeometryChange()
         self.tiles = list(tiles)
         self.edges = list(edges)
-        self.path = tiles_path(self.tiles).simplified() if self.tiles else QPainterPath()
-        self.lines = []
+        self.path = tiles_path(self.tiles)
+        self.lines = tiles_outline(self.tiles)
         for e in self.edges:
             (ax, ay), (bx, by) = edge_endpoints(e)
             self.lines.append(QLineF(ax * TILE, ay * TILE, bx * TILE, by * TILE))
@@ -61,10 +94,11 @@ class ShapeOverlay(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        painter.setPen(self.pen)
-        painter.setBrush(self.brush)
-        if not self.path.isEmpty():
+        if not self.path.isEmpty() and self.brush.style() != Qt.BrushStyle.NoBrush:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self.brush)
             painter.drawPath(self.path)
+        painter.setPen(self.pen)
         if self.lines:
             painter.drawLines(self.lines)
 
