@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..engine.model import MAX_SIDE
+from ..engine.resize import ANCHORS
 from ..engine.terrain import Base
-from .resize import ANCHORS
 
 
 def _buttons(dialog: QDialog) -> QDialogButtonBox:
@@ -107,7 +107,7 @@ class ResizeDialog(QDialog):
         form.addRow(_buttons(self))
 
     def _from_anchor(self) -> None:
-        from .resize import anchor_offset
+        from ..engine.resize import anchor_offset
 
         b = self.anchor_group.checkedButton()
         name = b.property("anchor") if b is not None else "top-left"

@@ -212,7 +212,7 @@ class FileController(QObject):
 
     # ------------------------------------------------------------ map-wide
     def resize_map(self, values: tuple[int, int, int, int] | None = None) -> bool:
-        from .resize import resized
+        from ..engine.resize import resized
 
         m = self.doc.model
         if values is None:

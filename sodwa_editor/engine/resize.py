@@ -1,6 +1,17 @@
 """Resize a map: a new model of the new size with the old content shifted by
-(dx, dy); whatever falls outside is dropped.  (Editor-side until the engine
-offers it; see the report.)"""
+(dx, dy); whatever falls outside is dropped (tiles, edges, start-zone tiles,
+characters, objects).  Used by the editor's *Resize Map* (one undo step).
+
+>>> from sodwa_editor.engine.model import MapModel
+>>> m = MapModel(3, 2)
+>>> m.set_terrain(2, 1, m.registry.id_of("impeding"))
+>>> dx, dy = anchor_offset(3, 2, 4, 4, "center")
+>>> (dx, dy)
+(0, 1)
+>>> r = resized(m, 4, 4, dx=dx, dy=dy)
+>>> r.terrain.tolist()
+[[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0]]
+"""
 
 from __future__ import annotations
 
@@ -8,7 +19,7 @@ import copy
 
 import numpy as np
 
-from ..engine.model import MapModel
+from .model import MapModel, check_size
 
 ANCHORS = {
     "top-left": (0, 0), "top": (0.5, 0), "top-right": (1, 0),
@@ -19,9 +30,14 @@ ANCHORS = {
 
 def anchor_offset(old_w: int, old_h: int, new_w: int, new_h: int,
                   anchor: str) -> tuple[int, int]:
-    """Offset that keeps the anchored side or corner in place."""
+    """Offset that keeps the anchored side or corner (a key of :data:`ANCHORS`) in
+    place.  Half tiles are truncated toward zero, so a centred grow by an odd
+    amount adds the extra row/column at the bottom/right, and the centred shrink
+    back by the same amount removes exactly what was added."""
+    if anchor not in ANCHORS:
+        raise ValueError(f"unknown anchor {anchor!r}; use one of {', '.join(ANCHORS)}")
     ax, ay = ANCHORS[anchor]
-    return int(round((new_w - old_w) * ax)), int(round((new_h - old_h) * ay))
+    return int((new_w - old_w) * ax), int((new_h - old_h) * ay)
 
 
 def _paste(dst: np.ndarray, src: np.ndarray, dx: int, dy: int) -> None:
@@ -34,7 +50,10 @@ def _paste(dst: np.ndarray, src: np.ndarray, dx: int, dy: int) -> None:
 
 
 def resized(model: MapModel, width: int, height: int, dx: int = 0, dy: int = 0) -> MapModel:
-    """Copy of ``model`` resized to ``width`` x ``height``, content moved by (dx, dy)."""
+    """Copy of ``model`` resized to ``width`` x ``height``, content moved by (dx, dy).
+
+    Raises ``ValueError`` for a size outside 1..MAX_SIDE before allocating."""
+    check_size(width, height)
     out = MapModel(width, height, name=model.name, setting=model.setting,
                    registry=model.registry.copy())
     out.description = model.description
