@@ -30,6 +30,7 @@ class ValidationDock(QWidget):
         self.summary = QLabel("")
         lay.addWidget(self.summary)
         self.list = QListWidget()
+        self.list.setWordWrap(True)  # long messages wrap instead of hiding their end
         self.list.itemDoubleClicked.connect(self._focus_item)
         lay.addWidget(self.list)
         self.timer = QTimer(self)
@@ -64,7 +65,7 @@ class ValidationDock(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, i)
             item.setForeground(Qt.GlobalColor.red if p.severity == "error"
                                else Qt.GlobalColor.darkYellow)
-            item.setToolTip(f"{p.severity} [{p.code}] {p.path}")
+            item.setToolTip(f"{p.severity} [{p.code}] {p.path}\n{p.message}")
             self.list.addItem(item)
         return self.problems
 

@@ -63,9 +63,12 @@ class MapScene(QGraphicsScene):
         for z, (name, cls) in enumerate((
             ("terrain_fill", TerrainFill), ("elevation_labels", ElevationLabels),
             ("transition_tint", TransitionTint), ("zones", ZoneTint), ("grid", GridLines),
+            # tokens under the rulebook lines: a character never hides the outline of
+            # the terrain group it stands in (e.g. Orange on Impeding terrain)
+            ("tokens", TokenLayer),
             ("terrain_outlines", TerrainOutlines), ("elevation_outlines", ElevationOutlines),
             ("transition_marks", TransitionBorderMarks), ("borders", BorderLines),
-            ("tokens", TokenLayer), ("coordinates", CoordinateLabels),
+            ("coordinates", CoordinateLabels),
         )):
             item = cls()
             item.setZValue(z)

@@ -44,14 +44,14 @@ class CharacterToken(QGraphicsItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(QColor(255, 255, 255), TILE * 0.07))
         painter.setBrush(color)
-        m = TILE * 0.12
+        m = TILE * 0.17  # leaves the group outline (style.OUTLINE_INSET) clear of the label
         painter.drawEllipse(QRectF(m, m, TILE - 2 * m, TILE - 2 * m))
         if c.flight:
             painter.setPen(QPen(QColor(255, 255, 255), TILE * 0.04, Qt.PenStyle.DotLine))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawEllipse(QRectF(2, 2, TILE - 4, TILE - 4))
         font = QFont()
-        font.setPixelSize(int(TILE * 0.36))
+        font.setPixelSize(int(TILE * 0.3))
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(QColor(255, 255, 255) if color.lightness() < 150 else QColor(0, 0, 0))
