@@ -67,3 +67,23 @@ def test_importing_engine_and_io_loads_no_qt_module():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_package_data_links_point_at_the_top_level_schemas_and_resources():
+    """schemas/ and resources/ stay at the repository top; the package reaches them
+    through sodwa_editor/data links that a wheel turns into copies (pyproject
+    package-data; checked by hand with ``pip wheel .`` and a fresh venv)."""
+    import tomllib
+
+    from sodwa_editor.editor.roster import ROSTER_PATH
+    from sodwa_editor.io.schemas import SCHEMA_DIR
+
+    root = PACKAGE.parent
+    assert SCHEMA_DIR.resolve() == root / "schemas"
+    assert ROSTER_PATH.resolve() == root / "resources" / "roster.json"
+    data = tomllib.loads((root / "pyproject.toml").read_text())
+    patterns = data["tool"]["setuptools"]["package-data"]["sodwa_editor"]
+    for pattern in patterns:
+        assert list(PACKAGE.glob(pattern)), pattern
+    assert {p.name for p in PACKAGE.glob("data/schemas/*.json")} == {
+        "map.schema.json", "mappack.schema.json"}

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engine.model import Character
 
-ROSTER_PATH = Path(__file__).resolve().parents[2] / "resources" / "roster.json"
+ROSTER_PATH = Path(__file__).parents[1] / "data" / "resources" / "roster.json"
 FALLBACK = {"characters": [{"name": "Soldier", "move": 5, "range": 5, "flight": False,
                             "attributes": {}}], "objects": ["crate"]}
 

@@ -1,6 +1,7 @@
 """JSON Schemas of the map and map-pack files, compiled once, and their errors as Problems.
 
-The schema files live in ``schemas/`` at the project root.  Validators are
+The schema files live in ``schemas/`` at the project root (read through the
+``sodwa_editor/data/schemas`` link, which a wheel turns into copies).  Validators are
 Draft 2020-12 validators built once per process (:func:`functools.cache`), with
 one deliberate strictness: an "integer" must be a JSON number written without a
 fraction (``3``, not ``3.0``), so coordinates are always Python ``int``.
@@ -29,7 +30,7 @@ from referencing import Registry, Resource
 
 from .problems import Problem, capped, error, pointer
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
+SCHEMA_DIR = Path(__file__).parents[1] / "data" / "schemas"  # -> schemas/ (pyproject)
 MAP_SCHEMA_ID = "urn:sodwa:schema:map:1"
 PACK_SCHEMA_ID = "urn:sodwa:schema:mappack:1"
 MAX_SCHEMA_PROBLEMS = 200
