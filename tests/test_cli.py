@@ -127,3 +127,16 @@ def test_console_script_runs():
     out = subprocess.run([sys.executable, "-m", "sodwa_editor.cli", "--version"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.startswith("sodwa ")
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """``sodwa graph MAP --json | head``: the closed pipe ends the command quietly."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sodwa_editor.cli", "graph", str(MAPS / "tiered-keep.json"),
+         "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(10) == b'{\n  "direc'
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141
+    assert "Traceback" not in err and err == ""
