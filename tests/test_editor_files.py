@@ -186,10 +186,10 @@ def test_add_terrain_type_is_undoable(make_window):
     n = len(win.document.model.registry)
     assert win.files.add_terrain_type(("icy", Base.DIFFICULT))
     assert len(win.document.model.registry) == n + 1
-    assert win.palette.list.count() == n + 1
+    assert win.palette_dock.list.count() == n + 1
     win.document.undo_stack.undo()
     assert len(win.document.model.registry) == n
-    assert win.palette.list.count() == n
+    assert win.palette_dock.list.count() == n
 
 
 def test_save_as_and_open_through_the_menu_actions(make_window, tmp_path, monkeypatch):

@@ -137,7 +137,7 @@ def test_movement_preview_with_character_and_move_value(make_window):
     move(win.view, 5.5, 11.5)  # up on the terrace: no way there without the stairs
     assert not win.scene.previews["path"].isVisible()
     click_tile(win.view, 5, 14, modifiers=ALT)  # unpin
-    win.layers.move.setValue(2)
+    win.layers.move_spin.setValue(2)
     move(win.view, 1.5, 1.5)  # hover an empty tile: Move from the spin box
     assert item.count == (reach(win.document.model, (1, 1), 2).steps > 0).sum()
 

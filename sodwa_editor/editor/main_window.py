@@ -31,6 +31,8 @@ from .recovery import Recovery
 from .scene.map_scene import MapScene
 from .style import TILE
 from .tools import TOOL_CLASSES, EditorState
+from .tools.base import Tool
+from .tools.select import SelectTool
 from .view import MapView
 
 APP_NAME = "SODWA Editor"
@@ -51,8 +53,8 @@ class MainWindow(QMainWindow):
         self.scene = MapScene(self.document.model, self)
         self.view = MapView(self.scene, self)
         self.setCentralWidget(self.view)
-        self.tools = {cls.name: cls(self.document, self.scene, self.state)
-                      for cls in TOOL_CLASSES}
+        self.tools: dict[str, Tool] = {cls.name: cls(self.document, self.scene, self.state)
+                                       for cls in TOOL_CLASSES}
         self.files = FileController(self)
         self.last_note: QGraphicsSimpleTextItem | None = None
         self.note_timer = QTimer(self)  # owned by the window: never fires after it is gone
@@ -96,7 +98,7 @@ class MainWindow(QMainWindow):
         return dock
 
     def _build_docks(self) -> None:
-        self.palette = PaletteDock(self)
+        self.palette_dock = PaletteDock(self)
         self.inspector = InspectorDock(self)
         self.layers = LayersDock(self)
         self.validation = ValidationDock(self)
@@ -104,7 +106,7 @@ class MainWindow(QMainWindow):
         self.history.setEmptyLabel("<opened map>")
         left = Qt.DockWidgetArea.LeftDockWidgetArea
         self.docks = {
-            "palette": self._dock(self.palette, "Terrain", "palette_dock", left),
+            "palette": self._dock(self.palette_dock, "Terrain", "palette_dock", left),
             "layers": self._dock(self.layers, "Layers", "layers_dock", left),
             "inspector": self._dock(self.inspector, "Inspector", "inspector_dock"),
             "validation": self._dock(self.validation, "Validation", "validation_dock"),
@@ -188,18 +190,25 @@ class MainWindow(QMainWindow):
     def tool(self):
         return self.view.tool
 
+    @property
+    def select_tool(self) -> SelectTool:
+        """The select tool, which owns the selection and the clipboard stamp."""
+        tool = self.tools["select"]
+        assert isinstance(tool, SelectTool)
+        return tool
+
     def copy(self) -> None:
-        self.tools["select"].copy()
+        self.select_tool.copy()
 
     def cut(self) -> None:
-        self.tools["select"].cut()
+        self.select_tool.cut()
 
     def paste(self) -> None:
         self.set_tool("select")
-        self.tools["select"].paste()
+        self.select_tool.paste()
 
     def delete_selection(self) -> None:
-        self.tools["select"].delete()
+        self.select_tool.delete()
 
     def toggle_indoor(self) -> None:
         self.document.set_setting("indoor" if self.action_map["indoor"].isChecked() else "outdoor")

@@ -35,11 +35,11 @@ class LayersDock(QWidget):
             self.boxes[name] = box
         row = QHBoxLayout()
         row.addWidget(QLabel("Move (no character on the tile)"))
-        self.move = QSpinBox()
-        self.move.setRange(0, 99)
-        self.move.setValue(win.previews.move_value)
-        self.move.valueChanged.connect(self._set_move)
-        row.addWidget(self.move)
+        self.move_spin = QSpinBox()
+        self.move_spin.setRange(0, 99)
+        self.move_spin.setValue(win.previews.move_value)
+        self.move_spin.valueChanged.connect(self._set_move)
+        row.addWidget(self.move_spin)
         lay.addLayout(row)
         lay.addWidget(QLabel("Alt+click a tile to pin the preview source;\n"
                              "hover another tile for the line or path to it."))

@@ -32,11 +32,11 @@ class ToolOptionsBar(QToolBar):
             lambda i: i >= 0 and st.set("terrain_id", self.terrain.itemData(i)))
         self._add("terrain_id", "Terrain", self.terrain)
 
-        self.size = QSpinBox()
-        self.size.setRange(1, 32)
-        self.size.setValue(st.brush_size)
-        self.size.valueChanged.connect(lambda v: st.set("brush_size", v))
-        self._add("brush_size", "Size", self.size)
+        self.size_spin = QSpinBox()
+        self.size_spin.setRange(1, 32)
+        self.size_spin.setValue(st.brush_size)
+        self.size_spin.valueChanged.connect(lambda v: st.set("brush_size", v))
+        self._add("brush_size", "Size", self.size_spin)
 
         self.border = QComboBox()
         self.border.currentIndexChanged.connect(
