@@ -15,9 +15,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .engine.model import MapModel
 
 
 @dataclass(frozen=True)
@@ -45,24 +48,24 @@ def _unit_scale(name: str) -> float:
     return 1e6 if name.endswith("_us") else 1e3
 
 
-def _open(n: int):
+def _open(n: int) -> MapModel:
     from .engine.generate import make_open_map
 
     return make_open_map(n)
 
 
-def _mixed(n: int):
+def _mixed(n: int) -> MapModel:
     from .engine.generate import make_mixed_map
 
     return make_mixed_map(n, seed=1)
 
 
-def _fan(make: Callable[[], object]) -> Callable[[], Callable[[], object]]:
+def _fan(make: Callable[[], MapModel]) -> Callable[[], Callable[[], object]]:
     def setup() -> Callable[[], object]:
         from .engine.los import los_fan
 
         model = make()
-        centre = (model.width // 2, model.height // 2)  # type: ignore[attr-defined]
+        centre = (model.width // 2, model.height // 2)
         los_fan(model, centre)
         return lambda: los_fan(model, centre)
 
@@ -138,7 +141,7 @@ def _load_validate() -> Callable[[], object]:
     return load
 
 
-def _tcod(make: Callable[[], object]) -> Callable[[], Callable[[], object]]:
+def _tcod(make: Callable[[], MapModel]) -> Callable[[], Callable[[], object]]:
     def setup() -> Callable[[], object]:
         import tcod.constants
         import tcod.map
@@ -148,7 +151,7 @@ def _tcod(make: Callable[[], object]) -> Callable[[], Callable[[], object]]:
         model = make()
         inp = los_inputs(model)
         transparency = np.ascontiguousarray((inp.tile_los < 2) & ~inp.occ)
-        pov = (model.height // 2, model.width // 2)  # type: ignore[attr-defined]
+        pov = (model.height // 2, model.width // 2)
 
         def fov() -> object:
             return tcod.map.compute_fov(

@@ -26,7 +26,8 @@ def _tip(action: QAction) -> None:
 
 
 def make_action(win: MainWindow, text: str, slot: Callable | None = None,
-                shortcut: object = None, tip: str = "", checkable: bool = False) -> QAction:
+                shortcut: str | QKeySequence.StandardKey | list | None = None,
+                tip: str = "", checkable: bool = False) -> QAction:
     action = QAction(text, win)
     if shortcut is not None:
         if isinstance(shortcut, list):

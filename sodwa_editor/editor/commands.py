@@ -23,7 +23,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtGui import QUndoCommand
 
-from ..engine.model import INDOOR_DEFAULT, INDOOR_YES, Character, Edge, MapModel, MapObject
+from ..engine.model import (
+    INDOOR_DEFAULT,
+    INDOOR_YES,
+    Character,
+    Edge,
+    MapModel,
+    MapObject,
+    Setting,
+    Side,
+)
 
 if TYPE_CHECKING:
     from .document import Document
@@ -38,6 +47,11 @@ LAYER = {
 }
 TILE_FIELDS = ("terrain", "elevation", "transition", "tile_indoor")
 EDGE_FIELDS = ("border_e", "border_s", "transition_e", "transition_s")
+
+
+def _side(field: str) -> Side:
+    """The edge side of an edge layer name (``border_e`` -> ``"E"``)."""
+    return "E" if field.endswith("_e") else "S"
 
 
 def _decode_indoor(code: int) -> bool | None:
@@ -84,10 +98,10 @@ def write_field(model: MapModel, field: str, idx: np.ndarray, values: np.ndarray
         elif field == "tile_indoor":
             model.set_tile_indoor(x, y, _decode_indoor(v))
         elif field in ("border_e", "border_s"):
-            model.set_border(Edge(x, y, field[-1].upper()), v // 4,
+            model.set_border(Edge(x, y, _side(field)), v // 4,
                              indoor=_decode_indoor(v % 4 - 1))
         elif field in ("transition_e", "transition_s"):
-            model.set_transition_edge(Edge(x, y, field[-1].upper()), bool(v))
+            model.set_transition_edge(Edge(x, y, _side(field)), bool(v))
         else:
             raise KeyError(field)
 
@@ -103,7 +117,7 @@ class FieldEdit:
 
     @classmethod
     def capture(cls, model: MapModel, field: str, idx: np.ndarray,
-                after: np.ndarray) -> FieldEdit:
+                after: np.ndarray | int) -> FieldEdit:
         """Edit setting ``after`` at ``idx``, dropping cells that already hold it."""
         idx = np.asarray(idx, np.intp)
         after = np.broadcast_to(np.asarray(after, np.int32), idx.shape)
@@ -268,7 +282,7 @@ class PutObject(QUndoCommand):
 class SetMapSetting(QUndoCommand):
     """Switch the map default between outdoor and indoor."""
 
-    def __init__(self, doc: Document, setting: str) -> None:
+    def __init__(self, doc: Document, setting: Setting) -> None:
         super().__init__(f"Set Map {setting.capitalize()}")
         self.doc, self.before, self.after = doc, doc.model.setting, setting
 

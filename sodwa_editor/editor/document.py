@@ -19,7 +19,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from ..engine.model import Character, Edge, MapModel, MapObject
+from ..engine.model import Character, Edge, MapModel, MapObject, Setting
 from . import commands as c
 from .geometry import Tile, edge_index, tile_index
 
@@ -140,7 +140,7 @@ class Document(QObject):
 
     # ----------------------------------------------------------------- edges
     def _edge_edits(self, prefix: str, edges: Iterable[Edge],
-                    value: int) -> list[c.FieldEdit]:
+                    value: int | np.ndarray) -> list[c.FieldEdit]:
         idx = edge_index(self.model, [e for e in edges if self.model.edge_in_bounds(e)])
         return [c.FieldEdit.capture(self.model, f"{prefix}_{s.lower()}", i, value)
                 for s, i in idx.items() if len(i)]
@@ -176,7 +176,7 @@ class Document(QObject):
                           self._edge_edits("transition", edges, int(on)))
 
     # ------------------------------------------------------------ map scalars
-    def set_setting(self, setting: str) -> bool:
+    def set_setting(self, setting: Setting) -> bool:
         if setting == self.model.setting:
             return False
         return self.push(c.SetMapSetting(self, setting))

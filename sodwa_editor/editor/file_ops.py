@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
-from ..engine.model import MapModel
+from ..engine.model import MapModel, Setting
 from ..engine.terrain import Base
 from .dialogs import (
     ExportPackDialog,
@@ -53,7 +53,10 @@ class FileController(QObject):
                 return False
             values = dlg.values()
         name, w, h, setting = values
-        self.doc.reset(MapModel(w, h, name=name, setting=setting), None)
+        if setting not in ("outdoor", "indoor"):
+            raise ValueError(f"map setting {setting!r} is neither 'outdoor' nor 'indoor'")
+        kind: Setting = "indoor" if setting == "indoor" else "outdoor"
+        self.doc.reset(MapModel(w, h, name=name, setting=kind), None)
         self.win.view.zoom_fit()
         return True
 
@@ -135,9 +138,9 @@ class FileController(QObject):
     # ---------------------------------------------------------------- recent
     def recent(self) -> list[str]:
         value = self.win.settings.value("recent_files", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
+        if isinstance(value, str):  # QSettings gives a one-item list back as a string
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
     def add_recent(self, path: Path) -> None:
         p = str(Path(path).resolve())

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QUndoView,
     QWidget,
@@ -43,6 +44,10 @@ def default_settings() -> QSettings:
 
 
 class MainWindow(QMainWindow):
+    #: menus the actions module builds (Open Recent is refilled by the file controller)
+    view_menu: QMenu
+    recent_menu: QMenu
+
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
                  settings: QSettings | None = None, recovery_dir: Path | None = None,
                  parent: QWidget | None = None) -> None:

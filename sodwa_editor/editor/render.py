@@ -31,5 +31,5 @@ def render_scene(scene: QGraphicsScene, scale: float = 1.0,
 
 def save_png(scene: QGraphicsScene, path: Path, scale: float = 1.0) -> None:
     image = render_scene(scene, scale)
-    if not image.save(str(path), "PNG"):
+    if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # runtime takes str
         raise OSError(f"could not write {path}")

@@ -120,7 +120,7 @@ def special_fill(name: str, base: Base) -> tuple[int, int, int]:
     """Fill of a special terrain type: its base fill shifted by a stable hue."""
     r, g, b = FILL[base]
     c = QColor(r, g, b)
-    h, s, v, _ = c.getHsv()
+    h, s, v = c.hue(), c.saturation(), c.value()
     shift = hashlib.sha1(name.encode()).digest()[0]
     c.setHsv((max(h, 0) + 60 + shift) % 360, max(s, 90), v)
     return c.red(), c.green(), c.blue()

@@ -29,7 +29,7 @@ class ToolOptionsBar(QToolBar):
 
         self.terrain = QComboBox()
         self.terrain.currentIndexChanged.connect(
-            lambda i: i >= 0 and st.set("terrain_id", self.terrain.itemData(i)))
+            lambda i: self._chosen(i, "terrain_id", self.terrain))
         self._add("terrain_id", "Terrain", self.terrain)
 
         self.size_spin = QSpinBox()
@@ -40,7 +40,7 @@ class ToolOptionsBar(QToolBar):
 
         self.border = QComboBox()
         self.border.currentIndexChanged.connect(
-            lambda i: i >= 0 and st.set("border_id", self.border.itemData(i)))
+            lambda i: self._chosen(i, "border_id", self.border))
         self._add("border_id", "Border", self.border)
 
         self.indoor = QComboBox()
@@ -87,6 +87,11 @@ class ToolOptionsBar(QToolBar):
         win.document.edited.connect(self._refresh_teams)
         st.changed.connect(self._state_changed)
         self.refresh_lists()
+
+    def _chosen(self, index: int, key: str, box: QComboBox) -> None:
+        """A combo box choice goes to the editor state (-1 = the box was cleared)."""
+        if index >= 0:
+            self.win.state.set(key, box.itemData(index))
 
     def _add(self, key: str, label: str, widget: QWidget) -> None:
         la = self.addWidget(QLabel(f" {label} "))

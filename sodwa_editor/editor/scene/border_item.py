@@ -5,6 +5,7 @@ green dashed line (the red elevation outline has a gap there)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt
@@ -73,10 +74,10 @@ class BorderLines(ChunkedPathLayer):
             self._keys = (border_keys(m, "E"), border_keys(m, "S"))
         super().refresh(rect)
 
-    def chunk_paths(self, model: MapModel, rect: Rect) -> dict[object, list[np.ndarray]]:
+    def chunk_paths(self, model: MapModel, rect: Rect) -> dict[Any, list[np.ndarray]]:
         return edge_lines(*self._keys, rect)
 
-    def pens(self, key: object) -> Sequence[QPen]:
+    def pens(self, key: Any) -> Sequence[QPen]:
         base, indoor = Base(int(key) // 2), int(key) % 2
         pen = QPen(style.OUTLINE[base], style.BORDER_WIDTH)
         pen.setCapStyle(Qt.PenCapStyle.SquareCap)
@@ -92,12 +93,12 @@ class BorderLines(ChunkedPathLayer):
 class TransitionBorderMarks(ChunkedPathLayer):
     layers = frozenset({"transition_borders"})
 
-    def chunk_paths(self, model: MapModel, rect: Rect) -> dict[object, list[np.ndarray]]:
+    def chunk_paths(self, model: MapModel, rect: Rect) -> dict[Any, list[np.ndarray]]:
         lines = edge_lines(model.transition_e.astype(np.int8),
                            model.transition_s.astype(np.int8), rect)
         return {"transition": lines.get(1, [])}
 
-    def pens(self, key: object) -> Sequence[QPen]:
+    def pens(self, key: Any) -> Sequence[QPen]:
         pen = QPen(style.TRANSITION, 2.5 * TILE / 32)
         pen.setStyle(Qt.PenStyle.DashLine)
         pen.setCapStyle(Qt.PenCapStyle.FlatCap)

@@ -12,6 +12,7 @@ The layer computes nothing while it is hidden.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from PySide6.QtGui import QPen
@@ -65,10 +66,10 @@ class GraphLayer(ChunkedPathLayer):
     lazy = True
     min_px = 6.0  # too dense to read below that
 
-    def chunk_paths(self, model: MapModel, rect: Rect) -> dict[object, list[np.ndarray]]:
+    def chunk_paths(self, model: MapModel, rect: Rect) -> dict[Any, list[np.ndarray]]:
         return pair_lines(model, rect)
 
-    def pens(self, crossing: object) -> Sequence[QPen]:
+    def pens(self, crossing: Any) -> Sequence[QPen]:
         color = (style.GRAPH_CLEAR, style.GRAPH_IMPEDED, style.GRAPH_BLOCKED)[int(crossing)]
         pen = QPen(color, 2 if int(crossing) == Crossing.BLOCKED else 1)  # integer: fast path
         pen.setCosmetic(True)

@@ -9,6 +9,7 @@ that the rectangle overlaps.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import shiboken6
@@ -178,7 +179,8 @@ class LineGroup:
                 painter.drawRects(rects)
             else:
                 painter.setPen(pen)
-                painter.drawLines(self.points)  # point pairs: one line each
+                # point pairs: one line each (the stubs lack the QPolygonF overload)
+                painter.drawLines(self.points)  # type: ignore[call-overload]
 
 
 class PathChunk(QGraphicsItem):
@@ -226,7 +228,9 @@ def points_polygon(seg: np.ndarray) -> QPolygonF:
     poly = QPolygonF()
     poly.resize(n)
     if n:
-        buf = np.frombuffer(shiboken6.VoidPtr(poly.data(), n * 16, True), dtype=np.float64)
+        # poly.data() is the point array's address; the stubs type neither call right
+        ptr = shiboken6.VoidPtr(poly.data(), n * 16, True)  # type: ignore[call-arg, arg-type]
+        buf = np.frombuffer(ptr, dtype=np.float64)  # type: ignore[call-overload]
         buf[:] = np.ascontiguousarray(seg, np.float64).reshape(-1)
     return poly
 
@@ -286,10 +290,10 @@ class ChunkedPathLayer(LayerItem):
             self.refresh(None)
         return super().itemChange(change, value)
 
-    def chunk_paths(self, model: MapModel, rect: Rect) -> dict[object, list[np.ndarray]]:
+    def chunk_paths(self, model: MapModel, rect: Rect) -> dict[Any, list[np.ndarray]]:
         raise NotImplementedError
 
-    def pens(self, style: object) -> Sequence[QPen]:
+    def pens(self, style: Any) -> Sequence[QPen]:
         raise NotImplementedError
 
     def refresh(self, rect: Rect | None) -> None:
@@ -301,7 +305,7 @@ class ChunkedPathLayer(LayerItem):
             return
         if rect is None:
             for it in self.chunks.values():
-                it.setParentItem(None)
+                it.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
                 if it.scene() is not None:
                     it.scene().removeItem(it)
             self.chunks.clear()
@@ -317,7 +321,7 @@ class ChunkedPathLayer(LayerItem):
             if old.scene() is not None:
                 old.scene().removeItem(old)
             else:
-                old.setParentItem(None)
+                old.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
         rect = Rect(cx * CHUNK, cy * CHUNK, min(m.width, (cx + 1) * CHUNK) - 1,
                     min(m.height, (cy + 1) * CHUNK) - 1)
         groups = []

@@ -9,6 +9,8 @@ depend on that layer to redraw that rectangle.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QPixmapCache
 from PySide6.QtWidgets import QGraphicsScene
@@ -80,12 +82,13 @@ class MapScene(QGraphicsScene):
         self.addItem(graph)
         self.items_by_name["graph"] = graph
         #: engine preview items filled by the preview controller (or headless)
-        self.previews = {"los": LosFanItem(), "reach": ReachItem(), "path": PathItem()}
-        for name, z in (("los", 3.5), ("reach", 3.6), ("path", 31)):
-            item = self.previews[name]
-            item.setZValue(z)
-            item.setVisible(False)
-            self.addItem(item)
+        self.previews: dict[str, Any] = {
+            "los": LosFanItem(), "reach": ReachItem(), "path": PathItem()}
+        for name, depth in (("los", 3.5), ("reach", 3.6), ("path", 31.0)):
+            preview = self.previews[name]
+            preview.setZValue(depth)
+            preview.setVisible(False)
+            self.addItem(preview)
         self.hover = self._overlay(cosmetic(style.HOVER, 2), None, 60)
         self.preview = self._overlay(cosmetic(style.SELECTION, 2), style.PREVIEW, 61)
         self.selection = self._overlay(cosmetic(style.SELECTION, 2, Qt.PenStyle.DashLine),
@@ -115,8 +118,8 @@ class MapScene(QGraphicsScene):
             item.bind(model)
         for ov in (self.hover, self.preview, self.selection, self.focus, self.marker):
             ov.clear()
-        for item in self.previews.values():
-            item.setVisible(False)
+        for preview in self.previews.values():
+            preview.setVisible(False)
         self.setSceneRect(QRectF(-LABEL_MARGIN, -LABEL_MARGIN,
                                  model.width * TILE + 2 * LABEL_MARGIN,
                                  model.height * TILE + 2 * LABEL_MARGIN))
@@ -159,7 +162,9 @@ class MapScene(QGraphicsScene):
         for name in LAYERS[layer]:
             self.items_by_name[name].setVisible(visible)
         if layer == "elevation":  # the shading is part of the (opaque) terrain fill
-            self.items_by_name["terrain_fill"].set_shade(visible)
+            fill = self.items_by_name["terrain_fill"]
+            assert isinstance(fill, TerrainFill)
+            fill.set_shade(visible)
 
     def layer_visible(self, layer: str) -> bool:
         return self.items_by_name[LAYERS[layer][0]].isVisible()

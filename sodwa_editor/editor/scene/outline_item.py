@@ -16,6 +16,7 @@ checks this against shapely) but ~100x faster, so a paint stroke rebuilds a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt
@@ -124,7 +125,7 @@ class TerrainOutlines(ChunkedPathLayer):
                 mask_outline(keys == tid, reg.x0, reg.y0, inset, rect))
         return out
 
-    def pens(self, base: object) -> Sequence[QPen]:
+    def pens(self, base: Any) -> Sequence[QPen]:
         return [_pen(style.OUTLINE[base], style.OUTLINE_WIDTH)]
 
 
@@ -166,5 +167,5 @@ class ElevationOutlines(ChunkedPathLayer):
             lines.append(mask_outline(elev >= lv, reg.x0, reg.y0, inset, rect, gh, gv))
         return {"elevated": lines}
 
-    def pens(self, key: object) -> Sequence[QPen]:
+    def pens(self, key: Any) -> Sequence[QPen]:
         return [_pen(style.ELEVATED, style.ELEVATION_WIDTH)]

@@ -68,7 +68,7 @@ class TerrainFill(ImageLayer):
         super().paint(painter, option, widget)
         m = self.model
         r = exposed_tiles(m, option.exposedRect) if m is not None else None
-        if r is None or tile_pixels(option, painter) < 6:
+        if m is None or r is None or tile_pixels(option, painter) < 6:
             return
         ys, xs = np.nonzero(indoor_obstruction(m, r))
         if not len(ys):
@@ -96,7 +96,7 @@ class ElevationLabels(LayerItem):
               widget: QWidget | None = None) -> None:
         m = self.model
         r = exposed_tiles(m, option.exposedRect) if m is not None else None
-        if r is None or tile_pixels(option, painter) < 14:
+        if m is None or r is None or tile_pixels(option, painter) < 14:
             return
         sub = m.elevation[r.y0:r.y1 + 1, r.x0:r.x1 + 1]
         ys, xs = np.nonzero(sub)

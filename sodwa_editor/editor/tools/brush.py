@@ -11,7 +11,7 @@ class BrushTool(StrokeTool):
     label = "Brush"
     shortcut = "B"
     tip = "Paint terrain (right button erases to Clear)"
-    options = ("terrain_id", "brush_size")
+    options: tuple[str, ...] = ("terrain_id", "brush_size")
 
     def paint_value(self) -> int:
         return 0 if self.erasing else self.state.terrain_id

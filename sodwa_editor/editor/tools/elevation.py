@@ -7,7 +7,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 
 from ...engine.model import MAX_ELEVATION
-from ..geometry import brush_cells, line_cells, rect_cells
+from ..geometry import Tile, brush_cells, line_cells, rect_cells
 from .base import StrokeTool, ToolEvent
 
 MODES = ("raise", "lower", "set", "plateau")
@@ -24,7 +24,7 @@ class ElevationTool(StrokeTool):
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.start_levels: np.ndarray | None = None
-        self.anchor = None
+        self.anchor: Tile | None = None
 
     def _mode(self) -> str:
         mode = self.state.elevation_mode
@@ -42,7 +42,9 @@ class ElevationTool(StrokeTool):
         self.start_levels = self.model.elevation.copy()
         super().press(ev)
 
-    def _plateau_cells(self, ev: ToolEvent):
+    def _plateau_cells(self, ev: ToolEvent) -> list[Tile]:
+        if self.anchor is None:
+            return []
         return [(x, y) for x, y in rect_cells(self.anchor, ev.tile)
                 if self.model.in_bounds(x, y)]
 
@@ -78,7 +80,7 @@ class ElevationTool(StrokeTool):
         self.scene.hover.set_shape(brush_cells(self.model, tile, self.state.brush_size))
         if not cells:
             return
-        base = self.start_levels
+        base = self.start_levels if self.start_levels is not None else self.model.elevation
         old = np.array([base[y, x] for x, y in cells], np.int32)
         mode = self._mode()
         if mode == "raise":

@@ -97,6 +97,8 @@ class SelectTool(Tool):
 
     # ----------------------------------------------------------------- stamps
     def _stamp_origin(self, tile: Tile) -> Tile:
+        if self.stamp is None:
+            return tile
         return tile[0] - self.stamp.width // 2, tile[1] - self.stamp.height // 2
 
     def _show_stamp(self, tile: Tile | None) -> None:
