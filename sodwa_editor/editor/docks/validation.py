@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from ...engine.regions import regions
+from ...io import validate_model
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
@@ -44,11 +45,6 @@ class ValidationDock(QWidget):
     def run(self) -> list:
         """Validate now and refresh the list."""
         self.timer.stop()
-        try:
-            from ...io import validate_model
-        except ImportError as exc:  # io layer missing: say so instead of failing
-            self.summary.setText(f"validation unavailable: {exc}")
-            return []
         self.problems = validate_model(self.win.document.model)
         self.list.clear()
         errors = sum(p.severity == "error" for p in self.problems)

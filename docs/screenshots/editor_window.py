@@ -1,0 +1,53 @@
+"""Regenerate ``editor-window.png`` (the main window as a user sees it).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/editor_window.py
+
+Opens ``maps/outdoor-skirmish.json``, pins the LoS fan on the Ranger, hovers
+tile (10, 4) so the line and its reason show, and grabs the whole window.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from sodwa_editor.editor.main_window import MainWindow  # noqa: E402
+from sodwa_editor.editor.testing import move  # noqa: E402
+
+
+def main() -> None:
+    app = QApplication([])
+    tmp = Path(tempfile.mkdtemp())
+    win = MainWindow(settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
+                     recovery_dir=tmp / "recovery")
+    win.files.open_map(ROOT / "maps" / "outdoor-skirmish.json", ask_save=False)
+    win.resize(1500, 950)
+    win.show()
+    app.processEvents()
+    win.view.zoom_fit()
+    ranger = win.document.model.characters["ranger"]
+    win.action_map["preview_los"].setChecked(True)
+    win.previews.pin((ranger.x, ranger.y))
+    move(win.view, 10.5, 4.5)
+    win.previews.update_now()
+    win.validation.run()
+    for _ in range(3):
+        app.processEvents()
+    out = Path(__file__).with_name("editor-window.png")
+    win.grab().save(str(out))
+    print(f"wrote {out}")
+    win.document.undo_stack.setClean()
+    win.close()
+
+
+if __name__ == "__main__":
+    main()
