@@ -186,9 +186,8 @@ def cmd_los(args: argparse.Namespace) -> int:
         if args.json:
             _emit({"from": list(args.src), "to": list(args.dst), **result.to_json()})
         else:
-            why = f" ({result.reason.text})" if result.reason else ""
             print(f"{args.src[0]},{args.src[1]} -> {args.dst[0]},{args.dst[1]}: "
-                  f"{result.crossing.label}{why}")
+                  f"{result.describe()}")
         return 0
     fan = los_fan(model, args.src)
     if args.json:

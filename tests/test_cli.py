@@ -50,7 +50,7 @@ def test_validate_broken_json_names_line(tmp_path, capsys):
 
 def test_los_single_text_and_json(capsys):
     code, out, _ = run(capsys, "los", RULEBOOK, "--from", "1,2", "--to", "11,2")
-    assert code == 0 and out.startswith("1,2 -> 11,2: blocked (blocked by character 'green'")
+    assert code == 0 and out.startswith("1,2 -> 11,2: blocked by character 'green'")
     code, out, _ = run(capsys, "los", RULEBOOK, "--from", "3,2", "--to", "7,3", "--json")
     data = json.loads(out)
     assert data["class"] == "impeded" and data["reason"]["kind"] == "target-tile"

@@ -15,6 +15,7 @@ from sodwa_editor.io import (
     MapSaveError,
     build_pack,
     dumps_pack,
+    load_map,
     load_pack,
     map_to_dict,
     read_any,
@@ -138,3 +139,20 @@ def test_cli_validate_and_pack_commands(map_files, tmp_path, capsys):
     assert cli_main(["validate", str(DATA / "semantic_errors.json")]) == 1
     text = capsys.readouterr().out
     assert "error: /characters/1: character 'b' stands on Obstructing tile (2, 0)" in text
+
+
+def test_open_maps_replace_their_files_in_the_pack(map_files):
+    """The editor exports what is on screen: an open map with unsaved edits goes in
+    instead of its file, checked like a file."""
+    path = map_files[0]
+    edited = load_map(path)
+    edited.description = "edited, not saved"
+    pack, problems = make_pack(map_files, open_maps={path: edited})
+    assert pack is not None and not any(p.is_error for p in problems)
+    assert pack["maps"][0]["description"] == "edited, not saved"
+    edited.name = "x" * 300  # the format cannot hold it: an error, located at the file
+    pack, problems = make_pack(map_files, open_maps={path: edited})
+    assert pack is None
+    errors = [p for p in problems if p.is_error]
+    assert [(p.code, p.source) for p in errors] == [("unstorable", str(path))]
+    assert "/name" in errors[0].message

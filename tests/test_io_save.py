@@ -95,3 +95,38 @@ def test_save_new_file(tmp_path):
     save_map(MapModel(2, 2, name="fresh"), path)
     assert read_map(path)[0].name == "fresh"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.json"]
+
+
+@pytest.mark.parametrize("field, value", [
+    ("name", "n" * 201),
+    ("description", "d" * 100_001),
+])
+def test_text_longer_than_the_schema_allows_is_refused_before_writing(saved, field, value):
+    """A save never writes a file that would fail to load (the schema's maxLength)."""
+    before = saved.read_bytes()
+    model = outdoor_skirmish()
+    setattr(model, field, value)
+    with pytest.raises(MapSaveError, match=rf"/{field}: .* is too long \(at most"):
+        save_map(model, saved)
+    assert saved.read_bytes() == before
+    assert leftovers(saved.parent) == []
+
+
+def test_long_team_and_kind_are_refused_with_their_json_path(saved):
+    model = MapModel(4, 4)
+    model.characters["a"] = Character("a", "t" * 65, 1, 1)
+    with pytest.raises(MapSaveError, match=r"/characters/0/team: .* too long \(at most 64"):
+        save_map(model, saved)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_read_only_file_is_not_replaced(saved):
+    before = saved.read_bytes()
+    saved.chmod(0o444)
+    try:
+        with pytest.raises(MapSaveError, match="read-only"):
+            save_map(MapModel(2, 2), saved)
+        assert saved.read_bytes() == before
+        assert leftovers(saved.parent) == []
+    finally:
+        saved.chmod(0o644)

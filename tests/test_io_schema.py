@@ -104,3 +104,19 @@ _CASES.append(("start_zones", tile_ok, "#/$defs/tile"))
 def test_fast_tests_never_accept_what_the_schema_refuses(key, test, ref, item):
     if test(item):
         assert list(_def_validator(ref).iter_errors(item)) == []
+
+
+def test_text_limits_are_read_from_the_schema():
+    from sodwa_editor.io.schemas import map_text_limits
+
+    assert map_text_limits() == {"name": 200, "description": 100000, "team": 64, "id": 64,
+                                 "character_name": 200, "object_kind": 64}
+
+
+def test_type_errors_name_the_value_once():
+    doc = map_to_dict(outdoor_skirmish())
+    doc["borders"] = None
+    messages = [p.message for p in map_schema_problems(doc)]
+    assert messages == ["must be a list, not null"]
+    doc["borders"] = 5
+    assert [p.message for p in map_schema_problems(doc)] == ["must be a list, not number 5"]

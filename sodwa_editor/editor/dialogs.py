@@ -7,7 +7,6 @@ from pathlib import Path
 
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 from ..engine.model import MAX_SIDE
 from ..engine.resize import ANCHORS
 from ..engine.terrain import Base
+from ..io.schemas import load_schema, map_text_limits
 
 
 def _buttons(dialog: QDialog) -> QDialogButtonBox:
@@ -51,6 +51,7 @@ class NewMapDialog(QDialog):
         self.setWindowTitle("New Map")
         form = QFormLayout(self)
         self.name = QLineEdit("untitled")
+        self.name.setMaxLength(map_text_limits()["name"])
         self.width_spin = _spin(1, MAX_SIDE, 32)
         self.height_spin = _spin(1, MAX_SIDE, 24)
         self.setting = QComboBox()
@@ -126,6 +127,7 @@ class PropertiesDialog(QDialog):
         self.setWindowTitle("Map Properties")
         form = QFormLayout(self)
         self.name = QLineEdit(name)
+        self.name.setMaxLength(map_text_limits()["name"])
         self.description = QPlainTextEdit(description)
         form.addRow("Name", self.name)
         form.addRow("Description", self.description)
@@ -180,6 +182,9 @@ class ExportPackDialog(QDialog):
         self.version = QLineEdit("1.0.0")
         self.author = QLineEdit()
         self.description = QLineEdit()
+        fields = load_schema("mappack")["properties"]
+        for key in ("name", "version", "author", "description"):
+            getattr(self, key).setMaxLength(fields[key]["maxLength"])
         form.addRow("Name", self.name)
         form.addRow("Version", self.version)
         form.addRow("Author", self.author)
@@ -200,6 +205,17 @@ class ExportPackDialog(QDialog):
         }
 
 
+def problem_line(p) -> str:
+    """One problem for a list: severity, file (when known), place, message; the
+    place is left out when the problem is about the whole file."""
+    parts = [p.severity]
+    if p.source:
+        parts.append(Path(p.source).name)
+    if p.path or p.map_name is not None:
+        parts.append(p.location())
+    return ": ".join(parts + [p.message])
+
+
 class ProblemsDialog(QDialog):
     """Lists the problems of a file that could not be opened or exported."""
 
@@ -212,11 +228,8 @@ class ProblemsDialog(QDialog):
         lay.addWidget(QLabel(summary))
         self.list = QListWidget()
         for p in problems:
-            where = p.location() if hasattr(p, "location") else ""
-            self.list.addItem(f"{p.severity}: {where}: {p.message}")
+            self.list.addItem(problem_line(p))
         lay.addWidget(self.list)
-        self.details = QCheckBox("Show warnings")  # kept simple: all are listed
-        self.details.setVisible(False)
         box = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         box.rejected.connect(self.reject)
         box.accepted.connect(self.accept)

@@ -20,6 +20,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..engine.model import Character, Edge, MapModel, MapObject, Setting
+from ..engine.terrain import Base
+from ..io.schemas import map_text_limits
 from . import commands as c
 from .geometry import Tile, edge_index, tile_index
 
@@ -184,6 +186,9 @@ class Document(QObject):
     def set_properties(self, name: str, description: str) -> bool:
         if (name, description) == (self.model.name, self.model.description):
             return False
+        if self._too_long("map name", name, "name") or \
+                self._too_long("map description", description, "description"):
+            return False
         return self.push(c.SetMapProperties(self, name, description))
 
     def replace_map(self, model: MapModel, text: str) -> bool:
@@ -196,6 +201,8 @@ class Document(QObject):
         if not team:
             self.message.emit("give the team a name first")
             return False
+        if self._too_long("team name", team, "team"):
+            return False
         current = set(self.model.start_zones.get(team, set()))
         cells = {(int(x), int(y)) for x, y in cells if self.model.in_bounds(x, y)}
         after = current | cells if on else current - cells
@@ -206,15 +213,50 @@ class Document(QObject):
 
     # ------------------------------------------------------ characters/objects
     def new_character_id(self, base: str) -> str:
+        """A free character/object id made from ``base`` (a name or kind): lower case,
+        other characters than letters, digits, '-' and '_' replaced, short enough
+        for a numeric suffix within the file format's id limit."""
         base = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in base.lower()) or "char"
+        base = base[:map_text_limits()["id"] - 8]
         taken = set(self.model.characters) | set(self.model.objects)
         if base not in taken:
             return base
         return next(f"{base}-{i}" for i in itertools.count(2) if f"{base}-{i}" not in taken)
 
+    def _too_long(self, what: str, text: str, field: str) -> bool:
+        """Refuse (with a message) text longer than the map format holds."""
+        limit = map_text_limits()[field]
+        if len(text) <= limit:
+            return False
+        self.message.emit(f"the {what} is {len(text)} characters long; "
+                          f"a map file holds at most {limit}")
+        return True
+
+    def _refuse_character(self, what: str, ch: Character | MapObject, *, placed: bool) -> bool:
+        """Emit why ``ch`` cannot be stored and return True, or return False.
+
+        Refused: text longer than the file format holds, and (when ``placed`` on a
+        new tile) an Obstructing tile (rulebook, Terrain Types: Obstructing terrain
+        cannot be entered; the io check ``character-on-obstructing`` is the same rule
+        for files).  A character already standing there may still be edited.
+        """
+        if placed and self.model.in_bounds(ch.x, ch.y) and \
+                self.model.base_at(ch.x, ch.y) is Base.OBSTRUCTING:
+            self.message.emit(f"{'An' if what[0] in 'aeiou' else 'A'} {what} cannot stand on "
+                              f"the Obstructing tile ({ch.x}, {ch.y})")
+            return True
+        texts = [(f"{what} id", ch.id, "id")]
+        if isinstance(ch, Character):
+            texts += [("team name", ch.team, "team"), ("character name", ch.name, "character_name")]
+        else:
+            texts += [("object kind", ch.kind, "object_kind")]
+        return any(self._too_long(label, text, field) for label, text, field in texts)
+
     def place_character(self, character: Character) -> bool:
         m = self.model
         if not m.in_bounds(character.x, character.y):
+            return False
+        if self._refuse_character("character", character, placed=True):
             return False
         other = m.character_at(character.x, character.y)
         if other is not None and other.id != character.id:
@@ -231,7 +273,10 @@ class Document(QObject):
             setattr(after, k, v)
         if after == before:
             return False
-        if (after.x, after.y) != (before.x, before.y):
+        moved = (after.x, after.y) != (before.x, before.y)
+        if self._refuse_character("character", after, placed=moved):
+            return False
+        if moved:
             other = self.model.character_at(after.x, after.y)
             if other is not None:
                 self.message.emit(f"({after.x}, {after.y}) already holds {other.id}")
@@ -252,6 +297,9 @@ class Document(QObject):
         text = "Place Object" if before is None else "Edit Object"
         if before == obj:
             return False
+        moved = before is None or (before.x, before.y) != (obj.x, obj.y)
+        if self._refuse_character("object", obj, placed=moved):
+            return False
         return self.push(c.PutObject(self, text, before, obj))
 
     def remove_object(self, object_id: str) -> bool:
@@ -261,8 +309,28 @@ class Document(QObject):
         return self.push(c.PutObject(self, "Remove Object", before, None))
 
     def paste_stamp(self, stamp, ox: int, oy: int, text: str = "Paste Stamp") -> bool:
-        """Write a :class:`~.stamp.Stamp` with its top-left tile at (ox, oy)."""
-        return self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))
+        """Write a :class:`~.stamp.Stamp` with its top-left tile at (ox, oy).
+
+        Terrain is matched by type name; special types the stamp uses that this
+        map does not declare are declared first, in the same undo step.
+        """
+        missing = stamp.missing_types(self.model)
+        if not missing:
+            return self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))
+        declared = self.model.copy()
+        try:
+            for t in missing:
+                declared.registry.register(t.name, t.base, t.properties)
+        except ValueError as exc:  # e.g. the map already has 256 terrain types
+            self.message.emit(f"cannot paste: {exc}")
+            return False
+        self.begin_macro(text)
+        self.push(c.ReplaceMap(self, "Declare " + ", ".join(t.name for t in missing), declared))
+        self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))
+        self.end_macro()
+        self.message.emit("declared terrain type(s) " + ", ".join(t.name for t in missing)
+                          + " from the copied map")
+        return True
 
     def clear_region(self, rect, text: str = "Delete Region") -> bool:
         """Reset a rectangle to Clear ground level 0 without borders inside it."""

@@ -74,6 +74,8 @@ class FileController(QObject):
 
         model, problems = read_map(path)
         if model is None:
+            if not path.exists():
+                self.forget_recent(path)  # a deleted or moved file leaves Open Recent
             self._show_problems("Cannot Open Map", f"{path.name} could not be opened:", problems)
             return False
         self.doc.reset(model, path)
@@ -149,6 +151,11 @@ class FileController(QObject):
         self.win.settings.setValue("last_dir", str(Path(p).parent))
         self.refresh_recent()
 
+    def forget_recent(self, path: Path) -> None:
+        p = str(Path(path).resolve())
+        self.win.settings.setValue("recent_files", [f for f in self.recent() if f != p])
+        self.refresh_recent()
+
     def refresh_recent(self) -> None:
         menu = getattr(self.win, "recent_menu", None)
         if menu is None:
@@ -166,7 +173,7 @@ class FileController(QObject):
 
     # ---------------------------------------------------------------- export
     def export_png(self, path: Path | str | None = None, scale: float = 1.0) -> bool:
-        from .render import save_png
+        from .render import MAX_IMAGE_SIDE, save_png
 
         if path is None:
             name, _ = QFileDialog.getSaveFileName(self.win, "Export PNG",
@@ -177,11 +184,13 @@ class FileController(QObject):
         self.win.scene.selection.clear()
         self.win.scene.hover.clear()
         try:
-            save_png(self.win.scene, Path(path), scale)
+            used = save_png(self.win.scene, Path(path), scale)
         except OSError as exc:
             QMessageBox.critical(self.win, "Export Failed", str(exc))
             return False
-        self.win.statusBar().showMessage(f"Exported {path}", 4000)
+        note = f" at {used * 100:.0f}% (largest image side {MAX_IMAGE_SIDE} px)" \
+            if used < scale else ""
+        self.win.statusBar().showMessage(f"Exported {path}{note}", 6000)
         return True
 
     def export_pack(self, out: Path | str | None = None, values: dict | None = None) -> bool:
@@ -199,9 +208,11 @@ class FileController(QObject):
             if not name:
                 return False
             out = name
+        # The open map goes in as it is on screen, unsaved edits included.
+        live = {self.doc.path: self.doc.model} if self.doc.path else {}
         pack, problems = build_pack(values["maps"], name=values["name"],
                                     version=values["version"], author=values.get("author", ""),
-                                    description=values.get("description", ""))
+                                    description=values.get("description", ""), open_maps=live)
         if pack is None:
             self._show_problems("Pack Not Exported", "The pack was not written:", problems)
             return False
@@ -218,6 +229,7 @@ class FileController(QObject):
         from ..engine.resize import resized
 
         m = self.doc.model
+        interactive = values is None
         if values is None:
             dlg = ResizeDialog(m.width, m.height, self.win)
             if dlg.exec() != QDialog.DialogCode.Accepted:
@@ -226,7 +238,21 @@ class FileController(QObject):
         w, h, dx, dy = values
         if (w, h, dx, dy) == (m.width, m.height, 0, 0):
             return False
-        return self.doc.replace_map(resized(m, w, h, dx, dy), "Resize Map")
+        try:
+            new = resized(m, w, h, dx, dy)
+        except ValueError as exc:
+            self.win.show_message(f"cannot resize: {exc}")
+            return False
+        lost = _resize_losses(m, new)
+        if lost and interactive and QMessageBox.question(
+                self.win, "Resize Map", f"Resizing removes {lost}. Resize anyway?"
+        ) != QMessageBox.StandardButton.Yes:
+            return False
+        if not self.doc.replace_map(new, "Resize Map"):
+            return False
+        if lost:
+            self.win.show_message(f"Resized to {w} x {h}; removed {lost} (Undo restores them)")
+        return True
 
     def transform_map(self, how: str) -> bool:
         """Rotate or mirror the whole map (engine.transform), as one undo step."""
@@ -262,3 +288,14 @@ class FileController(QObject):
             self.win.show_message(str(exc))
             return False
         return self.doc.replace_map(new, f"Add Terrain Type {name}")
+
+
+def _resize_losses(old: MapModel, new: MapModel) -> str:
+    """What a resize drops besides tiles: "2 characters, 1 start-zone tile", or ""."""
+    counts = (
+        (len(old.characters) - len(new.characters), "character"),
+        (len(old.objects) - len(new.objects), "object"),
+        (sum(map(len, old.start_zones.values())) - sum(map(len, new.start_zones.values())),
+         "start-zone tile"),
+    )
+    return ", ".join(f"{n} {what}{'s' if n > 1 else ''}" for n, what in counts if n > 0)

@@ -80,8 +80,9 @@ class MainWindow(QMainWindow):
         d.edited.connect(self.scene.flush)
         d.edited.connect(self._on_edited)
         d.message.connect(self.show_message)
-        d.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
-        d.path_changed.connect(lambda _p: self._update_title())
+        # Bound methods, not lambdas: Qt drops them when the window is deleted.
+        d.undo_stack.cleanChanged.connect(self._update_title)
+        d.path_changed.connect(self._update_title)
         self.view.hovered.connect(self._on_hover)
         self.view.pin_requested.connect(lambda x, y: self.previews.pin((x, y)))
         self.view.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
@@ -240,7 +241,7 @@ class MainWindow(QMainWindow):
         act.setChecked(self.document.model.setting == "indoor")
         act.blockSignals(False)
 
-    def _update_title(self) -> None:
+    def _update_title(self, *_changed: object) -> None:
         d = self.document
         self.setWindowTitle(f"{d.display_name()}[*] - {APP_NAME}")
         self.setWindowModified(d.modified)
@@ -271,7 +272,8 @@ class MainWindow(QMainWindow):
     def recover(self, entry) -> bool:
         model, problems = self.recovery.load(entry)
         if model is None:
-            self.show_message(f"could not recover {entry.file.name}")
+            why = f": {problems[0]}" if problems else ""
+            self.show_message(f"could not recover {entry.file.name}{why}")
             return False
         self.document.reset(model, entry.original)
         self.document.undo_stack.resetClean()  # recovered changes are unsaved
@@ -301,4 +303,8 @@ class MainWindow(QMainWindow):
         self.previews.shutdown()
         self.recovery.discard()
         self.scene.detach()
+        # The document outlives the window until Python collects it; its
+        # last signals (the undo stack clearing) must not reach deleted widgets.
+        self.document.blockSignals(True)
+        self.document.undo_stack.blockSignals(True)
         event.accept()

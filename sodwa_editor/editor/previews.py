@@ -132,8 +132,7 @@ class PreviewController(QObject):
         self.line.set_line(src, target, result.crossing)
         self._line_set = True
         self.last_los = result
-        why = f" ({result.reason.text})" if result.reason else ""
-        return [f"LoS {src[0]},{src[1]} -> {target[0]},{target[1]}: {result.crossing.label}{why}"]
+        return [f"LoS {src[0]},{src[1]} -> {target[0]},{target[1]}: {result.describe()}"]
 
     def _update_reach(self, m, src) -> list[str]:
         on = self.enabled["reach"] and src is not None

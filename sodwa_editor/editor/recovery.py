@@ -114,23 +114,24 @@ class Recovery(QObject):
             if os.path.exists(lock.fileName()) and not lock.tryLock(0):
                 continue  # another editor is alive and owns it
             lock.unlock()
-            try:
-                data = json.loads(f.read_text(encoding="utf-8"))
-                out.append(RecoveryEntry(f, Path(data["original"]) if data.get("original")
-                                         else None, float(data.get("saved_at", 0)),
-                                         str(data.get("map_name", "untitled"))))
-            except (OSError, ValueError, KeyError, TypeError):
-                continue
+            data = _read_wrapper(f)
+            if isinstance(data, str):
+                continue  # not a recovery file this editor wrote; leave it alone
+            original = data.get("original")
+            saved_at = data.get("saved_at")
+            out.append(RecoveryEntry(
+                f, Path(original) if isinstance(original, str) and original else None,
+                float(saved_at) if isinstance(saved_at, int | float) else 0.0,
+                str(data.get("map_name") or "untitled")))
         return out
 
     @staticmethod
     def load(entry: RecoveryEntry) -> tuple[MapModel | None, list]:
         from ..io import parse_map
 
-        try:
-            data = json.loads(entry.file.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            return None, [str(exc)]
+        data = _read_wrapper(entry.file)
+        if isinstance(data, str):
+            return None, [f"{entry.file}: {data}"]
         return parse_map(data["map"], source=str(entry.file))
 
     @staticmethod
@@ -138,3 +139,14 @@ class Recovery(QObject):
         for f in (entry.file, entry.file.with_suffix(".lock")):
             with contextlib.suppress(OSError):
                 f.unlink()
+
+
+def _read_wrapper(path: Path) -> dict | str:
+    """The recovery wrapper object in ``path``, or why it cannot be used."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return f"cannot read the recovery file: {exc}"
+    if not isinstance(data, dict) or not isinstance(data.get("map"), str):
+        return "not a recovery file (no map text inside)"
+    return data

@@ -5,10 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QImage, QImageWriter, QPainter
 from PySide6.QtWidgets import QGraphicsScene
 
 from . import style
+
+#: Longest side of an exported image, in pixels (8192 x 8192 x 4 bytes = 256 MiB);
+#: a larger map is scaled down to fit (a 256 x 256 map at 32 px per tile fits).
+MAX_IMAGE_SIDE = 8192
 
 
 def render_scene(scene: QGraphicsScene, scale: float = 1.0,
@@ -29,7 +33,23 @@ def render_scene(scene: QGraphicsScene, scale: float = 1.0,
     return image
 
 
-def save_png(scene: QGraphicsScene, path: Path, scale: float = 1.0) -> None:
-    image = render_scene(scene, scale)
-    if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # runtime takes str
-        raise OSError(f"could not write {path}")
+def fitted_scale(scene: QGraphicsScene, scale: float = 1.0) -> float:
+    """``scale``, reduced so that neither side of the image exceeds :data:`MAX_IMAGE_SIDE`."""
+    rect = scene.sceneRect()
+    longest = max(rect.width(), rect.height(), 1.0) * scale
+    return scale if longest <= MAX_IMAGE_SIDE else MAX_IMAGE_SIDE / max(rect.width(),
+                                                                        rect.height())
+
+
+def save_png(scene: QGraphicsScene, path: Path, scale: float = 1.0) -> float:
+    """Write the scene to a PNG at ``scale`` (reduced to fit :data:`MAX_IMAGE_SIDE`);
+    returns the scale used.  Raises ``OSError`` saying why when it cannot."""
+    used = fitted_scale(scene, scale)
+    image = render_scene(scene, used)
+    if image.isNull():
+        raise OSError(f"could not write {path}: not enough memory for a "
+                      f"{image.width()}x{image.height()} image")
+    writer = QImageWriter(str(path), b"png")
+    if not writer.write(image):
+        raise OSError(f"could not write {path}: {writer.errorString()}")
+    return used

@@ -1,13 +1,20 @@
 """Stamps: a copied rectangle of a map (tile layers and the edges inside it),
-rotated or flipped and pasted back as one command."""
+rotated or flipped and pasted back as one command.
+
+A stamp remembers the terrain types of the map it was copied from, so it can be
+pasted into another map: terrain is matched by type *name*, and special types
+the target does not declare are declared with the paste (see
+:meth:`Document.paste_stamp`).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..engine.model import INDOOR_DEFAULT, MapModel, Rect
+from ..engine.terrain import TerrainRegistry, TerrainType
 from .commands import FieldEdit, read_field
 
 TILE_FIELDS = ("terrain", "elevation", "transition", "tile_indoor")
@@ -23,6 +30,8 @@ class Stamp:
     border_s: np.ndarray
     transition_e: np.ndarray
     transition_s: np.ndarray
+    #: terrain types of the source map, indexed by the ids in the layers
+    types: tuple[TerrainType, ...] = field(default_factory=lambda: tuple(TerrainRegistry()))
 
     @property
     def width(self) -> int:
@@ -52,6 +61,7 @@ class Stamp:
             edges("border_s", range(x0, x1 + 1), range(y0, y1)),
             edges("transition_e", range(x0, x1), range(y0, y1 + 1)),
             edges("transition_s", range(x0, x1 + 1), range(y0, y1)),
+            tuple(model.registry),
         )
 
     @classmethod
@@ -75,7 +85,7 @@ class Stamp:
 
         return Stamp({f: r(a) for f, a in self.tiles.items()},
                      r(self.border_s), r(self.border_e),
-                     r(self.transition_s), r(self.transition_e))
+                     r(self.transition_s), r(self.transition_e), self.types)
 
     def flipped(self, horizontal: bool = True) -> Stamp:
         """Mirrored left-right (``horizontal``) or top-bottom."""
@@ -83,31 +93,52 @@ class Stamp:
             return np.ascontiguousarray(a[:, ::-1] if horizontal else a[::-1])
 
         return Stamp({k: f(a) for k, a in self.tiles.items()}, f(self.border_e),
-                     f(self.border_s), f(self.transition_e), f(self.transition_s))
+                     f(self.border_s), f(self.transition_e), f(self.transition_s), self.types)
 
     # ----------------------------------------------------------------- paste
     def footprint(self, ox: int, oy: int) -> list[tuple[int, int]]:
         return [(ox + x, oy + y) for y in range(self.height) for x in range(self.width)]
 
+    def used_types(self) -> list[TerrainType]:
+        """The terrain types that occur in the stamp's tiles or borders."""
+        ids = set(np.unique(self.tiles["terrain"]).tolist())
+        for borders in (self.border_e, self.border_s):
+            ids |= {v // 4 for v in np.unique(borders).tolist() if v // 4}
+        return [self.types[i] for i in sorted(ids) if i < len(self.types)]
+
+    def missing_types(self, model: MapModel) -> list[TerrainType]:
+        """Special types used by the stamp that ``model`` does not declare (by name)."""
+        return [t for t in self.used_types() if t.name not in model.registry]
+
+    def _id_map(self, model: MapModel) -> np.ndarray:
+        """Stamp terrain id -> ``model`` terrain id of the same name (-1: undeclared)."""
+        reg = model.registry
+        return np.array([reg.id_of(t.name) if t.name in reg else -1 for t in self.types],
+                        np.int64)
+
     def edits(self, model: MapModel, ox: int, oy: int) -> list[FieldEdit]:
-        """Cell edits pasting this stamp with its top-left tile at (ox, oy)."""
+        """Cell edits pasting this stamp with its top-left tile at (ox, oy); terrain
+        of a type ``model`` does not declare is left out."""
         out = []
         layers = [(f, a) for f, a in self.tiles.items()] + [
             ("border_e", self.border_e), ("border_s", self.border_s),
             ("transition_e", self.transition_e), ("transition_s", self.transition_s)]
-        n_types = len(model.registry)
-        for field, arr in layers:
+        id_map = self._id_map(model)
+        for field_name, arr in layers:
             if arr.size == 0:
                 continue
             ys, xs = np.nonzero(np.ones(arr.shape, bool))
-            values = arr[ys, xs]
+            values = arr[ys, xs].astype(np.int64)
             ty, tx = ys + oy, xs + ox
-            fh, fw = getattr(model, field).shape
+            fh, fw = getattr(model, field_name).shape
             ok = (tx >= 0) & (ty >= 0) & (tx < fw) & (ty < fh)
-            if field == "terrain":
-                ok &= values < n_types
-            elif field.startswith("border"):
-                ok &= values // 4 < n_types
+            if field_name == "terrain":
+                values = id_map[values]
+                ok &= values >= 0
+            elif field_name.startswith("border"):
+                mapped = id_map[values // 4]
+                ok &= mapped >= 0
+                values = np.maximum(mapped, 0) * 4 + values % 4
             idx = ty[ok] * fw + tx[ok]
-            out.append(FieldEdit.capture(model, field, idx, values[ok]))
+            out.append(FieldEdit.capture(model, field_name, idx, values[ok].astype(np.int32)))
         return out

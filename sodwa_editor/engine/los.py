@@ -77,6 +77,11 @@ class LosResult:
             "reason": None if self.reason is None else self.reason.to_json(),
         }
 
+    def describe(self) -> str:
+        """One phrase for people: ``clear``, or the reason, which starts with the
+        class (``blocked by the Obstructing tile (3, 4)``)."""
+        return self.reason.text if self.reason is not None else self.crossing.label
+
 
 @dataclass
 class LosInputs:

@@ -54,6 +54,9 @@ def format_problems(doc: object, expected: str) -> list[Problem]:
             msg = f"unknown format {fmt!r} (expected {expected!r})"
         return [error(msg, "/format", code="format")]
     version = doc.get("format_version")
+    if "format_version" not in doc:
+        return [error(f"missing \"format_version\" (this editor reads version "
+                      f"{FORMAT_VERSION})", "/format_version", code="format")]
     if isinstance(version, bool) or not isinstance(version, int):
         return [error(f"\"format_version\" must be a whole number (this editor reads version "
                       f"{FORMAT_VERSION}), not {version!r}", "/format_version", code="format")]

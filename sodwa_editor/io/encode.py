@@ -19,6 +19,7 @@ import numpy as np
 from .. import __version__
 from ..engine.model import INDOOR_DEFAULT, INDOOR_YES, Edge, MapModel
 from ..engine.terrain import TerrainRegistry
+from .schemas import map_schema_problems
 
 MAP_FORMAT, PACK_FORMAT = "sodwa-map", "sodwa-mappack"
 FORMAT_VERSION = 1
@@ -108,6 +109,7 @@ def map_to_dict(model: MapModel) -> dict[str, Any]:
                           for team, tiles in sorted(model.start_zones.items()) if tiles}
     doc["characters"] = [_character(model.characters[k]) for k in sorted(model.characters)]
     doc["objects"] = [_object(model.objects[k]) for k in sorted(model.objects)]
+    _check_schema(doc)
     return doc
 
 
@@ -199,6 +201,16 @@ def _check_storable(model: MapModel) -> None:
         if not model.in_bounds(x, y):
             raise ValueError(f"{what} {ident!r} at ({x}, {y}) is outside the "
                              f"{model.width}x{model.height} map")
+
+
+def _check_schema(doc: dict[str, Any]) -> None:
+    """Refuse a document the map schema would reject on the next load (e.g. a name
+    longer than the schema allows), naming every offending field."""
+    problems = map_schema_problems(doc)
+    if problems:
+        listed = "; ".join(f"{p.location()}: {p.message}" for p in problems[:5])
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise ValueError(f"the map would not load again: {listed}{more}")
 
 
 def edge_layers(model: MapModel, side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -183,6 +183,10 @@ def atomic_write_text(path: PathLike, text: str) -> None:
     then rename it over ``path`` (``os.replace``)."""
     target = Path(path)
     folder = target.parent
+    if target.is_file() and (not os.access(target, os.W_OK)
+                             or not os.stat(target).st_mode & 0o222):  # (root passes access)
+        raise MapSaveError(f"cannot save {target}: the file is read-only; the previous "
+                           "file is unchanged")
     tmp = folder / f".{target.name}.{secrets.token_hex(4)}.tmp"
     data = text.encode("utf-8")
     try:

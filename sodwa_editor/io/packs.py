@@ -6,7 +6,8 @@ name.  Map names must be unique within a pack.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from ..engine.model import MapModel
@@ -18,17 +19,28 @@ from .schemas import pack_schema_problems
 
 
 def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author: str = "",
-               description: str = "") -> tuple[dict[str, Any] | None, list[Problem]]:
+               description: str = "", open_maps: Mapping[Path, MapModel] | None = None
+               ) -> tuple[dict[str, Any] | None, list[Problem]]:
     """Read map files and bundle them into a pack document.
 
-    Returns ``(pack, problems)``; ``pack`` is ``None`` if any map has an error or
-    the pack itself is invalid (e.g. two maps with the same name).  Maps are
-    embedded in their canonical form.
+    ``open_maps`` maps a file path (resolved) to an in-memory map that replaces the
+    file's content, e.g. the editor's document with unsaved changes; it is
+    checked exactly as the file would be.  Returns ``(pack, problems)``; ``pack``
+    is ``None`` if any map has an error or the pack itself is invalid (e.g. two
+    maps with the same name).  Maps are embedded in their canonical form.
     """
     problems: list[Problem] = []
     maps: list[dict[str, Any]] = []
+    replaced = {Path(p).resolve(): m for p, m in (open_maps or {}).items()}
     for path in map_paths:
-        model, found = read_map(path)
+        live = replaced.get(Path(path).resolve())
+        if live is None:
+            model, found = read_map(path)
+        else:
+            try:
+                model, found = map_from_doc(map_to_dict(live), source=str(path))
+            except ValueError as exc:
+                model, found = None, [error(str(exc), code="unstorable").located(source=str(path))]
         problems += found
         if model is not None:
             maps.append(map_to_dict(model))

@@ -56,6 +56,26 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 @cache
+def map_text_limits() -> dict[str, int]:
+    """Longest text the map schema accepts in each free-text field (``maxLength``).
+
+    Keys: ``name`` and ``description`` (the map's), ``team``, ``id`` (character
+    and object ids), ``character_name``, ``object_kind``.  The editor caps its
+    text boxes with these, so nothing typed can make a file that will not load.
+    """
+    schema = load_schema("map")
+    props, defs = schema["properties"], schema["$defs"]
+    return {
+        "name": props["name"]["maxLength"],
+        "description": props["description"]["maxLength"],
+        "team": defs["team"]["maxLength"],
+        "id": defs["ident"]["maxLength"],
+        "character_name": defs["character"]["properties"]["name"]["maxLength"],
+        "object_kind": defs["object"]["properties"]["kind"]["maxLength"],
+    }
+
+
+@cache
 def _registry() -> Registry:
     return Registry().with_resources(
         (load_schema(n)["$id"], Resource.from_contents(load_schema(n)))
@@ -218,7 +238,8 @@ def describe(err: ValidationError) -> str:
         return (f"unknown field {', '.join(repr(k) for k in extra)} "
                 f"(allowed: {', '.join(allowed)})")
     if kind == "type":
-        return f"{key}must be {_a(value)}, not {_kind(inst)} {_short(inst)}"
+        got = "null" if inst is None else f"{_kind(inst)} {_short(inst)}"
+        return f"{key}must be {_a(value)}, not {got}"
     if kind == "const":
         return f"must be {json.dumps(value)}, not {_short(inst)}"
     if kind == "enum":

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MAX_ELEVATION, Edge
 from ...engine.terrain import BORDER_BASES, Base
+from ...io.schemas import map_text_limits
 from ..geometry import edge_changes_elevation, elevation_changes_at
 
 if TYPE_CHECKING:
@@ -31,12 +32,23 @@ def _indoor_index(code: int) -> int:
 
 
 def parse_attributes(text: str) -> dict[str, int]:
-    """``"health=10, defense=90"`` -> ``{"health": 10, "defense": 90}``."""
+    """``"health=10, defense=90"`` -> ``{"health": 10, "defense": 90}``; an empty
+    text is no attributes.
+
+    Raises ``ValueError`` naming the first part that is not ``name=whole number``.
+    """
     out = {}
     for part in text.split(","):
-        if "=" in part:
-            k, v = part.split("=", 1)
-            out[k.strip()] = int(v.strip())
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        try:
+            number = int(value.strip()) if sep and key.strip() else None
+        except ValueError:
+            number = None
+        if number is None:
+            raise ValueError(f"{part.strip()!r} is not name=whole number")
+        out[key.strip()] = number
     return out
 
 
@@ -76,8 +88,10 @@ class InspectorDock(QWidget):
         return box
 
     def _spin(self, lo: int, hi: int, value: int, on_change) -> QSpinBox:
+        """A spin box over lo..hi, widened to hold ``value`` (a file may carry e.g.
+        Move 150): showing a value never changes it; only an edit calls ``on_change``."""
         s = QSpinBox()
-        s.setRange(lo, hi)
+        s.setRange(min(lo, value), max(hi, value))
         s.setValue(value)
         s.editingFinished.connect(lambda: s.value() != value and on_change(s.value()))
         return s
@@ -165,9 +179,12 @@ class InspectorDock(QWidget):
         m, d = self.doc.model, self.doc
         c = m.characters[cid]
         form = self._form(f"Character {cid}")
+        limits = map_text_limits()
         name = QLineEdit(c.name)
+        name.setMaxLength(limits["character_name"])
         name.editingFinished.connect(lambda: d.update_character(cid, name=name.text()))
         team = QLineEdit(c.team)
+        team.setMaxLength(limits["team"])
         team.editingFinished.connect(
             lambda: team.text().strip() and d.update_character(cid, team=team.text().strip()))
         self.fields.update(name=name, team=team)
@@ -189,8 +206,9 @@ class InspectorDock(QWidget):
         def set_attrs() -> None:
             try:
                 d.update_character(cid, attributes=parse_attributes(attrs.text()))
-            except ValueError:
-                self.win.show_message("attributes are name=number, separated by commas")
+            except ValueError as exc:
+                self.win.show_message(f"attributes not changed: {exc} "
+                                      "(write name=number, separated by commas)")
 
         attrs.editingFinished.connect(set_attrs)
         self.fields["attributes"] = attrs
@@ -203,6 +221,7 @@ class InspectorDock(QWidget):
         o = m.objects[oid]
         form = self._form(f"Object {oid}")
         kind = QLineEdit(o.kind)
+        kind.setMaxLength(map_text_limits()["object_kind"])
 
         def changed(**kw) -> None:
             new = copy.deepcopy(m.objects[oid])

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox, QToolBar, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSpinBox, QToolBar, QWidget
 
 from ...engine.model import MAX_ELEVATION
 from ...engine.terrain import BORDER_BASES
+from ...io.schemas import map_text_limits
 from ..roster import load_roster
 from ..tools.elevation import MODES
 
@@ -17,6 +18,13 @@ if TYPE_CHECKING:
     from ..main_window import MainWindow
 
 INDOOR_CHOICES = (("map default", None), ("indoor", True), ("outdoor", False))
+
+
+def _capped_edit(limit: int) -> QLineEdit:
+    """A line edit that takes at most ``limit`` characters (the map format's limit)."""
+    edit = QLineEdit()
+    edit.setMaxLength(limit)
+    return edit
 
 
 class ToolOptionsBar(QToolBar):
@@ -64,6 +72,7 @@ class ToolOptionsBar(QToolBar):
         self.team = QComboBox()
         self.team.setEditable(True)
         self.team.setMinimumWidth(100)
+        self.team.setLineEdit(_capped_edit(map_text_limits()["team"]))
         self.team.currentTextChanged.connect(lambda t: st.set("team", t.strip()))
         self._add("team", "Team", self.team)
 
@@ -79,6 +88,7 @@ class ToolOptionsBar(QToolBar):
 
         self.kind = QComboBox()
         self.kind.setEditable(True)
+        self.kind.setLineEdit(_capped_edit(map_text_limits()["object_kind"]))
         self.kind.addItems(roster.get("objects", ["crate"]))
         self.kind.currentTextChanged.connect(lambda t: st.set("object_kind", t.strip()))
         self._add("object_kind", "Object", self.kind)

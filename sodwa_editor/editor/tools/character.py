@@ -7,7 +7,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from ...engine.model import MapObject
-from ...engine.terrain import Base
 from ..roster import load_roster, make_character
 from .base import Selection, Tool, ToolEvent
 
@@ -41,9 +40,6 @@ class CharacterTool(Tool):
             self.dragging = here.id
             self.state.select(Selection("character", here.id))
             return
-        if m.base_at(x, y) is Base.OBSTRUCTING:
-            self.message(f"A character cannot stand on the Obstructing tile ({x}, {y})")
-            return
         entry = self.state.roster_entry or load_roster()["characters"][0]
         cid = self.doc.new_character_id(str(entry.get("name", "char")))
         if self.doc.place_character(make_character(entry, cid, self.state.team or "blue", x, y)):
@@ -64,9 +60,6 @@ class CharacterTool(Tool):
         x, y = ev.tile
         c = self.model.characters[cid]
         if (x, y) == (c.x, c.y) or not self.model.in_bounds(x, y):
-            return
-        if self.model.base_at(x, y) is Base.OBSTRUCTING:
-            self.message(f"A character cannot stand on the Obstructing tile ({x}, {y})")
             return
         self.doc.update_character(cid, x=x, y=y)
 
@@ -96,9 +89,6 @@ class ObjectTool(Tool):
             return
         if here:
             self.state.select(Selection("object", here[0].id))
-            return
-        if m.base_at(x, y) is Base.OBSTRUCTING:
-            self.message(f"An object cannot stand on the Obstructing tile ({x}, {y})")
             return
         kind = self.state.object_kind or "crate"
         oid = self.doc.new_character_id(kind)
