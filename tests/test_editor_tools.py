@@ -428,3 +428,17 @@ def assert_scene_matches_fresh_scene(win) -> None:
             fresh.items_by_name["tokens"].tokens)
     finally:
         fresh.detach()
+
+
+def test_inspector_keeps_its_form_while_painting_with_nothing_selected(make_window):
+    """A stroke edits many times a second; with nothing selected the Inspector
+    updates its map line in place instead of rebuilding its widgets."""
+    win = make_window(MapModel(8, 6, name="yard"))
+    body = win.inspector.body
+    drag_tiles(win.view, [(0, 0), (3, 0)])
+    assert win.inspector.body is body
+    win.document.set_properties("court", "")
+    assert win.inspector.summary.text() == "court: 8 x 6, outdoor"
+    win.set_tool("select")
+    click_tile(win.view, 1, 1)
+    assert win.inspector.body is not body and win.inspector.summary is None

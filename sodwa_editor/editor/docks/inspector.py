@@ -60,9 +60,22 @@ class InspectorDock(QWidget):
         self.outer.setContentsMargins(4, 4, 4, 4)
         self.body: QWidget | None = None
         self.fields: dict[str, QWidget] = {}
+        self.summary: QLabel | None = None  # the map line shown when nothing is selected
         win.state.selection_changed.connect(lambda _s: self.rebuild())
-        win.document.edited.connect(self.rebuild)
+        win.document.edited.connect(self._on_edited)
         self.rebuild()
+
+    def _on_edited(self) -> None:
+        """With nothing selected only the map line can change: update its text
+        instead of rebuilding the form (a paint stroke edits many times a second)."""
+        if self.win.state.selection is None and self.summary is not None:
+            self.summary.setText(self._map_line())
+        else:
+            self.rebuild()
+
+    def _map_line(self) -> str:
+        m = self.doc.model
+        return f"{m.name}: {m.width} x {m.height}, {m.setting}"
 
     @property
     def doc(self):
@@ -73,6 +86,7 @@ class InspectorDock(QWidget):
             self.body.setParent(None)
             self.body.deleteLater()
         self.body = QWidget()
+        self.summary = None
         form = QFormLayout(self.body)
         form.addRow(QLabel(f"<b>{title}</b>"))
         self.outer.addWidget(self.body)
@@ -101,7 +115,8 @@ class InspectorDock(QWidget):
         m = self.doc.model
         if sel is None:
             form = self._form("Nothing selected")
-            form.addRow(QLabel(f"{m.name}: {m.width} x {m.height}, {m.setting}"))
+            self.summary = QLabel(self._map_line())
+            form.addRow(self.summary)
             form.addRow(QLabel("Use the Select tool (S) to inspect a tile, edge or character."))
             return
         if sel.kind == "tile" and m.in_bounds(*sel.value):

@@ -71,9 +71,12 @@ class ShapeOverlay(QGraphicsItem):
 
     def set_shape(self, tiles: Iterable[tuple[int, int]] = (),
                   edges: Iterable[Edge] = ()) -> None:
+        tiles, edges = list(tiles), list(edges)
+        if tiles == self.tiles and edges == self.edges:
+            return  # hover events repeat the shape while the pointer stays in a tile
         self.prepareGeometryChange()
-        self.tiles = list(tiles)
-        self.edges = list(edges)
+        self.tiles = tiles
+        self.edges = edges
         self.path = tiles_path(self.tiles)
         self.lines = tiles_outline(self.tiles)
         for e in self.edges:
