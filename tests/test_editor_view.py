@@ -82,3 +82,20 @@ def test_tool_tips_show_shortcuts(make_window):
     assert win.action_map["tool_brush"].toolTip().endswith("(B)")
     assert "Ctrl+Z" in win.action_map["undo"].toolTip()
     assert win.action_map["zoom_fit"].shortcut().toString() == "Ctrl+0"
+
+
+def test_readme_lists_every_menu_shortcut(make_window):
+    """The README's shortcut table is the one users read: every key sequence of
+    every action is in it, written as the menus write it (portable text)."""
+    from pathlib import Path
+
+    from PySide6.QtGui import QKeySequence
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("Keyboard shortcuts"):readme.index("## Documentation")]
+    win = make_window()
+    keys = {seq.toString(QKeySequence.SequenceFormat.PortableText)
+            for action in win.action_map.values() for seq in action.shortcuts()}
+    assert {"Ctrl+Shift+L", "Del", "B", "Ctrl+Y"} <= keys
+    missing = sorted(k for k in keys if f"`{k}`" not in table)
+    assert missing == []
