@@ -14,17 +14,10 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QMessageBox
 
 from sodwa_editor.editor.dialogs import ProblemsDialog
-from sodwa_editor.editor.testing import WindowFactory, click_tile, drag_tiles
+from sodwa_editor.editor.testing import click_tile, drag_tiles
 from sodwa_editor.engine import samples
 from sodwa_editor.engine.model import MapModel
 from sodwa_editor.io import read_map
-
-
-@pytest.fixture
-def make_window(qtbot, tmp_path):
-    factory = WindowFactory(qtbot, tmp_path)
-    yield factory
-    factory.close_all()
 
 
 def test_save_and_open_round_trip(make_window, tmp_path):

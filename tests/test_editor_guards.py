@@ -19,18 +19,11 @@ from PySide6.QtWidgets import QMessageBox
 
 from sodwa_editor.editor.dialogs import ProblemsDialog
 from sodwa_editor.editor.docks.inspector import parse_attributes
-from sodwa_editor.editor.testing import WindowFactory, click_tile, drag_tiles, move, press
+from sodwa_editor.editor.testing import click_tile, drag_tiles, move, press
 from sodwa_editor.engine import samples
 from sodwa_editor.engine.model import Character, MapModel, MapObject
 from sodwa_editor.engine.terrain import Base
 from sodwa_editor.io import load_map, read_map, save_map
-
-
-@pytest.fixture
-def make_window(qtbot, tmp_path):
-    factory = WindowFactory(qtbot, tmp_path)
-    yield factory
-    factory.close_all()
 
 
 def select_character(win, x: int, y: int) -> None:

@@ -8,10 +8,9 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest
 from PySide6.QtCore import Qt
 
-from sodwa_editor.editor.testing import WindowFactory, click_tile, drag, drag_tiles, move
+from sodwa_editor.editor.testing import click_tile, drag, drag_tiles, move
 from sodwa_editor.engine import samples
 from sodwa_editor.engine.model import MapModel
 from sodwa_editor.engine.samples import RULEBOOK_ELEVATED_LOS_EXPECTED
@@ -20,13 +19,6 @@ from sodwa_editor.engine.terrain import Crossing
 ALT = Qt.KeyboardModifier.AltModifier
 POSITIONS = {"purple": (1, 2), "green": (3, 2), "blue": (11, 2),
              "red": (5, 2), "yellow": (7, 2), "orange": (7, 3)}
-
-
-@pytest.fixture
-def make_window(qtbot, tmp_path):
-    factory = WindowFactory(qtbot, tmp_path)
-    yield factory
-    factory.close_all()
 
 
 def paint_rulebook_diagram(win) -> None:

@@ -15,7 +15,6 @@ from PySide6.QtTest import QTest
 from sodwa_editor.editor.main_window import MainWindow
 from sodwa_editor.editor.testing import (
     Right,
-    WindowFactory,
     click,
     click_tile,
     drag,
@@ -25,13 +24,6 @@ from sodwa_editor.editor.testing import (
     release,
 )
 from sodwa_editor.engine.model import Character, Edge, MapModel
-
-
-@pytest.fixture
-def make_window(qtbot, tmp_path):
-    factory = WindowFactory(qtbot, tmp_path)
-    yield factory
-    factory.close_all()
 
 
 def round_trip(win: MainWindow, before: MapModel, steps: int = 1) -> MapModel:

@@ -7,18 +7,10 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest
 
 from sodwa_editor.editor.style import TILE
-from sodwa_editor.editor.testing import WindowFactory, click_tile, drag_tiles
+from sodwa_editor.editor.testing import click_tile, drag_tiles
 from sodwa_editor.engine.model import Character, Edge, MapModel
-
-
-@pytest.fixture
-def make_window(qtbot, tmp_path):
-    factory = WindowFactory(qtbot, tmp_path)
-    yield factory
-    factory.close_all()
 
 
 def broken_map() -> MapModel:

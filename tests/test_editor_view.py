@@ -13,18 +13,11 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from sodwa_editor.editor.testing import WindowFactory, drag, move, press, release
+from sodwa_editor.editor.testing import drag, move, press, release
 from sodwa_editor.engine import samples
 from sodwa_editor.engine.model import MapModel
 
 CTRL = Qt.KeyboardModifier.ControlModifier
-
-
-@pytest.fixture
-def make_window(qtbot, tmp_path):
-    factory = WindowFactory(qtbot, tmp_path)
-    yield factory
-    factory.close_all()
 
 
 def test_zoom_shortcuts_and_wheel(make_window):
