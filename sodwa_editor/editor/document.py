@@ -232,8 +232,8 @@ class Document(QObject):
                           f"a map file holds at most {limit}")
         return True
 
-    def _refuse_character(self, what: str, ch: Character | MapObject, *, placed: bool) -> bool:
-        """Emit why ``ch`` cannot be stored and return True, or return False.
+    def _refuse_token(self, what: str, ch: Character | MapObject, *, placed: bool) -> bool:
+        """Emit why a character or object ``ch`` cannot be stored and return True, or return False.
 
         Refused: text longer than the file format holds, and (when ``placed`` on a
         new tile) an Obstructing tile (rulebook, Terrain Types: Obstructing terrain
@@ -256,7 +256,7 @@ class Document(QObject):
         m = self.model
         if not m.in_bounds(character.x, character.y):
             return False
-        if self._refuse_character("character", character, placed=True):
+        if self._refuse_token("character", character, placed=True):
             return False
         other = m.character_at(character.x, character.y)
         if other is not None and other.id != character.id:
@@ -274,7 +274,7 @@ class Document(QObject):
         if after == before:
             return False
         moved = (after.x, after.y) != (before.x, before.y)
-        if self._refuse_character("character", after, placed=moved):
+        if self._refuse_token("character", after, placed=moved):
             return False
         if moved:
             other = self.model.character_at(after.x, after.y)
@@ -298,7 +298,7 @@ class Document(QObject):
         if before == obj:
             return False
         moved = before is None or (before.x, before.y) != (obj.x, obj.y)
-        if self._refuse_character("object", obj, placed=moved):
+        if self._refuse_token("object", obj, placed=moved):
             return False
         return self.push(c.PutObject(self, text, before, obj))
 
