@@ -301,10 +301,13 @@ def cmd_pack(args: argparse.Namespace) -> int:
         )
         errors = [p for p in problems if p.severity == "error"]
         for p in problems:
-            print(f"  {p.severity}: {p.location()}: {p.message}", file=sys.stderr)
+            print(f"  {p.severity}: {p}", file=sys.stderr)
         if errors or pack is None:
-            raise CliError(f"pack not written: {len(errors)} error(s) in the maps")
-        save_pack(pack, args.output)
+            raise CliError(f"pack not written: {len(errors)} error(s), listed above")
+        try:
+            save_pack(pack, args.output)
+        except OSError as exc:  # MapSaveError: says what and where
+            raise CliError(f"pack not written: {exc}") from exc
         print(f"wrote {args.output}: {len(pack['maps'])} map(s)")
         return 0
     pack, problems = read_pack(args.pack)

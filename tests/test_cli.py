@@ -140,3 +140,17 @@ def test_a_reader_that_stops_early_gets_no_traceback():
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 141
     assert "Traceback" not in err and err == ""
+
+
+def test_pack_build_errors_are_one_line_each(tmp_path, capsys):
+    code, _, err = run(capsys, "pack", "build", str(MAPS / "indoor-compound.json"),
+                       "-o", str(tmp_path / "no" / "dir" / "p.json"))
+    assert code == 1 and "Traceback" not in err
+    assert err.strip() == (f"sodwa pack: error: pack not written: cannot save "
+                           f"{tmp_path / 'no' / 'dir' / 'p.json'}: cannot create a file in "
+                           f"{tmp_path / 'no' / 'dir'}: No such file or directory")
+    code, _, err = run(capsys, "pack", "build", str(MAPS / "indoor-compound.json"),
+                       "-o", str(tmp_path / "p.json"), "--pack-version", "")
+    assert code == 1
+    assert err.splitlines() == ['  error: /version: "" is too short (at least 1 character(s))',
+                                "sodwa pack: error: pack not written: 1 error(s), listed above"]

@@ -34,8 +34,17 @@ def test_parse_overlay():
     assert parse_overlay("los:3,2") == ("los", (3, 2), None)
     assert parse_overlay("reach:3,2:5") == ("reach", (3, 2), 5)
     assert parse_overlay("graph") == ("graph", None, None)
-    with pytest.raises(ValueError):
-        parse_overlay("fog:1,1")
+    for bad in ("fog:1,1", "los:1", "los:a,b", "los:1,2,3", "reach:1,2:-5", "los:1,2:3", ""):
+        with pytest.raises(ValueError, match=r"use los:X,Y, reach:X,Y\[:MOVE\] or graph"):
+            parse_overlay(bad)
+
+
+@pytest.mark.parametrize("scale", ["0", "nan", "-1", "x", "9"])
+def test_screenshot_scale_is_checked(scale, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--screenshot", "out.png", "map.json", "--scale", scale])
+    assert info.value.code == 2
+    assert f"argument --scale: {scale!r} is not a scale from 0.05 to 8" in capsys.readouterr().err
 
 
 def test_screenshot_of_a_map_file(qapp, tmp_path, capsys):

@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
@@ -137,6 +138,7 @@ def test_attribute_text_errors_are_reported_not_dropped(make_window):
     field.editingFinished.emit()
     assert win.document.model.characters["k"].attributes == {"health": 10}
     assert "'garbage' is not name=whole number" in win.statusBar().currentMessage()
+    assert field.text() == "health=10"  # the box shows what the character has
 
 
 # ------------------------------------------------------ paste between maps
@@ -167,7 +169,9 @@ def test_stamp_paste_between_maps_matches_terrain_by_name(make_window):
 
 # ------------------------------------------------------------- leftovers
 @pytest.mark.parametrize("text", ["[]", '{"original": null}', '{"map": 5}', "not json",
-                                  '{"map": "{}", "saved_at": "yesterday"}'])
+                                  '{"map": "{}", "saved_at": "yesterday"}',
+                                  '{"map": "{}", "saved_at": NaN, "original": "/"}',
+                                  '{"map": "{}", "saved_at": 1e300}', "[" * 100_000])
 def test_malformed_recovery_files_do_not_stop_start_up(make_window, tmp_path, text):
     rec = tmp_path / "rec"
     rec.mkdir()
@@ -181,28 +185,36 @@ def test_malformed_recovery_files_do_not_stop_start_up(make_window, tmp_path, te
 
 
 def test_quitting_with_discard_prints_no_traceback(tmp_path):
-    """File > Quit, Discard, then interpreter shutdown: the document's last signals
-    must not reach the deleted window (they once raised 'already deleted')."""
+    """Export Map Pack, then File > Quit, Discard, then interpreter shutdown: the
+    document's last signals must not reach the deleted window (they once raised
+    'already deleted') and no dialog may outlive it (one once aborted the exit)."""
     script = tmp_path / "quit.py"
     script.write_text(f"""
 import os
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 from pathlib import Path
 from PySide6.QtCore import QSettings, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QMessageBox
 QMessageBox.warning = staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard)
+QFileDialog.getSaveFileName = staticmethod(lambda *a, **k: (r"{tmp_path / 'p.json'}", ""))
 from sodwa_editor.editor.main_window import MainWindow
 app = QApplication([])
 win = MainWindow(settings=QSettings(r"{tmp_path / 's.ini'}", QSettings.Format.IniFormat),
                  recovery_dir=Path(r"{tmp_path / 'rec'}"))
 win.show()
 win.document.set_elevation([(1, 1)], 3)
+def press_ok():  # the Export Map Pack dialog, as a user would
+    box = QApplication.activeModalWidget().findChild(QDialogButtonBox)
+    box.button(QDialogButtonBox.StandardButton.Ok).click()
+QTimer.singleShot(50, press_ok)
+win.action_map["export_pack"].trigger()  # a dialog left alive once aborted the exit
+print("pack", Path(r"{tmp_path / 'p.json'}").exists())
 QTimer.singleShot(50, win.close)
 print("exit", app.exec())
 """, encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           timeout=120, check=False)
-    assert done.returncode == 0 and "exit 0" in done.stdout
+    assert done.returncode == 0 and "pack True" in done.stdout and "exit 0" in done.stdout
     assert "Traceback" not in done.stderr, done.stderr
 
 
@@ -286,3 +298,109 @@ def test_resize_that_drops_characters_asks_and_says_so(make_window, monkeypatch)
     assert "removed 1 character, 2 start-zone tiles" in win.statusBar().currentMessage()
     assert not win.files.resize_map((0, 5, 0, 0))
     assert win.statusBar().currentMessage().startswith("cannot resize:")
+
+
+# ------------------------------------------------------- robustness (tools)
+def test_a_map_without_the_chosen_border_type_falls_back_by_name(make_window, tmp_path):
+    win = make_window()
+    assert win.files.add_terrain_type(("glass", Base.OBSTRUCTING))
+    box = win.tool_options.border
+    box.setCurrentIndex(box.findText("Glass"))
+    assert win.state.border_id == 5
+    other = MapModel(8, 8)
+    other.registry.register("icy", Base.DIFFICULT)  # a border type at the same id
+    save_map(other, tmp_path / "icy.json")
+    assert win.files.open_map(tmp_path / "icy.json", ask_save=False)
+    assert (box.currentText(), win.state.border_id) == ("Impeding", 1)
+    win.document.undo_stack.clear()
+    win.files.add_terrain_type(("glass", Base.OBSTRUCTING))
+    box.setCurrentIndex(box.findText("Glass"))
+    win.document.undo_stack.undo()  # the type goes away under the tool
+    assert win.state.border_id == 1
+    win.set_tool("border")
+    drag_tiles(win.view, [(3, 1), (3, 3)])
+    stack = win.document.undo_stack
+    assert stack.command(stack.index() - 1).text() == "Place Border"
+    m = win.document.model
+    assert set(np.unique(np.concatenate([m.border_e.ravel(), m.border_s.ravel()]))) == {0, 1}
+
+
+def test_palette_keeps_the_chosen_terrain_by_name(make_window, tmp_path):
+    a = MapModel(6, 6)
+    a.registry.register("lava", Base.OBSTRUCTING)
+    a.registry.register("icy", Base.DIFFICULT)
+    b = MapModel(6, 6)
+    b.registry.register("icy", Base.DIFFICULT)  # id 5 here, 6 in a
+    save_map(b, tmp_path / "b.json")
+    win = make_window(a)
+    win.palette_dock.list.setCurrentRow(6)
+    assert win.files.open_map(tmp_path / "b.json", ask_save=False)
+    assert win.document.model.registry[win.state.terrain_id].name == "icy"
+
+
+def test_a_failing_tool_cancels_its_gesture_instead_of_crashing(make_window, monkeypatch,
+                                                              capsys):
+    win = make_window()
+    brush = win.tools["brush"]
+    real = brush.stroke_to
+    calls = []
+
+    def flaky(ev):
+        calls.append(ev)
+        if len(calls) == 2:  # the press painted, the first move fails
+            raise RuntimeError("simulated tool bug")
+        real(ev)
+
+    monkeypatch.setattr(brush, "stroke_to", flaky)
+    before = win.document.model.copy()
+    drag_tiles(win.view, [(0, 0), (4, 0)])
+    assert win.document.model.same_content(before)  # the partial stroke was taken back
+    assert win.document.undo_stack.count() == 0
+    assert "Brush tool failed (RuntimeError: simulated tool bug)" in \
+        win.statusBar().currentMessage()
+    assert "simulated tool bug" in capsys.readouterr().err  # traceback for the report
+
+
+def test_properties_dialog_stays_open_on_an_over_long_description(make_window):
+    from sodwa_editor.editor.dialogs import PropertiesDialog
+
+    win = make_window()
+    dlg = PropertiesDialog("x", "d" * 100_001, win)
+    dlg.accept()
+    assert dlg.result() == 0 and dlg.problem.isVisibleTo(dlg)
+    assert "100001 characters" in dlg.problem.text()
+    dlg.description.setPlainText("short")
+    dlg.accept()
+    assert dlg.result() == 1
+
+
+def test_raising_past_the_top_level_says_so(make_window):
+    m = MapModel(4, 4)
+    m.elevation[1, 1] = 99
+    win = make_window(m)
+    win.set_tool("elevation")
+    click_tile(win.view, 1, 1)
+    assert "level 99 is the highest" in win.statusBar().currentMessage()
+
+
+def test_recent_files_of_one_name_show_their_folder(make_window, tmp_path):
+    win = make_window()
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        save_map(MapModel(2, 2), tmp_path / sub / "m.json")
+        win.files.add_recent(tmp_path / sub / "m.json")
+    labels = [a.text() for a in win.recent_menu.actions()]
+    assert labels == [f"m.json  ({(tmp_path / 'b').resolve()})",
+                      f"m.json  ({(tmp_path / 'a').resolve()})"]
+
+
+def test_export_pack_of_a_map_never_saved(make_window, tmp_path, monkeypatch):
+    win = make_window(MapModel(5, 4, name="draft"))
+    from sodwa_editor.editor.dialogs import OPEN_MAP, ExportPackDialog
+
+    dlg = ExportPackDialog([OPEN_MAP], win)
+    assert dlg.maps.item(0).text() == "the open map (not saved to a file)"
+    values = {**dlg.values(), "name": "demo", "version": "1"}
+    pack = tmp_path / "p.json"
+    assert win.files.export_pack(pack, values)
+    assert [m["name"] for m in json.loads(pack.read_text(encoding="utf-8"))["maps"]] == ["draft"]

@@ -130,3 +130,12 @@ def test_read_only_file_is_not_replaced(saved):
         assert leftovers(saved.parent) == []
     finally:
         saved.chmod(0o644)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symbolic links")
+def test_saving_through_a_symlink_updates_the_file_it_points_to(saved, tmp_path):
+    link = tmp_path / "link.json"
+    link.symlink_to(saved)
+    save_map(MapModel(2, 2, name="via link"), link)
+    assert link.is_symlink()
+    assert read_map(saved)[0].name == "via link"

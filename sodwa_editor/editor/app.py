@@ -13,7 +13,9 @@ letting Qt abort.
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="render MAP to a PNG without opening a window, then exit")
     p.add_argument("--overlay", action="append", default=[], metavar="SPEC",
                    help="with --screenshot: los:X,Y | reach:X,Y[:N] | graph (repeatable)")
-    p.add_argument("--scale", type=float, default=1.0, help="with --screenshot: image scale")
+    p.add_argument("--scale", type=_scale, default=1.0,
+                   help="with --screenshot: image scale, 0.05 to 8 (1 = 32 px per tile)")
     p.add_argument("--layers", metavar="NAMES",
                    help="with --screenshot: comma-separated layers to hide, e.g. grid,coordinates")
     return p
@@ -62,16 +65,32 @@ def load_model(spec: str):
     return model, Path(spec), problems
 
 
+_OVERLAY = re.compile(r"(?P<kind>los|reach):(?P<x>\d+),(?P<y>\d+)(?::(?P<n>\d+))?|graph")
+
+
 def parse_overlay(spec: str) -> tuple[str, tuple[int, int] | None, int | None]:
-    """``los:3,2`` -> ("los", (3, 2), None); ``reach:3,2:5`` -> ("reach", (3, 2), 5)."""
-    kind, _, rest = spec.partition(":")
-    if kind == "graph" and not rest:
+    """``los:3,2`` -> ("los", (3, 2), None); ``reach:3,2:5`` -> ("reach", (3, 2), 5).
+
+    Raises ``ValueError`` naming the overlay and the accepted forms.
+    """
+    m = _OVERLAY.fullmatch(spec.strip())
+    if m is None or (m["kind"] == "los" and m["n"] is not None):
+        raise ValueError(f"bad overlay {spec!r}: use los:X,Y, reach:X,Y[:MOVE] or graph "
+                         "(X, Y and MOVE whole numbers from 0)")
+    if m["kind"] is None:
         return "graph", None, None
-    if kind not in ("los", "reach") or not rest:
-        raise ValueError(f"bad overlay {spec!r}: use los:X,Y, reach:X,Y[:N] or graph")
-    tile_text, _, n = rest.partition(":")
-    x, y = (int(v) for v in tile_text.split(","))
-    return kind, (x, y), (int(n) if n else None)
+    return m["kind"], (int(m["x"]), int(m["y"])), (int(m["n"]) if m["n"] else None)
+
+
+def _scale(text: str) -> float:
+    """argparse type of ``--scale``: a number from 0.05 to 8."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.05 <= value <= 8:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a scale from 0.05 to 8")
+    return value
 
 
 def screenshot(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
@@ -104,10 +106,10 @@ class ResizeDialog(QDialog):
         form.addRow("Offset x, y", offs)
         for w in (self.width_spin, self.height_spin):
             w.valueChanged.connect(self._from_anchor)
-        self.anchor_group.buttonClicked.connect(lambda _b: self._from_anchor())
+        self.anchor_group.buttonClicked.connect(self._from_anchor)
         form.addRow(_buttons(self))
 
-    def _from_anchor(self) -> None:
+    def _from_anchor(self, *_changed: object) -> None:
         from ..engine.resize import anchor_offset
 
         b = self.anchor_group.checkedButton()
@@ -129,12 +131,28 @@ class PropertiesDialog(QDialog):
         self.name = QLineEdit(name)
         self.name.setMaxLength(map_text_limits()["name"])
         self.description = QPlainTextEdit(description)
+        self.problem = QLabel()
+        self.problem.setStyleSheet("color: #c0392b")
+        self.problem.hide()
         form.addRow("Name", self.name)
         form.addRow("Description", self.description)
+        form.addRow(self.problem)
         form.addRow(_buttons(self))
 
     def values(self) -> tuple[str, str]:
         return self.name.text().strip() or "untitled", self.description.toPlainText()
+
+    def accept(self) -> None:
+        """Stay open, saying why, while the description is longer than a map file
+        holds (a text box has no length limit of its own)."""
+        limit = map_text_limits()["description"]
+        n = len(self.description.toPlainText())
+        if n > limit:
+            self.problem.setText(f"The description has {n} characters; a map file holds "
+                                 f"at most {limit}.")
+            self.problem.show()
+            return
+        super().accept()
 
 
 class TerrainTypeDialog(QDialog):
@@ -156,6 +174,10 @@ class TerrainTypeDialog(QDialog):
         return self.name.text().strip().lower(), Base[self.base.currentText().upper()]
 
 
+#: stands for the editor's open map when it has no file yet (Export Map Pack)
+OPEN_MAP = Path("<open map>")
+
+
 class ExportPackDialog(QDialog):
     """Pick map files and the pack metadata."""
 
@@ -165,12 +187,11 @@ class ExportPackDialog(QDialog):
         lay = QVBoxLayout(self)
         self.maps = QListWidget()
         for p in start:
-            self.maps.addItem(str(p))
+            self._add_path(p)
         add = QPushButton("Add Maps...")
         add.clicked.connect(self._add)
         remove = QPushButton("Remove")
-        remove.clicked.connect(lambda: [self.maps.takeItem(self.maps.row(i))
-                                        for i in self.maps.selectedItems()])
+        remove.clicked.connect(self._remove)
         row = QHBoxLayout()
         row.addWidget(add)
         row.addWidget(remove)
@@ -192,14 +213,25 @@ class ExportPackDialog(QDialog):
         lay.addLayout(form)
         lay.addWidget(_buttons(self))
 
+    def _remove(self) -> None:
+        for item in self.maps.selectedItems():
+            self.maps.takeItem(self.maps.row(item))
+
     def _add(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(self, "Add Maps", "", "SODWA maps (*.json)")
         for f in files:
-            self.maps.addItem(f)
+            self._add_path(Path(f))
+
+    def _add_path(self, path: Path) -> None:
+        label = "the open map (not saved to a file)" if path == OPEN_MAP else str(path)
+        item = QListWidgetItem(label)
+        item.setData(Qt.ItemDataRole.UserRole, str(path))
+        self.maps.addItem(item)
 
     def values(self) -> dict:
         return {
-            "maps": [Path(self.maps.item(i).text()) for i in range(self.maps.count())],
+            "maps": [Path(self.maps.item(i).data(Qt.ItemDataRole.UserRole))
+                     for i in range(self.maps.count())],
             "name": self.name.text().strip(), "version": self.version.text().strip(),
             "author": self.author.text().strip(), "description": self.description.text(),
         }

@@ -122,7 +122,8 @@ class Document(QObject):
     def paint_terrain(self, cells: Iterable[Tile] | np.ndarray, terrain_id: int,
                       text: str = "Paint Terrain") -> bool:
         if not 0 <= terrain_id < len(self.model.registry):
-            raise ValueError(f"unknown terrain id {terrain_id}")
+            self.message.emit(f"this map has no terrain type {terrain_id}; pick one in the palette")
+            return False
         return self._edit(c.PaintTerrain, text,
                           [self._tile_edit("terrain", cells, terrain_id)])
 
@@ -150,6 +151,9 @@ class Document(QObject):
     def set_borders(self, edges: Iterable[Edge], terrain_id: int,
                     indoor: bool | None = None) -> bool:
         """Put a border of ``terrain_id`` (0 removes) on each edge."""
+        if not 0 <= terrain_id < len(self.model.registry):
+            self.message.emit(f"this map has no terrain type {terrain_id}; pick a border type")
+            return False
         if terrain_id:
             from ..engine.terrain import BORDER_BASES
 

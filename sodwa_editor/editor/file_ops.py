@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 from ..engine.model import MapModel, Setting
 from ..engine.terrain import Base
 from .dialogs import (
+    OPEN_MAP,
     ExportPackDialog,
     NewMapDialog,
     ProblemsDialog,
@@ -31,6 +32,16 @@ if TYPE_CHECKING:
 
 MAP_FILTER = "SODWA maps (*.json);;All files (*)"
 MAX_RECENT = 10
+
+
+def ask(dialog):
+    """Run a modal dialog; its ``values()`` when accepted, else None.  The dialog is
+    deleted afterwards (a dialog parented to the window and left alive until exit
+    made PySide6 abort at quit)."""
+    try:
+        return dialog.values() if dialog.exec() == QDialog.DialogCode.Accepted else None
+    finally:
+        dialog.deleteLater()
 
 
 class FileController(QObject):
@@ -48,10 +59,9 @@ class FileController(QObject):
         if not self.win.maybe_save():
             return False
         if values is None:
-            dlg = NewMapDialog(self.win)
-            if dlg.exec() != QDialog.DialogCode.Accepted:
+            values = ask(NewMapDialog(self.win))
+            if values is None:
                 return False
-            values = dlg.values()
         name, w, h, setting = values
         if setting not in ("outdoor", "indoor"):
             raise ValueError(f"map setting {setting!r} is neither 'outdoor' nor 'indoor'")
@@ -162,8 +172,12 @@ class FileController(QObject):
             return
         menu.clear()
         files = self.recent()
+        names = [Path(f).name for f in files]
         for f in files:
-            act = menu.addAction(Path(f).name)
+            # Two files of one name are told apart by their folder.
+            label = Path(f).name if names.count(Path(f).name) == 1 else \
+                f"{Path(f).name}  ({Path(f).parent})"
+            act = menu.addAction(label)
             act.setToolTip(f)
             act.triggered.connect(lambda _c=False, p=f: self.open_map(p))
         menu.setEnabled(bool(files))
@@ -197,11 +211,10 @@ class FileController(QObject):
         from ..io import build_pack, save_pack
 
         if values is None:
-            start = [self.doc.path] if self.doc.path else []
-            dlg = ExportPackDialog(start, self.win)
-            if dlg.exec() != QDialog.DialogCode.Accepted:
+            start = [self.doc.path or OPEN_MAP]
+            values = ask(ExportPackDialog(start, self.win))
+            if values is None:
                 return False
-            values = dlg.values()
         if out is None:
             name, _ = QFileDialog.getSaveFileName(self.win, "Save Map Pack",
                                                   f"{values['name']}.json", MAP_FILTER)
@@ -209,7 +222,7 @@ class FileController(QObject):
                 return False
             out = name
         # The open map goes in as it is on screen, unsaved edits included.
-        live = {self.doc.path: self.doc.model} if self.doc.path else {}
+        live = {self.doc.path or OPEN_MAP: self.doc.model}
         pack, problems = build_pack(values["maps"], name=values["name"],
                                     version=values["version"], author=values.get("author", ""),
                                     description=values.get("description", ""), open_maps=live)
@@ -231,10 +244,9 @@ class FileController(QObject):
         m = self.doc.model
         interactive = values is None
         if values is None:
-            dlg = ResizeDialog(m.width, m.height, self.win)
-            if dlg.exec() != QDialog.DialogCode.Accepted:
+            values = ask(ResizeDialog(m.width, m.height, self.win))
+            if values is None:
                 return False
-            values = dlg.values()
         w, h, dx, dy = values
         if (w, h, dx, dy) == (m.width, m.height, 0, 0):
             return False
@@ -268,18 +280,16 @@ class FileController(QObject):
     def edit_properties(self, values: tuple[str, str] | None = None) -> bool:
         m = self.doc.model
         if values is None:
-            dlg = PropertiesDialog(m.name, m.description, self.win)
-            if dlg.exec() != QDialog.DialogCode.Accepted:
+            values = ask(PropertiesDialog(m.name, m.description, self.win))
+            if values is None:
                 return False
-            values = dlg.values()
         return self.doc.set_properties(*values)
 
     def add_terrain_type(self, values: tuple[str, Base] | None = None) -> bool:
         if values is None:
-            dlg = TerrainTypeDialog(self.win)
-            if dlg.exec() != QDialog.DialogCode.Accepted:
+            values = ask(TerrainTypeDialog(self.win))
+            if values is None:
                 return False
-            values = dlg.values()
         name, base = values
         new = self.doc.model.copy()
         try:

@@ -55,6 +55,8 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else default_settings()
         self.document = Document(model, path, self)
         self.state = EditorState(self)
+        self.state.follow_types(self.document.model)
+        self.document.model_replaced.connect(self.state.follow_types)  # before the docks
         self.scene = MapScene(self.document.model, self)
         self.view = MapView(self.scene, self)
         self.setCentralWidget(self.view)

@@ -38,7 +38,8 @@ class RecoveryEntry:
     map_name: str
 
     def describe(self) -> str:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved_at))
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved_at)) \
+            if self.saved_at > 0 else "at an unknown time"
         where = str(self.original) if self.original else "an unsaved map"
         return f"{self.map_name} ({where}), autosaved {when}"
 
@@ -119,10 +120,12 @@ class Recovery(QObject):
                 continue  # not a recovery file this editor wrote; leave it alone
             original = data.get("original")
             saved_at = data.get("saved_at")
+            if not (isinstance(saved_at, int | float) and 0 <= saved_at < 1e11):
+                saved_at = 0.0  # damaged time: shown as 1970, still offered
             out.append(RecoveryEntry(
-                f, Path(original) if isinstance(original, str) and original else None,
-                float(saved_at) if isinstance(saved_at, int | float) else 0.0,
-                str(data.get("map_name") or "untitled")))
+                f, Path(original) if isinstance(original, str) and "\0" not in original
+                and Path(original).name else None,
+                float(saved_at), str(data.get("map_name") or "untitled")[:200]))
         return out
 
     @staticmethod
@@ -145,8 +148,9 @@ def _read_wrapper(path: Path) -> dict | str:
     """The recovery wrapper object in ``path``, or why it cannot be used."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        return f"cannot read the recovery file: {exc}"
+    except (OSError, ValueError, RecursionError) as exc:  # (absurdly nested JSON)
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        return f"cannot read the recovery file: {why}"
     if not isinstance(data, dict) or not isinstance(data.get("map"), str):
         return "not a recovery file (no map text inside)"
     return data

@@ -3,6 +3,9 @@ Space + drag) and forwarding of mouse and key events to the active tool."""
 
 from __future__ import annotations
 
+import contextlib
+import traceback
+
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView
@@ -87,6 +90,25 @@ class MapView(QGraphicsView):
         return ToolEvent(p.x() / TILE, p.y() / TILE, event.button(), event.buttons(),
                          event.modifiers())
 
+    def _dispatch(self, handler: str, *args: object) -> object:
+        """Call a handler of the current tool.  A bug in a tool must not escape into
+        Qt (an exception inside an event handler can take the whole application,
+        and the user's unsaved work, down): the gesture is cancelled, which takes
+        back its partial edits, the error is reported in the status bar and its
+        traceback printed on stderr."""
+        tool = self.tool
+        if tool is None:
+            return None
+        try:
+            return getattr(tool, handler)(*args)
+        except Exception as exc:  # noqa: BLE001  (any tool bug; reported below)
+            traceback.print_exc()
+            with contextlib.suppress(Exception):
+                tool.cancel()
+            tool.message(f"{tool.label} tool failed ({type(exc).__name__}: {exc}); "
+                         "the gesture was cancelled, the map is as before it")
+            return None
+
     def _panning(self, event: QMouseEvent) -> bool:
         return event.button() == Qt.MouseButton.MiddleButton or (
             self._space and event.button() == Qt.MouseButton.LeftButton)
@@ -103,7 +125,7 @@ class MapView(QGraphicsView):
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             return
         if self.tool is not None:
-            self.tool.press(self._event(event))
+            self._dispatch("press", self._event(event))
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if self._pan_from is not None:
@@ -115,7 +137,7 @@ class MapView(QGraphicsView):
         ev = self._event(event)
         self.hovered.emit((ev.fx, ev.fy))
         if self.tool is not None:
-            self.tool.move(ev)
+            self._dispatch("move", ev)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if self._pan_from is not None and (
@@ -126,12 +148,12 @@ class MapView(QGraphicsView):
             self.viewport().setCursor(cursor)
             return
         if self.tool is not None:
-            self.tool.release(self._event(event))
+            self._dispatch("release", self._event(event))
 
     def leaveEvent(self, event: QEvent) -> None:  # noqa: N802
         self.hovered.emit(None)
         if self.tool is not None:
-            self.tool.leave()
+            self._dispatch("leave")
         super().leaveEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
@@ -140,9 +162,9 @@ class MapView(QGraphicsView):
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
             return
         if event.key() == Qt.Key.Key_Escape and self.tool is not None:
-            self.tool.cancel()
+            self._dispatch("cancel")
             return
-        if self.tool is not None and self.tool.key(event):
+        if self.tool is not None and self._dispatch("key", event):
             return
         super().keyPressEvent(event)
 

@@ -180,8 +180,9 @@ def save_map(model: MapModel, path: PathLike) -> None:
 
 def atomic_write_text(path: PathLike, text: str) -> None:
     """Write UTF-8 ``text`` to a temporary file beside ``path``, flush and fsync it,
-    then rename it over ``path`` (``os.replace``)."""
-    target = Path(path)
+    then rename it over ``path`` (``os.replace``).  A symbolic link is followed:
+    the file it points to is replaced and the link kept."""
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     folder = target.parent
     if target.is_file() and (not os.access(target, os.W_OK)
                              or not os.stat(target).st_mode & 0o222):  # (root passes access)

@@ -215,7 +215,8 @@ class InspectorDock(QWidget):
         fl.toggled.connect(lambda on: d.update_character(cid, flight=on))
         self.fields["flight"] = fl
         form.addRow("Flight", fl)
-        attrs = QLineEdit(", ".join(f"{k}={v}" for k, v in c.attributes.items()))
+        shown = ", ".join(f"{k}={v}" for k, v in c.attributes.items())
+        attrs = QLineEdit(shown)
         attrs.setToolTip("Other attributes as name=value, comma separated")
 
         def set_attrs() -> None:
@@ -224,6 +225,7 @@ class InspectorDock(QWidget):
             except ValueError as exc:
                 self.win.show_message(f"attributes not changed: {exc} "
                                       "(write name=number, separated by commas)")
+                attrs.setText(shown)  # the box shows what the character has
 
         attrs.editingFinished.connect(set_attrs)
         self.fields["attributes"] = attrs

@@ -126,6 +126,8 @@ class ToolOptionsBar(QToolBar):
             idx = combo.findData(getattr(st, key))
             combo.setCurrentIndex(max(idx, 0))
             combo.blockSignals(False)
+            if idx < 0 and combo.count():  # not a type of this kind in this map
+                st.set(key, combo.currentData())
         self._refresh_teams()
 
     def _refresh_teams(self) -> None:

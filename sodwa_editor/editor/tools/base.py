@@ -17,6 +17,8 @@ from PySide6.QtGui import QKeyEvent
 from ..geometry import Tile, tile_at
 
 if TYPE_CHECKING:
+    from ...engine.model import MapModel
+    from ...engine.terrain import TerrainRegistry
     from ..document import Document
     from ..scene.map_scene import MapScene
 
@@ -70,6 +72,21 @@ class EditorState(QObject):
         self.roster_entry: dict[str, Any] | None = None
         self.object_kind = "crate"
         self.selection: Selection | None = None
+        self._registry: TerrainRegistry | None = None  # of the map the ids refer to
+
+    def follow_types(self, model: MapModel) -> None:
+        """The map was swapped (open, new, undo or redo of a declared type): point
+        the chosen terrain and border types at the types of the same *name* in the
+        new map (ids differ between maps), else at Impeding.  Connected before the
+        palette and the tool options, which rebuild from these ids."""
+        old, self._registry = self._registry, model.registry
+        if old is None or old is model.registry:
+            return
+        names = {key: old[tid].name if 0 <= (tid := getattr(self, key)) < len(old) else None
+                 for key in ("terrain_id", "border_id")}  # all read before any is set
+        for key, name in names.items():
+            self.set(key, model.registry.id_of(name)
+                     if name is not None and name in model.registry else 1)
 
     def set(self, name: str, value: Any) -> None:
         if getattr(self, name) != value:

@@ -85,6 +85,8 @@ class ElevationTool(StrokeTool):
         mode = self._mode()
         if mode == "raise":
             new = np.minimum(old + 1, MAX_ELEVATION)
+            if (old == MAX_ELEVATION).any():
+                self.message(f"level {MAX_ELEVATION} is the highest a map holds")
         elif mode == "lower":
             new = np.maximum(old - 1, 0)
         else:
