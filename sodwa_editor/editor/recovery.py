@@ -121,7 +121,7 @@ class Recovery(QObject):
             original = data.get("original")
             saved_at = data.get("saved_at")
             if not (isinstance(saved_at, int | float) and 0 <= saved_at < 1e11):
-                saved_at = 0.0  # damaged time: shown as 1970, still offered
+                saved_at = 0.0  # damaged time: offered as "at an unknown time"
             out.append(RecoveryEntry(
                 f, Path(original) if isinstance(original, str) and "\0" not in original
                 and Path(original).name else None,

@@ -10,9 +10,10 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from . import style
 
-#: Longest side of an exported image, in pixels (8192 x 8192 x 4 bytes = 256 MiB);
-#: a larger map is scaled down to fit (a 256 x 256 map at 32 px per tile fits).
-MAX_IMAGE_SIDE = 8192
+#: Longest side of an exported image, in pixels (8320 x 8320 x 4 bytes = 264 MiB):
+#: a 256 x 256 map at 32 px per tile with its coordinate margin (8256 px) fits;
+#: a larger map is scaled down to fit.
+MAX_IMAGE_SIDE = 8320
 
 
 def render_scene(scene: QGraphicsScene, scale: float = 1.0,
