@@ -90,3 +90,11 @@ def test_walling_off_a_start_zone_warns_and_highlights_the_region(make_window, q
     assert len(win.scene.focus.lines) == 4  # one outline around the region, not per tile
     win.document.undo_stack.undo()  # the stroke is one step
     qtbot.waitUntil(lambda: win.validation.summary.text() == "No problems", timeout=3000)
+
+
+def test_each_line_names_its_place_once(make_window):
+    win = make_window(broken_map())
+    win.validation.run()
+    for text in messages(win):
+        assert text.count("(20, 12)") <= 1 and text.count("(1, 1, E)") <= 1, text
+    assert any(t.endswith("at (20, 12)") or "(20, 12)" in t for t in messages(win))

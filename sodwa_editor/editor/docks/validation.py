@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout,
 
 from ...engine.regions import regions
 from ...io import validate_model
+from ...io.problems import edge_label
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
@@ -52,11 +53,15 @@ class ValidationDock(QWidget):
         self.summary.setText(
             "No problems" if not self.problems else f"{errors} error(s), {warnings} warning(s)")
         for i, p in enumerate(self.problems):
-            where = ""
+            place = where = ""
             if p.tile is not None:
-                where = f" at ({p.tile[0]}, {p.tile[1]})"
+                place = f"({p.tile[0]}, {p.tile[1]})"
+                where = f" at {place}"
             elif p.edge is not None:
-                where = f" on edge {p.edge}"
+                place = edge_label(p.edge)
+                where = f" on edge {place}"
+            if place and place in p.message:
+                where = ""  # the message names the place already
             item = QListWidgetItem(f"{'E' if p.severity == 'error' else 'W'}  {p.message}{where}")
             item.setData(Qt.ItemDataRole.UserRole, i)
             item.setForeground(Qt.GlobalColor.red if p.severity == "error"
