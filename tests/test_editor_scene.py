@@ -113,6 +113,23 @@ def test_borders_are_thick_lines_on_the_edge(scene_for):
     assert all(p[0][1] == style.BORDER_WIDTH for p in lines)
 
 
+def test_walls_are_drawn_over_crossing_borders_and_stay_inside_the_map(scene_for):
+    """A fence crossing a wall must not look like a door in it (Obstructing is
+    drawn last), and no border sticks out past the map's edge."""
+    m = MapModel(8, 6)
+    for y in range(6):
+        m.set_border(Edge(2, y, "E"), m.registry.id_of("obstructing"))
+    for x in range(8):
+        m.set_border(Edge(x, 1, "S"), m.registry.id_of("impeding"))
+        m.set_border(Edge(x, 3, "S"), m.registry.id_of("liquid"))
+    img = render_scene(scene_for(m))
+    margin = TILE  # the coordinate labels' margin around the map in the scene
+    for gy in (2, 4):  # where the fence and the stream cross the wall at x = 3
+        assert img.pixelColor(margin + 3 * TILE, margin + gy * TILE).name() == "#000000"
+    outside = img.pixelColor(margin + 8 * TILE + 2, margin + 2 * TILE)  # right of the map
+    assert outside.name() == style.BACKGROUND.name()
+
+
 def test_indoor_obstructions_look_different(scene_for):
     m = MapModel(4, 2)
     obst = m.registry.id_of("obstructing")

@@ -67,6 +67,13 @@ def border_keys(model: MapModel, side: str) -> np.ndarray:
 
 class BorderLines(ChunkedPathLayer):
     layers = frozenset({"borders", "setting"})
+    clip_to_map = True
+
+    def draw_order(self, key: Any) -> Any:
+        """Obstructing borders on top, so a fence or stream crossing a wall never
+        looks like a door in it (the most restrictive border wins, rulebook
+        *Terrain*)."""
+        return int(key) // 2 == Base.OBSTRUCTING
 
     def refresh(self, rect: Rect | None) -> None:
         m = self.model

@@ -157,10 +157,11 @@ class LineGroup:
     """Segments (n, 2, 2) in scene units drawn with a sequence of pens (e.g. a
     wall and its dashed core)."""
 
-    def __init__(self, segments: np.ndarray, pens: Sequence[QPen]) -> None:
+    def __init__(self, segments: np.ndarray, pens: Sequence[QPen],
+                 clip: QRectF | None = None) -> None:
         self.segments = segments
         self.pens = list(pens)
-        self.rects = [_segment_rects(segments, p) for p in self.pens]
+        self.rects = [_segment_rects(segments, p, clip) for p in self.pens]
         self.points = (None if all(r is not None for r in self.rects)
                        else points_polygon(segments))
         self._lines: list[QLineF] | None = None
@@ -237,9 +238,11 @@ def points_polygon(seg: np.ndarray) -> QPolygonF:
     return poly
 
 
-def _segment_rects(seg: np.ndarray, pen: QPen) -> list[QRectF] | None:
+def _segment_rects(seg: np.ndarray, pen: QPen, clip: QRectF | None = None
+                   ) -> list[QRectF] | None:
     """Filled rectangles equal to stroking axis-aligned segments (n, 2, 2) with
-    ``pen``, or None when the pen or a segment does not allow it."""
+    ``pen`` (cut to ``clip`` when given), or None when the pen or a segment does
+    not allow it."""
     if pen.isCosmetic() or pen.style() != Qt.PenStyle.SolidLine:
         return None
     p, q = seg[:, 0], seg[:, 1]
@@ -253,6 +256,9 @@ def _segment_rects(seg: np.ndarray, pen: QPen) -> list[QRectF] | None:
     grow_y = np.where(horizontal, w / 2, ext)
     x0, y0 = lo[:, 0] - grow_x, lo[:, 1] - grow_y
     x1, y1 = hi[:, 0] + grow_x, hi[:, 1] + grow_y
+    if clip is not None:
+        x0, x1 = np.clip(x0, clip.left(), clip.right()), np.clip(x1, clip.left(), clip.right())
+        y0, y1 = np.clip(y0, clip.top(), clip.bottom()), np.clip(y1, clip.top(), clip.bottom())
     return [QRectF(a, b, c - a, d - b) for a, b, c, d in
             zip(x0.tolist(), y0.tolist(), x1.tolist(), y1.tolist(), strict=True)]
 
@@ -277,6 +283,8 @@ class ChunkedPathLayer(LayerItem):
     lazy = False
     #: chunks are not drawn when a tile is smaller than this many screen pixels
     min_px = 0.0
+    #: cut line caps at the map's outline (borders must not stick out of the map)
+    clip_to_map = False
 
     def __init__(self, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
@@ -297,6 +305,10 @@ class ChunkedPathLayer(LayerItem):
 
     def pens(self, style: Any) -> Sequence[QPen]:
         raise NotImplementedError
+
+    def draw_order(self, style: Any) -> Any:
+        """Sort key of a style within a chunk: later styles are drawn on top."""
+        return 0
 
     def refresh(self, rect: Rect | None) -> None:
         m = self.model
@@ -327,10 +339,12 @@ class ChunkedPathLayer(LayerItem):
         rect = Rect(cx * CHUNK, cy * CHUNK, min(m.width, (cx + 1) * CHUNK) - 1,
                     min(m.height, (cy + 1) * CHUNK) - 1)
         groups = []
-        for style, lines in self.chunk_paths(m, rect).items():
+        clip = QRectF(0, 0, m.width * TILE, m.height * TILE) if self.clip_to_map else None
+        paths = sorted(self.chunk_paths(m, rect).items(), key=lambda kv: self.draw_order(kv[0]))
+        for style, lines in paths:
             seg = _segments(lines)
             if len(seg):
-                groups.append(LineGroup(seg * TILE, self.pens(style)))
+                groups.append(LineGroup(seg * TILE, self.pens(style), clip))
         if groups:
             self.chunks[(cx, cy)] = PathChunk(groups, self, self.min_px)
 
