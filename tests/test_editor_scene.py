@@ -192,6 +192,28 @@ def test_zone_tint_and_tokens_use_team_colours(scene_for):
     assert token_label(m.characters["a"]) == "Ar"
 
 
+def test_team_colours_cannot_be_mistaken_and_labels_read():
+    teams = ["red", "green", "blue", "yellow", "white", "goblins", "orcs", "elves"]
+    colors = style.team_colors(teams)
+    assert colors["red"].name() == "#ff0000"  # a colour name is its colour
+    for i, a in enumerate(teams):
+        for b in teams[i + 1:]:
+            assert style.color_distance(colors[a], colors[b]) >= 25, (a, b)
+    assert style.label_color(colors["yellow"]).name() == "#000000"
+    assert style.label_color(colors["white"]).name() == "#000000"
+    assert style.label_color(colors["blue"]).name() == "#ffffff"
+
+
+def test_a_new_team_recolours_every_zone(scene_for):
+    m = MapModel(6, 4)
+    m.set_start_zone("b", {(0, 0)})
+    s = scene_for(m)
+    before = s.items_by_name["zones"].rgba[0, 0].copy()
+    m.put_character(Character("c", "a", 5, 3))  # team "a" sorts first: "b" is recoloured
+    s.flush()
+    assert not np.array_equal(s.items_by_name["zones"].rgba[0, 0], before)
+
+
 def test_layer_toggles(scene_for):
     s = scene_for(samples.tiered_keep())
     for layer in LAYERS:

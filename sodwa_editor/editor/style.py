@@ -85,25 +85,45 @@ GRAPH_BLOCKED = QColor(220, 0, 0)
 TEAM_PALETTE = (
     QColor(40, 100, 230), QColor(220, 50, 50), QColor(40, 170, 80), QColor(230, 160, 20),
     QColor(150, 60, 200), QColor(20, 170, 190), QColor(230, 90, 170), QColor(120, 90, 50),
+    QColor(240, 110, 20), QColor(140, 190, 20), QColor(90, 70, 200), QColor(200, 40, 120),
 )
 
 
 def team_colors(teams: Iterable[str]) -> dict[str, QColor]:
     """Colour of each team of a map: its own name when that names a colour
-    ("red"), else the next unused colour of :data:`TEAM_PALETTE` in name order."""
+    ("red"); every other team, in name order, gets the :data:`TEAM_PALETTE`
+    colour farthest (:func:`color_distance`) from the colours already taken, so
+    that "goblins" beside "red" is not another red."""
     out: dict[str, QColor] = {}
-    used: set[str] = set()
     for team in sorted(teams):
         if QColor.isValidColorName(team):
             out[team] = QColor(team)
-            used.add(out[team].name())
-    free = [c for c in TEAM_PALETTE if c.name() not in used] or list(TEAM_PALETTE)
-    i = 0
     for team in sorted(teams):
         if team not in out:
-            out[team] = QColor(free[i % len(free)])
-            i += 1
+            taken = list(out.values())
+            out[team] = QColor(max(TEAM_PALETTE, key=lambda c: min(
+                (color_distance(c, t) for t in taken), default=0.0)))
     return out
+
+
+def color_distance(a: QColor, b: QColor) -> float:
+    """How far apart two team colours look, 0 (the same) to 180: the hue angle
+    between two vivid colours (plus a little for lightness), the lightness
+    difference between two greys (black, white, grey), 180 between a vivid
+    colour and a grey."""
+    vivid_a, vivid_b = a.hsvSaturation() > 80, b.hsvSaturation() > 80
+    if vivid_a != vivid_b:
+        return 180.0
+    if not vivid_a:
+        return abs(a.lightness() - b.lightness()) * 180 / 255
+    d = abs(a.hsvHue() - b.hsvHue())
+    return min(d, 360 - d) + abs(a.lightness() - b.lightness()) / 8
+
+
+def label_color(fill: QColor) -> QColor:
+    """Black or white, whichever reads better on ``fill`` (perceived luminance)."""
+    luminance = 0.299 * fill.red() + 0.587 * fill.green() + 0.114 * fill.blue()
+    return QColor(0, 0, 0) if luminance > 150 else QColor(255, 255, 255)
 
 
 def map_team_colors(model) -> dict[str, QColor]:

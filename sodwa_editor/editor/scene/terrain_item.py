@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QFont, QPainter
-from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MapModel, Rect
 from ...engine.terrain import Base
@@ -128,6 +128,19 @@ class ZoneTint(ImageLayer):
     """Start zones tinted with their team's colour."""
 
     layers = frozenset({"start_zones", "characters"})
+
+    def __init__(self, parent: QGraphicsItem | None = None) -> None:
+        super().__init__(parent)
+        self._colors: dict[str, str] = {}  # team -> colour the zones were drawn in
+
+    def refresh(self, rect: Rect | None) -> None:
+        """A new team can change other teams' colours: then every zone is redrawn."""
+        if self.model is not None:
+            colors = {t: c.name() for t, c in style.map_team_colors(self.model).items()}
+            if any(self._colors.get(t, c) != c for t, c in colors.items()):
+                rect = None
+            self._colors = colors
+        super().refresh(rect)
 
     def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
         h, w = rect.y1 - rect.y0 + 1, rect.x1 - rect.x0 + 1

@@ -54,7 +54,7 @@ class CharacterToken(QGraphicsItem):
         font.setPixelSize(int(TILE * 0.3))
         font.setBold(True)
         painter.setFont(font)
-        painter.setPen(QColor(255, 255, 255) if color.lightness() < 150 else QColor(0, 0, 0))
+        painter.setPen(style.label_color(color))
         painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, token_label(c))
 
 
