@@ -23,7 +23,7 @@ from sodwa_editor.editor.testing import (
     press,
     release,
 )
-from sodwa_editor.engine.model import Character, Edge, MapModel
+from sodwa_editor.engine.model import Character, Edge, MapModel, MapObject
 
 
 def round_trip(win: MainWindow, before: MapModel, steps: int = 1) -> MapModel:
@@ -239,6 +239,32 @@ def test_zone_tool_paints_team_zone(make_window):
     assert rgba[0, 0, 3] > 0 and rgba[0, 1, 3] == 0
 
 
+def test_a_tile_starts_one_team_and_the_eraser_clears_any_zone(make_window):
+    win = make_window()
+    win.document.set_zone_tiles("red", [(0, 0), (1, 0), (2, 0)], True)
+    win.set_tool("zone")
+    win.state.set("team", "blue")
+    before = win.document.model.copy()
+    drag_tiles(win.view, [(1, 0), (3, 0)])  # over red's (1, 0), (2, 0)
+    zones = win.document.model.start_zones
+    assert zones == {"red": {(0, 0)}, "blue": {(1, 0), (2, 0), (3, 0)}}
+    round_trip(win, before)  # one undo step for both teams
+    drag_tiles(win.view, [(0, 0), (1, 0)], button=Right)  # team box says blue
+    assert zones == {"blue": {(2, 0), (3, 0)}}
+
+
+def test_shift_click_removes_characters_and_objects(make_window):
+    m = MapModel(8, 6)
+    m.put_character(Character("k", "blue", 1, 1))
+    m.put_object(MapObject("o", "crate", 3, 1))
+    win = make_window(m)
+    win.set_tool("character")
+    click_tile(win.view, 1, 1, modifiers=Qt.KeyboardModifier.ShiftModifier)
+    win.set_tool("object")
+    click_tile(win.view, 3, 1, modifiers=Qt.KeyboardModifier.ShiftModifier)
+    assert not win.document.model.characters and not win.document.model.objects
+
+
 def test_character_place_move_remove(make_window):
     m = MapModel(8, 6)
     m.terrain[5, 7] = 2  # obstructing
@@ -324,6 +350,10 @@ def test_indoor_tool_cycles_obstruction(make_window):
     assert win.document.model.tile_is_indoor(1, 1)
     click_tile(win.view, 1, 1)
     assert win.document.model.tile_indoor[1, 1] == 0  # explicit outdoor
+    click_tile(win.view, 1, 1)
+    stack = win.document.undo_stack
+    assert [stack.text(i) for i in range(stack.count())] == [
+        "Set Obstruction Indoor", "Set Obstruction Outdoor", "Set Obstruction to Map Default"]
     click_tile(win.view, 3, 3)  # not an obstruction: refused
     assert "not an obstruction" in win.statusBar().currentMessage()
     win.action_map["indoor"].trigger()

@@ -178,6 +178,14 @@ def test_team_without_zone_and_character_outside_zone():
     assert "team 'blue' has 2 character(s) but no start zone" in validate_model(m)[0].message
 
 
+def test_overlapping_start_zones_are_a_warning():
+    m = base_map()
+    m.set_start_zone("blue", [(1, 4), (2, 4)])  # (1, 4) is red's too
+    assert only(m) == [("warning", "zone-overlap", "/start_zones/red/1", (1, 4), None)]
+    assert validate_model(m)[0].message == "tile (1, 4) is in the start zones of both " \
+        "'blue' and 'red'"
+
+
 def test_indoor_overrides_on_non_obstructing():
     m = base_map()
     m.terrain[2, 2] = Base.OBSTRUCTING

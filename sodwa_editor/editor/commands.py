@@ -205,29 +205,35 @@ class PasteStamp(EditCells):
 
 
 class SetStartZone(QUndoCommand):
-    """Replace one team's start zone; a stroke's commands merge."""
+    """Replace the start zones (every team's: painting a tile for one team takes it
+    from another); a stroke's commands merge."""
 
-    def __init__(self, doc: Document, team: str, after: set[tuple[int, int]],
+    def __init__(self, doc: Document, after: dict[str, set[tuple[int, int]]],
                  stroke: int | None = None, text: str = "Paint Start Zone") -> None:
         super().__init__(text)
-        self.doc, self.team, self.stroke = doc, team, stroke
-        self.before = set(doc.model.start_zones.get(team, set()))
-        self.after = set(after)
+        self.doc, self.stroke = doc, stroke
+        self.before = {t: set(z) for t, z in doc.model.start_zones.items()}
+        self.after = {t: set(z) for t, z in after.items() if z}
+
+    def _apply(self, zones: dict[str, set[tuple[int, int]]]) -> None:
+        model = self.doc.model
+        for team in set(model.start_zones) | set(zones):
+            if model.start_zones.get(team, set()) != zones.get(team, set()):
+                model.set_start_zone(team, zones.get(team, ()))
 
     def redo(self) -> None:
-        self.doc.model.set_start_zone(self.team, self.after)
+        self._apply(self.after)
 
     def undo(self) -> None:
-        self.doc.model.set_start_zone(self.team, self.before)
+        self._apply(self.before)
 
     def id(self) -> int:  # noqa: A003
         return 20 if self.stroke is not None else -1
 
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802
-        if not isinstance(other, SetStartZone) or (other.stroke, other.team) != (
-                self.stroke, self.team):
+        if not isinstance(other, SetStartZone) or other.stroke != self.stroke:
             return False
-        self.after = set(other.after)
+        self.after = other.after
         return True
 
 

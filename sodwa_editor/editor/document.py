@@ -138,7 +138,7 @@ class Document(QObject):
 
     def set_tile_indoor(self, cells: Iterable[Tile], indoor: bool | None) -> bool:
         code = -1 if indoor is None else int(indoor)
-        return self._edit(c.SetIndoor, "Set Obstruction Indoor",
+        return self._edit(c.SetIndoor, f"Set Obstruction {_indoor_word(indoor)}",
                           [self._tile_edit("tile_indoor", cells, code)])
 
     # ----------------------------------------------------------------- edges
@@ -174,7 +174,7 @@ class Document(QObject):
             tid = m.border_at(e)
             if tid:
                 edits += self._edge_edits("border", [e], tid * 4 + code + 1)
-        return self._edit(c.SetBorders, "Set Border Indoor", edits)
+        return self._edit(c.SetBorders, f"Set Border {_indoor_word(indoor)}", edits)
 
     def set_transition_edges(self, edges: Iterable[Edge], on: bool) -> bool:
         text = "Add Transition Border" if on else "Remove Transition Border"
@@ -200,20 +200,23 @@ class Document(QObject):
 
     # ---------------------------------------------------------- start zones
     def set_zone_tiles(self, team: str, cells: Iterable[Tile], on: bool) -> bool:
-        """Add tiles to (or remove them from) a team's start zone."""
+        """Add tiles to a team's start zone (taking them from any other team's: a
+        tile starts one team) or, with ``on`` False, clear them from every zone."""
         team = team.strip()
-        if not team:
+        if on and not team:
             self.message.emit("give the team a name first")
             return False
-        if self._too_long("team name", team, "team"):
+        if on and self._too_long("team name", team, "team"):
             return False
-        current = set(self.model.start_zones.get(team, set()))
         cells = {(int(x), int(y)) for x, y in cells if self.model.in_bounds(x, y)}
-        after = current | cells if on else current - cells
-        if after == current:
+        current = self.model.start_zones
+        after = {t: set(z) - cells for t, z in current.items()}
+        if on:
+            after[team] = after.get(team, set()) | cells
+        if {t: z for t, z in after.items() if z} == current:
             return False
         text = "Paint Start Zone" if on else "Erase Start Zone"
-        return self.push(c.SetStartZone(self, team, after, self._stroke, text))
+        return self.push(c.SetStartZone(self, after, self._stroke, text))
 
     # ------------------------------------------------------ characters/objects
     def new_character_id(self, base: str) -> str:
@@ -349,3 +352,8 @@ class Document(QObject):
 
     def end_macro(self) -> None:
         self.undo_stack.endMacro()
+
+
+def _indoor_word(indoor: bool | None) -> str:
+    """How an undo step names an Indoor/Outdoor choice."""
+    return "to Map Default" if indoor is None else ("Indoor" if indoor else "Outdoor")

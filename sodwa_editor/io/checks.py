@@ -275,15 +275,22 @@ def check_occupants(model: MapModel, loc: Locator) -> Iterator[Problem]:
 
 @register_check
 def check_start_zones(model: MapModel, loc: Locator) -> Iterator[Problem]:
-    """Start zones avoid Obstructing tiles; every team with characters has a
-    start zone and its characters stand in it."""
+    """Start zones avoid Obstructing tiles and do not overlap (a warning: the
+    editor draws and paints a tile as one team's); every team with characters
+    has a start zone and its characters stand in it."""
     walls = _obstructing(model)
+    first_team: dict[tuple[int, int], str] = {}
     for team, tiles in sorted(model.start_zones.items()):
         for x, y in sorted(tiles, key=lambda t: (t[1], t[0])):
             if model.in_bounds(x, y) and walls[y, x]:
                 yield error(f"start zone of team {team!r} includes Obstructing tile ({x}, {y})",
                             loc.zone_tile(team, (x, y)), code="zone-on-obstructing",
                             tile=(x, y))
+            other = first_team.setdefault((x, y), team)
+            if other != team:
+                yield warning(f"tile ({x}, {y}) is in the start zones of both {other!r} and "
+                              f"{team!r}", loc.zone_tile(team, (x, y)), code="zone-overlap",
+                              tile=(x, y))
     by_team: dict[str, list[Any]] = {}
     for c in _sorted_characters(model, loc):
         by_team.setdefault(c.team, []).append(c)

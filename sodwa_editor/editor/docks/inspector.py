@@ -83,7 +83,11 @@ class InspectorDock(QWidget):
 
     def _form(self, title: str) -> QFormLayout:
         if self.body is not None:
-            self.body.setParent(None)
+            # removeWidget + hide, not setParent(None): reparenting a widget that
+            # holds the focus to nothing left the window without focus or active
+            # state, so tool shortcuts stopped working until it was clicked
+            self.outer.removeWidget(self.body)
+            self.body.hide()
             self.body.deleteLater()
         self.body = QWidget()
         self.summary = None

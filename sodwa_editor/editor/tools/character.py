@@ -29,7 +29,7 @@ class CharacterTool(Tool):
         if not m.in_bounds(x, y):
             return
         here = m.character_at(x, y)
-        if ev.button == Qt.MouseButton.RightButton:
+        if ev.erase:  # right button or Shift removes
             if here is not None:
                 self.doc.remove_character(here.id)
                 self.state.select(None)
@@ -81,7 +81,7 @@ class ObjectTool(Tool):
         if not m.in_bounds(x, y):
             return
         here = m.objects_at(x, y)
-        if ev.button == Qt.MouseButton.RightButton:
+        if ev.erase:  # right button or Shift removes
             if here:
                 self.doc.remove_object(here[0].id)
             return

@@ -1,5 +1,5 @@
-"""Start zone tool (A): paint the current team's start zone; right button
-(or Shift) erases."""
+"""Start zone tool (A): paint the current team's start zone (a tile belongs to
+one team); right button (or Shift) erases any team's zone."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ class ZoneTool(StrokeTool):
     name = "zone"
     label = "Start Zone"
     shortcut = "A"
-    tip = "Paint a team's start zone (right button erases)"
+    tip = "Paint a team's start zone, taking tiles from other teams (right button erases)"
     options = ("team", "brush_size")
 
     def stroke_to(self, ev: ToolEvent) -> None:
