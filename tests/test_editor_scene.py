@@ -21,7 +21,7 @@ from sodwa_editor.editor.scene.map_scene import LAYERS, MapScene
 from sodwa_editor.editor.scene.outline_item import mask_outline
 from sodwa_editor.editor.style import TILE
 from sodwa_editor.engine import samples
-from sodwa_editor.engine.model import Character, Edge, MapModel, Rect
+from sodwa_editor.engine.model import Character, Edge, MapModel, MapObject, Rect
 from sodwa_editor.engine.terrain import Base
 
 
@@ -190,6 +190,21 @@ def test_zone_tint_and_tokens_use_team_colours(scene_for):
     from sodwa_editor.editor.scene.token_item import token_label
     assert token_label(m.characters["k"]) == "IK"
     assert token_label(m.characters["a"]) == "Ar"
+
+
+def test_no_two_tokens_or_objects_read_the_same(scene_for):
+    m = MapModel(8, 3)
+    for i in range(3):
+        m.put_character(Character(f"knight-{i}", "blue", i, 0, name="Knight"))
+    m.put_character(Character("archer", "red", 4, 0, name="Archer"))
+    for i, kind in enumerate(["crate", "cart", "chest", "crate"]):
+        m.put_object(MapObject(f"o{i}", kind, i, 2))
+    m.put_object(MapObject("under", "barrel", 4, 0))  # shares the archer's tile
+    layer = scene_for(m).items_by_name["tokens"]
+    assert [layer.tokens[k].label for k in ("knight-0", "knight-1", "knight-2", "archer")] == [
+        "K1", "K2", "K3", "Ar"]
+    assert [layer.markers[f"o{i}"].label for i in range(4)] == ["C1", "Ca", "Ch", "C2"]
+    assert layer.markers["under"].beside_token and not layer.markers["o0"].beside_token
 
 
 def test_team_colours_cannot_be_mistaken_and_labels_read():

@@ -14,6 +14,7 @@ from .layers import LayerItem
 
 
 def token_label(c: Character) -> str:
+    """Two letters of a character's name (initials of its first two words)."""
     text = (c.name or c.id).strip()
     words = text.replace("-", " ").split()
     if len(words) >= 2:
@@ -21,14 +22,30 @@ def token_label(c: Character) -> str:
     return text[:2].capitalize()
 
 
+def unique_labels(labels: dict[str, str]) -> dict[str, str]:
+    """Labels (id -> label) made distinct: where several ids share a label, each
+    gets the label's first letter and its number among them, in id order
+    (three Knights: K1, K2, K3), so no two tokens on the map read the same."""
+    by_label: dict[str, list[str]] = {}
+    for ident in sorted(labels):
+        by_label.setdefault(labels[ident], []).append(ident)
+    out = dict(labels)
+    for label, idents in by_label.items():
+        if len(idents) > 1:
+            for n, ident in enumerate(idents, 1):
+                out[ident] = f"{label[:1]}{n}"
+    return out
+
+
 class CharacterToken(QGraphicsItem):
     """One character: a circle in the team colour with a two-letter label."""
 
-    def __init__(self, character: Character, color: QColor,
+    def __init__(self, character: Character, color: QColor, label: str,
                  parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
         self.character = character
         self.color = color
+        self.label = label
         self.setPos(character.x * TILE, character.y * TILE)
         self.setToolTip(f"{character.name or character.id} ({character.team}) "
                         f"Move {character.move} Range {character.range}"
@@ -55,14 +72,22 @@ class CharacterToken(QGraphicsItem):
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(style.label_color(color))
-        painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, token_label(c))
+        painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, self.label)
 
 
 class ObjectMarker(QGraphicsItem):
-    def __init__(self, obj: MapObject, parent: QGraphicsItem | None = None) -> None:
+    """An object: a diamond with two letters of its kind; small in the tile's
+    corner when a character shares the tile (both stay visible)."""
+
+    def __init__(self, obj: MapObject, label: str, *, beside_token: bool = False,
+                 parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
         self.obj = obj
+        self.label = label
+        self.beside_token = beside_token
         self.setPos(obj.x * TILE, obj.y * TILE)
+        if beside_token:
+            self.setZValue(1)  # over the token's rim
         self.setToolTip(f"object {obj.id} ({obj.kind})"
                         + ("" if obj.impedes_los else ", does not impede LoS"))
 
@@ -72,19 +97,19 @@ class ObjectMarker(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        h = TILE / 2
-        d = TILE * 0.3
+        h, d = (TILE * 0.82, TILE * 0.16) if self.beside_token else (TILE / 2, TILE * 0.3)
         poly = QPolygonF([QPointF(h, h - d), QPointF(h + d, h), QPointF(h, h + d),
                           QPointF(h - d, h)])
         painter.setPen(QPen(QColor(40, 30, 20), 1.5))
         painter.setBrush(QColor(190, 140, 80) if self.obj.impedes_los else QColor(230, 220, 200))
         painter.drawPolygon(poly)
+        if self.beside_token:
+            return  # too small for letters; the tooltip names it
         font = QFont()
-        font.setPixelSize(int(TILE * 0.3))
+        font.setPixelSize(int(TILE * 0.26))
         painter.setFont(font)
         painter.setPen(QColor(20, 20, 20))
-        painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter,
-                         (self.obj.kind or "?")[:1].upper())
+        painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, self.label)
 
 
 class TokenLayer(LayerItem):
@@ -105,7 +130,13 @@ class TokenLayer(LayerItem):
         for item in [*self.tokens.values(), *self.markers.values()]:
             if item.scene() is not None:
                 item.scene().removeItem(item)
-        self.markers = {oid: ObjectMarker(o, self) for oid, o in m.objects.items()}
+        occupied = {(c.x, c.y) for c in m.characters.values()}
+        kinds = unique_labels({oid: (o.kind or "?")[:2].capitalize()
+                               for oid, o in m.objects.items()})
+        self.markers = {oid: ObjectMarker(o, kinds[oid], beside_token=(o.x, o.y) in occupied,
+                                          parent=self)
+                        for oid, o in m.objects.items()}
         colors = style.map_team_colors(m)
-        self.tokens = {cid: CharacterToken(c, colors[c.team], self)
+        names = unique_labels({cid: token_label(c) for cid, c in m.characters.items()})
+        self.tokens = {cid: CharacterToken(c, colors[c.team], names[cid], self)
                        for cid, c in m.characters.items()}
