@@ -166,6 +166,19 @@ def test_border_tool_snaps_and_drags_along_edges(make_window):
     assert len(list(win.document.model.borders())) == 2
 
 
+def test_border_tool_places_no_stray_edges(make_window):
+    win = make_window()
+    win.set_tool("border")
+    win.state.set("border_id", 1)
+    click(win.view, 4.5, 3.5)  # the middle of a tile: no grid line near
+    assert list(win.document.model.borders()) == []
+    assert "near a grid line" in win.statusBar().currentMessage()
+    drag(win.view, [(0.5, 0.05), (3.5, 0.02)])  # along the map's outer edge
+    assert list(win.document.model.borders()) == []
+    drag(win.view, [(3.0, 1.3), (3.0, 3.5)])  # starts off-centre on a vertical line
+    assert {e.side for e, _t in win.document.model.borders()} == {"E"}
+
+
 def test_border_indoor_flag(make_window):
     win = make_window()
     win.set_tool("border")

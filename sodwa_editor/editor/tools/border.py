@@ -14,26 +14,45 @@ class BorderTool(StrokeTool):
     tip = "Place borders on grid edges (drag along edges; right button removes)"
     options = ("border_id", "border_indoor")
 
+    #: a click farther than this (tiles) from every grid line places nothing
+    CLICK_REACH = 0.35
+
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.last_point: tuple[float, float] | None = None
+        self.clicked = False  # pressed and not moved yet
 
     def stroke_to(self, ev: ToolEvent) -> None:
+        """The press only records the point: the first move says which grid lines
+        the drag follows (so it never starts with a stray crossing edge); a press
+        released without moving is a click on the nearest edge."""
         point = (ev.fx, ev.fy)
         if self.last_point is None:
-            edge, _ = nearest_edge(self.model, *point)
-            edges = [edge] if edge is not None else []
+            self.clicked = True
         else:
-            edges = edges_between_points(self.model, self.last_point, point)
+            self.clicked = False
+            self._place(edges_between_points(self.model, self.last_point, point))
         self.last_point = point
+        self.hover(ev)
+
+    def release(self, ev: ToolEvent) -> None:
+        if self.stroking and self.clicked and self.last_point is not None:
+            edge, dist = nearest_edge(self.model, *self.last_point)
+            if edge is not None and dist <= self.CLICK_REACH:
+                self._place([edge])
+            else:
+                self.message("click on or near a grid line between two tiles to place a border")
+        super().release(ev)
+
+    def _place(self, edges: list) -> None:
         if edges:
             value = 0 if self.erasing else self.state.border_id
             self.doc.set_borders(edges, value, self.state.border_indoor)
-        self.hover(ev)
 
     def finish(self) -> None:
         super().finish()
         self.last_point = None
+        self.clicked = False
 
     def hover(self, ev: ToolEvent) -> None:
         edge, _ = nearest_edge(self.model, ev.fx, ev.fy)
