@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from sodwa_editor.editor.testing import drag, move, press, release
 from sodwa_editor.engine import samples
-from sodwa_editor.engine.model import MapModel
+from sodwa_editor.engine.model import Edge, MapModel
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -68,6 +68,18 @@ def test_status_bar_reads_tile_terrain_elevation_and_edge(make_window):
     assert win.terrain_label.text() == "clear, level 0 transition"
     move(win.view, 7.5, 13.02)  # on the stairs' transition border
     assert win.edge_label.text() == "edge 7,12,S: no border, transition"
+
+
+def test_status_bar_says_indoor_or_outdoor_for_obstructions(make_window):
+    m = MapModel(6, 4)
+    m.terrain[1, 1] = 2
+    m.set_border(Edge(3, 1, "E"), 2)
+    m.set_tile_indoor(1, 1, True)
+    win = make_window(m)
+    move(win.view, 1.5, 1.5)
+    assert win.terrain_label.text() == "obstructing, level 0, indoor"
+    move(win.view, 4.02, 1.5)
+    assert win.edge_label.text() == "edge 3,1,E: obstructing, outdoor"
 
 
 def test_tool_tips_show_shortcuts(make_window):

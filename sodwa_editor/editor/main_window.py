@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..engine.model import MapModel
+from ..engine.terrain import Base
 from . import actions, style
 from .docks.inspector import InspectorDock
 from .docks.layers import LayersDock
@@ -150,11 +151,15 @@ class MainWindow(QMainWindow):
             self.tile_label.setText(f"{x}, {y}")
             t = m.registry[int(m.terrain[y, x])].name
             extra = " transition" if m.transition[y, x] else ""
+            if m.base_at(x, y) is Base.OBSTRUCTING:
+                extra += ", indoor" if m.tile_is_indoor(x, y) else ", outdoor"
             self.terrain_label.setText(f"{t}, level {int(m.elevation[y, x])}{extra}")
             edge, dist = nearest_edge(m, fx, fy)
             if edge is not None and dist < 0.2:
                 b = m.border_at(edge)
                 what = m.registry[b].name if b else "no border"
+                if b and m.registry[b].base is Base.OBSTRUCTING:
+                    what += ", indoor" if m.border_is_indoor(edge) else ", outdoor"
                 if m.is_transition_edge(edge):
                     what += ", transition"
                 self.edge_label.setText(f"edge {edge}: {what}")
