@@ -70,6 +70,34 @@ def test_outline_of_a_chunk_matches_the_whole_map():
     assert _lines(parts).length == pytest.approx(whole.length)
 
 
+def test_diagonal_contact_joins_the_outlines_once_across_chunks():
+    """Rulebook *Terrain*: diagonal tiles of one type are contiguous; the outline
+    shows it with one link per touching corner, whichever chunk draws it."""
+    from sodwa_editor.editor.scene.outline_item import diagonal_links
+
+    rng = np.random.default_rng(5)
+    mask = rng.random((20, 20)) < 0.4
+    whole, owners = diagonal_links(mask, 0, 0, 0.2, Rect(0, 0, 19, 19))
+    assert owners.tolist() == [1] * len(whole)
+    expected = {(x, y) for y in range(19) for x in range(19)
+                if (mask[y, x] and mask[y + 1, x + 1] and not mask[y, x + 1]
+                    and not mask[y + 1, x])
+                or (mask[y, x + 1] and mask[y + 1, x] and not mask[y, x]
+                    and not mask[y + 1, x + 1])}
+    corners = {(round(float(s[:, 0].mean())) - 1, round(float(s[:, 1].mean())) - 1)
+               for s in whole}
+    assert corners == expected and len(whole) == len(expected)
+    parts = []
+    for x0 in (0, 10):
+        for y0 in (0, 10):
+            rx0, ry0 = max(x0 - 1, 0), max(y0 - 1, 0)
+            sub = mask[ry0:y0 + 11, rx0:x0 + 11]
+            parts.append(diagonal_links(sub, rx0, ry0, 0.2, Rect(x0, y0, x0 + 9, y0 + 9))[0])
+    joined = np.concatenate(parts)
+    assert sorted(map(tuple, joined.reshape(-1, 4).tolist())) == sorted(
+        map(tuple, whole.reshape(-1, 4).tolist()))
+
+
 def test_one_outline_per_contiguous_group(scene_for):
     m = MapModel(10, 6)
     m.terrain[1:3, 1:4] = m.registry.id_of("impeding")  # a 3x2 group

@@ -101,6 +101,35 @@ def mask_outline(mask: np.ndarray, ox: int, oy: int, inset: float, clip: Rect,
     return np.concatenate(parts).astype(float)
 
 
+def diagonal_links(keys: np.ndarray, ox: int, oy: int, inset: float, clip: Rect
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Segments (n, 2, 2), tile units, joining the inset outlines of two tiles of
+    one key (terrain id, or a bool mask) that touch only at a corner, and the key
+    of each (rulebook *Terrain*: "If the diagonal tiles are of the same terrain
+    type, then they are considered to be contiguous"; two Obstructing diagonals
+    are "a solid wall across those tiles"), so such a group reads as one.  A
+    corner belongs to the chunk of the tile above-left of it (within ``clip``);
+    ``keys`` covers one tile more where the map has it."""
+    y0, y1 = clip.y0 - oy, clip.y1 - oy
+    x0, x1 = clip.x0 - ox, clip.x1 - ox
+    k = np.full((keys.shape[0] + 1, keys.shape[1] + 1), -1, np.int64)
+    k[:-1, :-1] = keys
+    if keys.dtype == bool:
+        k[:-1, :-1][~keys] = -1  # outside the mask never links
+    a, b = k[y0:y1 + 1, x0:x1 + 1], k[y0 + 1:y1 + 2, x0 + 1:x1 + 2]  # a tile, its SE tile
+    c, d = k[y0:y1 + 1, x0 + 1:x1 + 2], k[y0 + 1:y1 + 2, x0:x1 + 1]  # its E and S tiles
+    segs, owners = [], []
+    for on, key, sx in (((a == b) & (a >= 0) & (a != c) & (a != d), a, 1),
+                        ((c == d) & (c >= 0) & (c != a) & (c != b), c, -1)):
+        ys, xs = np.nonzero(on)
+        cx, cy = (xs + clip.x0 + 1).astype(float), (ys + clip.y0 + 1).astype(float)
+        p = np.stack([cx - sx * inset, cy - inset], 1)
+        q = np.stack([cx + sx * inset, cy + inset], 1)
+        segs.append(np.stack([p, q], 1))
+        owners.append(key[ys, xs])
+    return np.concatenate(segs), np.concatenate(owners)
+
+
 def _region(model: MapModel, rect: Rect) -> Rect:
     return rect.grow(1, model.width, model.height)
 
@@ -119,13 +148,17 @@ class TerrainOutlines(ChunkedPathLayer):
         out: dict[object, Lines] = {}
         for tid in np.unique(keys).tolist():
             base = Base(int(bases[tid]))
-            if base is Base.CLEAR:
-                continue
-            out.setdefault(base, []).append(
-                mask_outline(keys == tid, reg.x0, reg.y0, inset, rect))
+            if base is not Base.CLEAR:
+                out.setdefault(base, []).append(
+                    mask_outline(keys == tid, reg.x0, reg.y0, inset, rect))
+        links, owners = diagonal_links(keys, reg.x0, reg.y0, inset, rect)
+        for base in np.unique(bases[owners]).tolist():
+            if base != Base.CLEAR:  # drawn apart: diagonals cannot be filled rectangles
+                out[(Base(base), "link")] = [links[bases[owners] == base]]
         return out
 
-    def pens(self, base: Any) -> Sequence[QPen]:
+    def pens(self, key: Any) -> Sequence[QPen]:
+        base = key[0] if isinstance(key, tuple) else key
         return [_pen(style.OUTLINE[base], style.OUTLINE_WIDTH)]
 
 
