@@ -177,6 +177,13 @@ def test_indoor_obstructions_look_different(scene_for):
     assert tuple(s.items_by_name["terrain_fill"].rgba[0, 0, :3]) == style.FILL_INDOOR_OBSTRUCTING
 
 
+def test_each_level_is_shaded_darker_than_the_one_below(scene_for):
+    m = MapModel(12, 1)
+    m.elevation[0] = np.arange(12)
+    rgb = scene_for(m).items_by_name["terrain_fill"].rgba[0, :, :3].astype(int).sum(axis=1)
+    assert np.all(np.diff(rgb) < 0)  # strictly darker, level by level, up to 11
+
+
 def test_elevation_outline_has_gap_at_transition_border(scene_for):
     m = MapModel(6, 6)
     m.elevation[2:5, 2:5] = 1

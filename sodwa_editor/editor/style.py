@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
+import numpy as np
 from PySide6.QtGui import QColor
 
 from ..engine.terrain import Base
@@ -54,10 +55,19 @@ INDOOR_HATCH = QColor(255, 255, 255, 90)
 #: Indoor obstruction borders get a white dashed core line.
 INDOOR_BORDER_CORE = QColor(255, 255, 255)
 
-#: Elevation shading: each level adds this much alpha of ``ELEVATION_TINT``.
+#: Elevation shading: level n is tinted with ``ELEVATION_TINT`` at alpha
+#: ``MAX * (1 - (1 - FIRST / MAX) ** n)``: level 1 gets FIRST, and every further
+#: level is a little darker than the one below (up to ~12 levels are told apart;
+#: the level number is always written on the tile).
 ELEVATION_TINT = (120, 60, 20)
-ELEVATION_ALPHA_PER_LEVEL = 38
+ELEVATION_ALPHA_FIRST = 38
 ELEVATION_ALPHA_MAX = 170
+
+
+def elevation_alpha(levels: np.ndarray) -> np.ndarray:
+    """Shading alpha (0..ELEVATION_ALPHA_MAX) of elevation levels."""
+    q = 1 - ELEVATION_ALPHA_FIRST / ELEVATION_ALPHA_MAX
+    return np.rint(ELEVATION_ALPHA_MAX * (1 - q ** np.asarray(levels, float))).astype(np.int32)
 LEVEL_NUMBER = QColor(150, 20, 20, 150)
 TRANSITION_TILE_RGBA = (30, 170, 60, 110)
 START_ZONE_ALPHA = 90

@@ -54,9 +54,7 @@ class TerrainFill(ImageLayer):
         rgb = terrain_palette(model)[model.terrain[sl]]
         rgb[indoor_obstruction(model, rect)] = style.FILL_INDOOR_OBSTRUCTING
         if self.shade:
-            level = model.elevation[sl].astype(np.int32)
-            alpha = np.clip(level * style.ELEVATION_ALPHA_PER_LEVEL, 0,
-                            style.ELEVATION_ALPHA_MAX)[..., None]
+            alpha = style.elevation_alpha(model.elevation[sl])[..., None]
             tint = np.asarray(style.ELEVATION_TINT, np.int32)
             rgb = ((rgb.astype(np.int32) * (255 - alpha) + tint * alpha) // 255).astype(np.uint8)
         out = np.full(rgb.shape[:2] + (4,), 255, np.uint8)
