@@ -104,3 +104,14 @@ def test_readme_lists_every_menu_shortcut(make_window):
     assert {"Ctrl+Shift+L", "Del", "B", "Ctrl+Y"} <= keys
     missing = sorted(k for k in keys if f"`{k}`" not in table)
     assert missing == []
+
+
+def test_main_tool_bar_fits_a_1280_pixel_screen(make_window):
+    from PySide6.QtWidgets import QToolBar
+
+    win = make_window()
+    bar = win.findChild(QToolBar, "main_toolbar")
+    assert bar.sizeHint().width() <= 1280
+    los = win.action_map["preview_los"]
+    assert los.iconText() == "LoS" and los.text() == "&LoS Fan"
+    assert los.toolTip().startswith("LoS Fan")

@@ -147,6 +147,13 @@ def build(win: MainWindow) -> dict[str, QAction]:
     tb.addActions([a[f"tool_{n}"] for n in win.tools])
     tb.addSeparator()
     tb.addActions([a["preview_los"], a["preview_reach"], a["preview_graph"]])
+    # Short button texts keep the whole bar visible on a 1280-pixel screen; the
+    # menus and tool tips keep the full names.
+    for key, short in (("preview_los", "LoS"), ("preview_reach", "Reach"),
+                       ("preview_graph", "Graph"), ("tool_indoor", "In/Out"),
+                       ("tool_rect", "Rect"), ("tool_zone", "Zone")):
+        if key in a:
+            a[key].setIconText(short)
     tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     win.addToolBar(tb)
     win.addToolBarBreak()
