@@ -264,6 +264,15 @@ def test_a_new_team_recolours_every_zone(scene_for):
     assert not np.array_equal(s.items_by_name["zones"].rgba[0, 0], before)
 
 
+def test_start_zones_are_outlined_in_their_team_colour(scene_for):
+    m = MapModel(8, 4)
+    m.set_start_zone("green", {(1, 1), (2, 1), (3, 1)})
+    m.transition[2, 5] = True  # a green transition tile must not look like the zone
+    lines = scene_for(m).items_by_name["zone_outlines"].lines()
+    assert [k[0][0] for k in lines] == [QColor("green").name()]
+    assert len(next(iter(lines.values()))) == 4  # one rectangle around the 3x1 zone
+
+
 def test_layer_toggles(scene_for):
     s = scene_for(samples.tiered_keep())
     for layer in LAYERS:

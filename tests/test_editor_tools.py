@@ -453,7 +453,8 @@ def assert_scene_matches_fresh_scene(win) -> None:
         for name in ("terrain_fill", "transition_tint", "zones"):
             assert np.array_equal(win.scene.items_by_name[name].rgba,
                                   fresh.items_by_name[name].rgba), name
-        for name in ("terrain_outlines", "elevation_outlines", "borders", "transition_marks"):
+        for name in ("terrain_outlines", "elevation_outlines", "borders", "transition_marks",
+                     "zone_outlines"):
             mine = {k: sorted((ln.x1(), ln.y1(), ln.x2(), ln.y2()) for ln in v)
                     for k, v in win.scene.items_by_name[name].lines().items()}
             ref = {k: sorted((ln.x1(), ln.y1(), ln.x2(), ln.y2()) for ln in v)

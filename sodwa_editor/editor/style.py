@@ -71,6 +71,9 @@ def elevation_alpha(levels: np.ndarray) -> np.ndarray:
 LEVEL_NUMBER = QColor(150, 20, 20, 150)
 TRANSITION_TILE_RGBA = (30, 170, 60, 110)
 START_ZONE_ALPHA = 90
+#: start zones also get a dashed line in the team colour, this far inside
+ZONE_OUTLINE_WIDTH = 2.0
+ZONE_OUTLINE_INSET = 2.0
 
 #: Opaque on purpose: Qt's raster engine blends translucent lines ~10x slower.
 GRID = QColor(196, 190, 176)

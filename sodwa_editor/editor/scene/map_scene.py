@@ -22,7 +22,7 @@ from .border_item import BorderLines, TransitionBorderMarks
 from .graph_item import GraphLayer
 from .grid_item import LABEL_MARGIN, CoordinateLabels, GridLines
 from .layers import LayerItem
-from .outline_item import ElevationOutlines, TerrainOutlines
+from .outline_item import ElevationOutlines, TerrainOutlines, ZoneOutlines
 from .overlay_items import ShapeOverlay, cosmetic
 from .preview_items import LosFanItem, PathItem, ReachItem
 from .terrain_item import ElevationLabels, TerrainFill, TransitionTint, ZoneTint
@@ -33,7 +33,7 @@ LAYERS = {
     "terrain": ("terrain_fill", "terrain_outlines"),
     "elevation": ("elevation_labels", "elevation_outlines"),
     "transitions": ("transition_tint", "transition_marks"),
-    "start zones": ("zones",),
+    "start zones": ("zones", "zone_outlines"),
     "grid": ("grid",),
     "borders": ("borders",),
     "characters": ("tokens",),
@@ -64,7 +64,8 @@ class MapScene(QGraphicsScene):
         self.items_by_name: dict[str, LayerItem] = {}
         for z, (name, cls) in enumerate((
             ("terrain_fill", TerrainFill), ("elevation_labels", ElevationLabels),
-            ("transition_tint", TransitionTint), ("zones", ZoneTint), ("grid", GridLines),
+            ("transition_tint", TransitionTint), ("zones", ZoneTint),
+            ("zone_outlines", ZoneOutlines), ("grid", GridLines),
             # tokens under the rulebook lines: a character never hides the outline of
             # the terrain group it stands in (e.g. Orange on Impeding terrain)
             ("tokens", TokenLayer),

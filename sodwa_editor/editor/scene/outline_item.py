@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPen
+from PySide6.QtGui import QColor, QPen
 
 from ...engine.model import MapModel, Rect
 from ...engine.terrain import Base
@@ -202,3 +202,44 @@ class ElevationOutlines(ChunkedPathLayer):
 
     def pens(self, key: Any) -> Sequence[QPen]:
         return [_pen(style.ELEVATED, style.ELEVATION_WIDTH)]
+
+
+class ZoneOutlines(ChunkedPathLayer):
+    """A dashed line in the team colour just inside each start zone, so a zone
+    reads as one area of its team and is not taken for green transition tiles
+    or a preview's colours."""
+
+    layers = frozenset({"start_zones", "characters"})
+    grow = 1
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._colors: dict[str, QColor] = {}
+
+    def refresh(self, rect: Rect | None) -> None:
+        """A new team can change other teams' colours: then every chunk is redrawn."""
+        if self.model is not None:
+            colors = style.map_team_colors(self.model)
+            if any(self._colors.get(t, c) != c for t, c in colors.items()):
+                rect = None
+            self._colors = colors
+        super().refresh(rect)
+
+    def chunk_paths(self, model: MapModel, rect: Rect) -> dict[object, Lines]:
+        reg = _region(model, rect)
+        inset = style.ZONE_OUTLINE_INSET / TILE
+        out: dict[object, Lines] = {}
+        for team, tiles in model.start_zones.items():
+            mask = np.zeros((reg.y1 - reg.y0 + 1, reg.x1 - reg.x0 + 1), bool)
+            for x, y in tiles:
+                if reg.x0 <= x <= reg.x1 and reg.y0 <= y <= reg.y1:
+                    mask[y - reg.y0, x - reg.x0] = True
+            if mask.any():
+                out[team] = [mask_outline(mask, reg.x0, reg.y0, inset, rect)]
+        return out
+
+    def pens(self, team: Any) -> Sequence[QPen]:
+        pen = QPen(self._colors.get(team, style.SELECTION), style.ZONE_OUTLINE_WIDTH)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        return [pen]
