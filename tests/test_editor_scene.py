@@ -297,3 +297,16 @@ def test_sample_maps_render(scene_for, tmp_path):
         assert not img.isNull(), name
         # something other than the background was drawn in the map area
         assert img.pixelColor(TILE + 5, TILE + 5) != style.BACKGROUND
+
+
+def test_special_terrain_fills_stay_apart_and_off_the_transition_green():
+    types = [("mud", Base.DIFFICULT), ("rubble", Base.DIFFICULT), ("lava", Base.OBSTRUCTING),
+             ("icy", Base.DIFFICULT), ("swamp", Base.LIQUID), ("thorns", Base.IMPEDING)]
+    hues = [QColor(*rgb).hue() for rgb in style.special_fills(types)]
+    assert not any(80 <= h <= 160 for h in hues)
+    for i, a in enumerate(hues):
+        for b in hues[i + 1:]:
+            assert min(abs(a - b), 360 - abs(a - b)) >= 30
+    # a type's colour comes from its name: the same in every map where it clashes
+    # with nothing declared before it
+    assert style.special_fills([("mud", Base.DIFFICULT)]) == style.special_fills(types)[:1]

@@ -149,11 +149,24 @@ def team_color(team: str) -> QColor:
     return team_colors([team])[team]
 
 
-def special_fill(name: str, base: Base) -> tuple[int, int, int]:
-    """Fill of a special terrain type: its base fill shifted by a stable hue."""
-    r, g, b = FILL[base]
-    c = QColor(r, g, b)
-    h, s, v = c.hue(), c.saturation(), c.value()
-    shift = hashlib.sha1(name.encode()).digest()[0]
-    c.setHsv((max(h, 0) + 60 + shift) % 360, max(s, 90), v)
-    return c.red(), c.green(), c.blue()
+def special_fills(types: Iterable[tuple[str, Base]]) -> list[tuple[int, int, int]]:
+    """Fills of a map's special terrain types, in declaration order: each its
+    base fill turned to a hue picked from its name (stable across maps), moved
+    on by 37 degrees while it is in the green band of transition tiles and of
+    the clear-LoS preview (80-160) or within 30 degrees of a type before it."""
+    taken: list[int] = []
+    out = []
+    for name, base in types:
+        r, g, b = FILL[base]
+        c = QColor(r, g, b)
+        h, s, v = c.hue(), c.saturation(), c.value()
+        hue = (max(h, 0) + 60 + hashlib.sha1(name.encode()).digest()[0]) % 360
+        for _ in range(12):
+            if not 80 <= hue <= 160 and all(min(abs(hue - t), 360 - abs(hue - t)) >= 30
+                                            for t in taken):
+                break
+            hue = (hue + 37) % 360
+        taken.append(hue)
+        c.setHsv(hue, max(s, 90), v)
+        out.append((c.red(), c.green(), c.blue()))
+    return out

@@ -17,9 +17,8 @@ from .layers import ImageLayer, LayerItem, exposed_tiles, premultiply, tile_pixe
 
 def terrain_palette(model: MapModel) -> np.ndarray:
     """(n_types, 3) uint8 fill colour of each terrain id."""
-    rows = []
-    for t in model.registry:
-        rows.append(style.FILL[t.base] if t.builtin else style.special_fill(t.name, t.base))
+    specials = iter(style.special_fills((t.name, t.base) for t in model.registry.special_types()))
+    rows = [style.FILL[t.base] if t.builtin else next(specials) for t in model.registry]
     return np.asarray(rows, np.uint8)
 
 
