@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import MapModel, Rect
@@ -102,12 +102,19 @@ class ReachItem(ArrayImage):
         super().paint(painter, option, widget)
         if self.steps is None or tile_pixels(option, painter) < 18:
             return
-        painter.setPen(QColor(0, 0, 60))
+        # Step counts as small badges in the tile's top-left corner: readable over
+        # the level number written in the middle of elevated tiles.
+        font = QFont(painter.font())
+        font.setPixelSize(int(TILE * 0.3))
+        painter.setFont(font)
+        badge = QColor(255, 255, 255, 200)
         ys, xs = np.nonzero(self.steps > 0)
         for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
-            painter.drawText(QRectF(x * TILE + 2, y * TILE + 1, TILE, TILE),
-                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
-                             str(int(self.steps[y, x])))
+            text = str(int(self.steps[y, x]))
+            box = QRectF(x * TILE + 1, y * TILE + 1, TILE * (0.22 + 0.17 * len(text)), TILE * 0.36)
+            painter.fillRect(box, badge)
+            painter.setPen(QColor(0, 0, 60))
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class PathItem(QGraphicsItem):
