@@ -77,7 +77,8 @@ def test_diagonal_contact_joins_the_outlines_once_across_chunks():
 
     rng = np.random.default_rng(5)
     mask = rng.random((20, 20)) < 0.4
-    whole, owners = diagonal_links(mask, 0, 0, 0.2, Rect(0, 0, 19, 19))
+    keys = np.where(mask, 1, -1)  # -1: outside the group, never linked
+    whole, owners = diagonal_links(keys, 0, 0, 0.2, Rect(0, 0, 19, 19))
     assert owners.tolist() == [1] * len(whole)
     expected = {(x, y) for y in range(19) for x in range(19)
                 if (mask[y, x] and mask[y + 1, x + 1] and not mask[y, x + 1]
@@ -91,7 +92,7 @@ def test_diagonal_contact_joins_the_outlines_once_across_chunks():
     for x0 in (0, 10):
         for y0 in (0, 10):
             rx0, ry0 = max(x0 - 1, 0), max(y0 - 1, 0)
-            sub = mask[ry0:y0 + 11, rx0:x0 + 11]
+            sub = keys[ry0:y0 + 11, rx0:x0 + 11]
             parts.append(diagonal_links(sub, rx0, ry0, 0.2, Rect(x0, y0, x0 + 9, y0 + 9))[0])
     joined = np.concatenate(parts)
     assert sorted(map(tuple, joined.reshape(-1, 4).tolist())) == sorted(

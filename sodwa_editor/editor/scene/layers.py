@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 import shiboken6
 from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QImage, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import MapModel, Rect
+from .. import style
 from ..style import TILE
 
 CHUNK = 16
@@ -341,10 +342,10 @@ class ChunkedPathLayer(LayerItem):
         groups = []
         clip = QRectF(0, 0, m.width * TILE, m.height * TILE) if self.clip_to_map else None
         paths = sorted(self.chunk_paths(m, rect).items(), key=lambda kv: self.draw_order(kv[0]))
-        for style, lines in paths:
+        for key, lines in paths:
             seg = _segments(lines)
             if len(seg):
-                groups.append(LineGroup(seg * TILE, self.pens(style), clip))
+                groups.append(LineGroup(seg * TILE, self.pens(key), clip))
         if groups:
             self.chunks[(cx, cy)] = PathChunk(groups, self, self.min_px)
 
@@ -357,3 +358,24 @@ class ChunkedPathLayer(LayerItem):
                 key = tuple((p.color().name(), p.widthF()) for p in g.pens)
                 out.setdefault(key, []).extend(g.lines)
         return out
+
+
+class TeamColoured:
+    """Mixin for layers drawn in team colours (put it before the layer class).
+
+    Adding or removing a team can change other teams' colours
+    (:func:`style.team_colors` keeps them apart), so when any colour changed the
+    whole layer is redrawn, not just the changed rectangle.  ``team_colors``
+    holds the colours of the current drawing.
+    """
+
+    model: MapModel | None
+
+    def refresh(self, rect: Rect | None) -> None:
+        if self.model is not None:
+            old = getattr(self, "team_colors", {})
+            colors = style.map_team_colors(self.model)
+            if any(old.get(t, c) != c for t, c in colors.items()):
+                rect = None
+            self.team_colors: dict[str, QColor] = colors
+        super().refresh(rect)  # type: ignore[misc]  # the layer class after the mixin

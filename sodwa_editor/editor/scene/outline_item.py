@@ -20,13 +20,13 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPen
+from PySide6.QtGui import QPen
 
 from ...engine.model import MapModel, Rect
 from ...engine.terrain import Base
 from .. import style
 from ..style import TILE
-from .layers import ChunkedPathLayer
+from .layers import ChunkedPathLayer, TeamColoured
 
 Lines = list[np.ndarray]  # each (n, 2, 2): n segments of two points
 
@@ -104,18 +104,17 @@ def mask_outline(mask: np.ndarray, ox: int, oy: int, inset: float, clip: Rect,
 def diagonal_links(keys: np.ndarray, ox: int, oy: int, inset: float, clip: Rect
                    ) -> tuple[np.ndarray, np.ndarray]:
     """Segments (n, 2, 2), tile units, joining the inset outlines of two tiles of
-    one key (terrain id, or a bool mask) that touch only at a corner, and the key
-    of each (rulebook *Terrain*: "If the diagonal tiles are of the same terrain
-    type, then they are considered to be contiguous"; two Obstructing diagonals
-    are "a solid wall across those tiles"), so such a group reads as one.  A
+    one key (a terrain id; negative keys never link) that touch only at a corner,
+    and the key of each (rulebook *Terrain*: "If the diagonal tiles are of the
+    same terrain type, then they are considered to be contiguous"; two
+    Obstructing diagonals are "a solid wall across those tiles"), so such a
+    group reads as one.  A
     corner belongs to the chunk of the tile above-left of it (within ``clip``);
     ``keys`` covers one tile more where the map has it."""
     y0, y1 = clip.y0 - oy, clip.y1 - oy
     x0, x1 = clip.x0 - ox, clip.x1 - ox
     k = np.full((keys.shape[0] + 1, keys.shape[1] + 1), -1, np.int64)
     k[:-1, :-1] = keys
-    if keys.dtype == bool:
-        k[:-1, :-1][~keys] = -1  # outside the mask never links
     a, b = k[y0:y1 + 1, x0:x1 + 1], k[y0 + 1:y1 + 2, x0 + 1:x1 + 2]  # a tile, its SE tile
     c, d = k[y0:y1 + 1, x0 + 1:x1 + 2], k[y0 + 1:y1 + 2, x0:x1 + 1]  # its E and S tiles
     segs, owners = [], []
@@ -204,26 +203,13 @@ class ElevationOutlines(ChunkedPathLayer):
         return [_pen(style.ELEVATED, style.ELEVATION_WIDTH)]
 
 
-class ZoneOutlines(ChunkedPathLayer):
+class ZoneOutlines(TeamColoured, ChunkedPathLayer):
     """A dashed line in the team colour just inside each start zone, so a zone
     reads as one area of its team and is not taken for green transition tiles
     or a preview's colours."""
 
     layers = frozenset({"start_zones", "characters"})
     grow = 1
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self._colors: dict[str, QColor] = {}
-
-    def refresh(self, rect: Rect | None) -> None:
-        """A new team can change other teams' colours: then every chunk is redrawn."""
-        if self.model is not None:
-            colors = style.map_team_colors(self.model)
-            if any(self._colors.get(t, c) != c for t, c in colors.items()):
-                rect = None
-            self._colors = colors
-        super().refresh(rect)
 
     def chunk_paths(self, model: MapModel, rect: Rect) -> dict[object, Lines]:
         reg = _region(model, rect)
@@ -239,7 +225,7 @@ class ZoneOutlines(ChunkedPathLayer):
         return out
 
     def pens(self, team: Any) -> Sequence[QPen]:
-        pen = QPen(self._colors.get(team, style.SELECTION), style.ZONE_OUTLINE_WIDTH)
+        pen = QPen(self.team_colors[team], style.ZONE_OUTLINE_WIDTH)
         pen.setStyle(Qt.PenStyle.DashLine)
         pen.setCapStyle(Qt.PenCapStyle.FlatCap)
         return [pen]

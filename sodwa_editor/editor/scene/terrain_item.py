@@ -6,13 +6,20 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QFont, QPainter
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MapModel, Rect
 from ...engine.terrain import Base
 from .. import style
 from ..style import TILE
-from .layers import ImageLayer, LayerItem, exposed_tiles, premultiply, tile_pixels
+from .layers import (
+    ImageLayer,
+    LayerItem,
+    TeamColoured,
+    exposed_tiles,
+    premultiply,
+    tile_pixels,
+)
 
 
 def terrain_palette(model: MapModel) -> np.ndarray:
@@ -121,30 +128,16 @@ class TransitionTint(ImageLayer):
         return premultiply(out)
 
 
-class ZoneTint(ImageLayer):
+class ZoneTint(TeamColoured, ImageLayer):
     """Start zones tinted with their team's colour."""
 
     layers = frozenset({"start_zones", "characters"})
 
-    def __init__(self, parent: QGraphicsItem | None = None) -> None:
-        super().__init__(parent)
-        self._colors: dict[str, str] = {}  # team -> colour the zones were drawn in
-
-    def refresh(self, rect: Rect | None) -> None:
-        """A new team can change other teams' colours: then every zone is redrawn."""
-        if self.model is not None:
-            colors = {t: c.name() for t, c in style.map_team_colors(self.model).items()}
-            if any(self._colors.get(t, c) != c for t, c in colors.items()):
-                rect = None
-            self._colors = colors
-        super().refresh(rect)
-
     def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
         h, w = rect.y1 - rect.y0 + 1, rect.x1 - rect.x0 + 1
         out = np.zeros((h, w, 4), np.uint8)
-        colors = style.map_team_colors(model)
         for team, tiles in model.start_zones.items():
-            c = colors[team]
+            c = self.team_colors[team]
             rgba = (c.red(), c.green(), c.blue(), style.START_ZONE_ALPHA)
             for x, y in tiles:
                 if rect.x0 <= x <= rect.x1 and rect.y0 <= y <= rect.y1:
