@@ -5,15 +5,23 @@ a warm-up (which also triggers numba compilation) and reports the median.  A
 metric's value is in the unit its name ends with (``_ms`` milliseconds, ``_us``
 microseconds).  Where python-tcod is installed, its symmetric shadowcast FOV on
 the same transparency grid is timed as a reference line.
+
+A designer's machine is rarely idle, so every LoS fan metric (and its tcod
+reference) is also timed with one busy background process (``python -c
+"while True: pass"``, started before and stopped after that metric): the
+``_busy_ms`` twin of each name.
 """
 
 from __future__ import annotations
 
+import contextlib
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -32,6 +40,7 @@ class Metric:
     run: Callable[[], Callable[[], object]]  # setup -> timed callable
     repeat: int = 30
     reference: str | None = None  # name of the tcod reference metric
+    busy: bool = False  # timed with one busy background process
 
 
 @dataclass(frozen=True)
@@ -193,7 +202,48 @@ REFERENCES = [
 ]
 
 
+def busy_twin(metric: Metric) -> Metric:
+    """The same metric timed with one busy background process (``_busy`` before
+    the unit in its name)."""
+    stem, unit = metric.name.rsplit("_", 1)
+    ref = metric.reference
+    return replace(metric, name=f"{stem}_busy_{unit}",
+                   work=f"{metric.work}, one busy background process", busy=True,
+                   reference=None if ref is None else busy_twin_name(ref))
+
+
+def busy_twin_name(name: str) -> str:
+    stem, unit = name.rsplit("_", 1)
+    return f"{stem}_busy_{unit}"
+
+
+@contextlib.contextmanager
+def busy_process() -> Iterator[subprocess.Popen]:
+    """One process spinning on a core for as long as the block runs."""
+    proc = subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    try:
+        time.sleep(0.2)  # let it reach its loop
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def _fan_metrics(metrics: list[Metric]) -> list[Metric]:
+    """Each metric, followed by its busy twin when it times a LoS fan or a tcod FOV."""
+    out = []
+    for m in metrics:
+        out.append(m)
+        if m.name.startswith(("los_fan_", "tcod_fov_")):
+            out.append(busy_twin(m))
+    return out
+
+
 def _time(metric: Metric, repeat: int | None) -> Result:
+    if metric.busy:
+        with busy_process():
+            return _time(replace(metric, busy=False), repeat)
     fn = metric.run()
     for _ in range(3):
         fn()
@@ -218,6 +268,7 @@ def run_all(*, repeat: int | None = None, progress: TextIO | None = None) -> lis
             print("python-tcod not installed: reference lines skipped", file=progress)
     else:
         metrics += REFERENCES
+    metrics = _fan_metrics(metrics)
     results = []
     for metric in metrics:
         if progress:

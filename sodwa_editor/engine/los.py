@@ -22,10 +22,11 @@ adjacency exception.  Every decision is listed in docs/rules.md.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import fan_runner
 from . import los_kernel as k
 from .model import Edge, MapModel
 from .terrain import Crossing
@@ -96,6 +97,22 @@ class LosInputs:
     bs: np.ndarray  # uint8 (H-1, W): LoS class of the south border
     target: np.ndarray  # coded uint8 (H, W): the tile as the target's own tile
     contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]]
+    sats: dict[tuple[int, bool], np.ndarray] = field(default_factory=dict)
+
+    def feature_sat(self, lo: int, level: bool) -> np.ndarray:
+        """Summed-area table (H+1, W+1) of the tiles that hold a feature in the
+        context ``(lo, level)``: a non-clear crossed tile, east or south border.
+        A line whose bounding box holds none meets only its target's tile."""
+        key = (lo, level)
+        if key not in self.sats:
+            tc, ec, sc = self.context(lo, level)
+            flag = tc != 0
+            flag[:, :-1] |= ec != 0
+            flag[:-1, :] |= sc != 0
+            sat = np.zeros((flag.shape[0] + 1, flag.shape[1] + 1), np.int32)
+            sat[1:, 1:] = flag.cumsum(0, dtype=np.int32).cumsum(1, dtype=np.int32)
+            self.sats[key] = sat
+        return self.sats[key]
 
     def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Coded class arrays (crossed tiles, east borders, south borders) for a pair
@@ -200,12 +217,15 @@ def los(model: MapModel, src: Tile, dst: Tile) -> LosResult:
     return LosResult(crossing, reason)
 
 
-def los_fan(model: MapModel, src: Tile) -> np.ndarray:
+def los_fan(model: MapModel, src: Tile, *, previous: np.ndarray | None = None,
+            mask: np.ndarray | None = None) -> np.ndarray:
     """LoS class (uint8 :class:`Crossing` values) from ``src`` to every tile, ``[y, x]``.
 
     The viewer stands on ``src`` at that tile's elevation; each target stands on
     its own tile at its elevation.  ``src`` itself is clear.  Same rules and
-    results as :func:`los` for every tile.
+    results as :func:`los` for every tile.  With ``previous`` (the fan from the
+    same source before an edit) and ``mask``, only the masked targets are
+    computed again (:class:`~sodwa_editor.engine.los_fan.FanTracker` knows which).
 
     >>> from sodwa_editor.engine.model import MapModel
     >>> m = MapModel(3, 3)
@@ -223,9 +243,17 @@ def los_fan(model: MapModel, src: Tile) -> np.ndarray:
     tcs = np.stack([c[0] for c in stacked])
     ecs = np.stack([c[1] for c in stacked])
     scs = np.stack([c[2] for c in stacked])
-    out = np.zeros(model.shape, np.uint8)
-    k.fan(src[0], src[1], ctx, tcs, ecs, scs, inp.target, out)
+    sats = np.stack([inp.feature_sat(lo, level) for lo, level in keys])
+    if previous is None or mask is None:
+        out = np.zeros(model.shape, np.uint8)
+        mask = np.ones(model.shape, np.bool_)
+    else:
+        out = previous.copy()
     x0, y0 = src
+    near = np.s_[max(0, y0 - 1):y0 + 2, max(0, x0 - 1):x0 + 2]
+    mask = mask.copy()
+    mask[near] = True  # the adjacency exception below is applied afresh
+    fan_runner.run((x0, y0, ctx, tcs, ecs, scs, sats, inp.target), mask, out)
     for ny in range(max(0, y0 - 1), min(model.height, y0 + 2)):
         for nx in range(max(0, x0 - 1), min(model.width, x0 + 2)):
             if out[ny, nx] == Crossing.IMPEDED and _adjacent(model, src, (nx, ny)):

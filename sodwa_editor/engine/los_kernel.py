@@ -20,7 +20,7 @@ around the corner (via R or via S) of ``max(edge, tile, edge)``.
 
 from __future__ import annotations
 
-from numba import njit, prange
+from numba import njit
 
 # Reason kinds (los.REASON_KINDS names them).
 R_NONE = 0
@@ -114,17 +114,79 @@ def walk(ax, ay, bx, by, tc, ec, sc, tg):
                 return best, kind, rx, ry, rside
 
 
-@njit(cache=True, parallel=True)
-def fan(ax, ay, ctx, tcs, ecs, scs, tg, out):
-    """Fill ``out[y, x]`` with the LoS class from tile A to every tile.
+@njit(cache=True, nogil=True)
+def fan_rows(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, buf, y0):
+    """Fill ``buf[y - y0, x]`` (rows ``y0`` to ``y0 + len(buf) - 1`` of the map)
+    with the LoS class from tile A to every tile whose ``mask[y, x]`` is set (the
+    others keep their value).
 
     ``ctx[y, x]`` selects, for each target, which of the stacked context arrays
     ``tcs[k]``, ``ecs[k]``, ``scs[k]`` apply (they depend on the target's
-    elevation relative to the viewer's).
+    elevation relative to the viewer's).  ``sats[k]`` is the summed-area table
+    of the tiles of context ``k`` that hold any feature (tile, east or south
+    border): a line whose bounding box holds none meets nothing but its target
+    tile, so it is not walked (the same answer as :func:`walk`, in O(1)).
     """
-    h, w = out.shape
-    for y in prange(h):
+    h, w = buf.shape
+    for y in range(y0, y0 + h):
         for x in range(w):
+            if not mask[y, x]:
+                continue
+            if x == ax and y == ay:
+                buf[y - y0, x] = 0
+                continue
             k = ctx[y, x]
+            sat = sats[k]
+            lx = min(ax, x)
+            hx = max(ax, x) + 1
+            ly = min(ay, y)
+            hy = max(ay, y) + 1
+            if sat[hy, hx] - sat[ly, hx] - sat[hy, lx] + sat[ly, lx] == 0:
+                buf[y - y0, x] = tg[y, x] & 3
+                continue
             c, _k, _x, _y, _s = walk(ax, ay, x, y, tcs[k], ecs[k], scs[k], tg)
-            out[y, x] = c
+            buf[y - y0, x] = c
+
+
+@njit(cache=True, nogil=True)
+def fan_lead(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, out, help_buf, taken, done, rows):
+    """The calling thread's share of a fan shared with :func:`fan_help`: chunks of
+    ``rows`` rows from the top.  A chunk the helper has finished (``done``) is
+    copied from ``help_buf`` (cells still holding the 255 sentinel are not
+    visible yet: the chunk is computed here instead); any other chunk is
+    computed here, after marking it ``taken`` so that the helper stops there.
+    Never waits for the helper."""
+    h, w = out.shape
+    n = taken.shape[0]
+    for i in range(n):
+        y0 = i * rows
+        y1 = min(h, y0 + rows)
+        if done[i]:
+            ok = True
+            for y in range(y0, y1):
+                for x in range(w):
+                    if mask[y, x]:
+                        v = help_buf[y, x]
+                        if v == 255:
+                            ok = False
+                        else:
+                            out[y, x] = v
+            if ok:
+                continue
+        taken[i] = 1
+        fan_rows(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, out[y0:y1], y0)
+
+
+@njit(cache=True, nogil=True)
+def fan_help(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, help_buf, taken, done, rows):
+    """The helper thread's share: chunks from the bottom into ``help_buf``, each
+    marked ``done`` when finished, until it meets a chunk the caller has taken."""
+    h = help_buf.shape[0]
+    n = taken.shape[0]
+    for i in range(n - 1, -1, -1):
+        if taken[i]:
+            return
+        y0 = i * rows
+        y1 = min(h, y0 + rows)
+        fan_rows(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, help_buf[y0:y1], y0)
+        done[i] = 1
