@@ -10,6 +10,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import Qt
 
+from sodwa_editor.editor import style
 from sodwa_editor.editor.testing import click_tile, drag, drag_tiles, move
 from sodwa_editor.engine import samples
 from sodwa_editor.engine.model import MapModel
@@ -109,7 +110,7 @@ def test_adjacency_graph_overlay(make_window):
     win.state.set("border_id", win.document.model.registry.id_of("obstructing"))
     drag(win.view, [(3.0, 0.5), (3.0, 3.5)])  # a wall down the middle
     win.scene.flush()
-    blocked = [v for k, v in graph.lines().items() if k[0][0] == "#dc0000"]
+    blocked = [v for k, v in graph.lines().items() if k[-1][0] == style.GRAPH_BLOCKED.name()]
     assert blocked and len(blocked[0]) == 4 + 2 * 3  # 4 orthogonal + 6 diagonal pairs cut
     assert win.layers.boxes["graph"].isChecked()
 

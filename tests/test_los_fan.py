@@ -13,7 +13,7 @@ from los_maps import random_maps
 
 from sodwa_editor.engine import fan_runner
 from sodwa_editor.engine.generate import make_mixed_map, make_open_map
-from sodwa_editor.engine.los import los_fan
+from sodwa_editor.engine.los import los_fan, los_inputs
 from sodwa_editor.engine.los_fan import FanTracker, cone_mask
 from sodwa_editor.engine.model import Character, Edge, MapObject, Rect
 from sodwa_editor.engine.terrain import Crossing
@@ -62,7 +62,30 @@ def test_tracked_fan_equals_a_fan_computed_from_scratch(model, data):
             _edit(data, model)
         if data.draw(st.booleans()):
             src = _tile(data, model)
-        assert np.array_equal(tracker.fan(src), los_fan(model, src))
+        # the reference: a copy of the map, whose kernel inputs are built afresh
+        assert np.array_equal(tracker.fan(src), los_fan(model.copy(), src))
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_maps(max_side=12, max_level=3), st.data())
+def test_patched_kernel_inputs_equal_inputs_built_afresh(model, data):
+    """Edits patch the cached LoS inputs where they changed the map."""
+    inp = los_inputs(model)
+    keys = [(lo, lvl) for lo in range(4) for lvl in (False, True)]
+    for key in keys:
+        inp.context(*key)
+    inp.levels()
+    for _ in range(data.draw(st.integers(1, 5))):
+        _edit(data, model)
+        inp = los_inputs(model)
+        fresh = los_inputs(model.copy())
+        for name in ("tile_los", "obj", "occ", "elev", "be", "bs", "target"):
+            assert np.array_equal(getattr(inp, name), getattr(fresh, name)), name
+        for a, b in zip(inp.levels(), fresh.levels(), strict=True):
+            assert np.array_equal(a, b)
+        for key in keys:
+            for a, b in zip(inp.context(*key), fresh.context(*key), strict=True):
+                assert np.array_equal(a, b), key
 
 
 def test_an_edit_far_from_the_source_recomputes_only_its_cone():

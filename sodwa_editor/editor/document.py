@@ -88,6 +88,11 @@ class Document(QObject):
         self.path_changed.emit(self.path)
 
     # ---------------------------------------------------------------- strokes
+    @property
+    def in_stroke(self) -> bool:
+        """True between :meth:`begin_stroke` and the end (or cancel) of a drag."""
+        return self._stroke is not None
+
     def begin_stroke(self) -> int:
         self._stroke = next(_strokes)
         return self._stroke

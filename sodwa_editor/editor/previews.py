@@ -1,11 +1,13 @@
 """Live previews from the engine: LoS fan, movement range, adjacency graph.
 
-The preview source is the hovered tile, or a tile pinned with Alt+click
-(Alt+click it again to unpin).  With a pinned source, hovering another tile
-also shows the line of sight to it and why it is blocked or impeded, and the
-movement path to it.  Model edits schedule one recompute on the next event
-loop turn, so a paint stroke never waits for the engine more than once per
-batch of input events.
+The preview source is the hovered tile, or a tile pinned with P or Alt+click
+(again to unpin).  With a pinned source, hovering another tile also shows the
+line of sight to it, why it is blocked or impeded (the deciding tile, edge or
+corner ringed on the map, the reason in the status bar), and the movement
+path to it.  Model edits schedule one recompute on the next event loop turn,
+so a paint stroke never waits for the engine more than once per batch of
+input events, and the fan is recomputed only for the targets whose line an
+edit can affect (:class:`~sodwa_editor.engine.los_fan.FanTracker`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 
 if TYPE_CHECKING:
+    from ..engine.los_fan import FanTracker
     from .main_window import MainWindow
 
 PREVIEWS = ("los", "reach", "graph")
@@ -34,6 +37,17 @@ class PreviewController(QObject):
         self.move_value = 5
         self.last_error = ""
         self.timings: list[float] = []  # ms per recompute (benchmarks)
+        self._tracker: FanTracker | None = None  # of the current model, made on first use
+        #: leave the fan as it was while a stroke is drawn (shown as "updating")
+        #: and recompute it when the stroke ends; off: the fan follows every
+        #: step, recomputing only the edit's cone (bench/editor_latency.py
+        #: measures both)
+        self.defer_fan_in_stroke = False
+        self.fan_stale = False
+        self.retry = QTimer(self)
+        self.retry.setSingleShot(True)
+        self.retry.setInterval(60)
+        self.retry.timeout.connect(self.schedule)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(0)
@@ -55,6 +69,21 @@ class PreviewController(QObject):
     @property
     def graph(self):
         return self.win.scene.items_by_name["graph"]
+
+    @property
+    def culprit(self):
+        return self.win.scene.previews["culprit"]
+
+    def tracker(self) -> FanTracker:
+        """The :class:`~sodwa_editor.engine.los_fan.FanTracker` of the open map."""
+        m = self.win.document.model
+        if self._tracker is None or self._tracker.model is not m:
+            from ..engine.los_fan import FanTracker
+
+            if self._tracker is not None:
+                self._tracker.close()
+            self._tracker = FanTracker(m)
+        return self._tracker
 
     # ----------------------------------------------------------------- state
     @property
@@ -87,6 +116,9 @@ class PreviewController(QObject):
 
     def shutdown(self) -> None:
         self.timer.stop()
+        if self._tracker is not None:
+            self._tracker.close()
+            self._tracker = None
 
     # --------------------------------------------------------------- compute
     def update_now(self) -> None:
@@ -106,6 +138,8 @@ class PreviewController(QObject):
                 self.last_error = f"preview unavailable: {exc}"
                 texts.append(self.last_error)
         self.line.setVisible(self._line_set)
+        if not self._line_set or self.line.crossing is None:
+            self.culprit.set_reason(None, 0)
         self.timings.append((time.perf_counter() - t0) * 1000)
         text = "; ".join(t for t in texts if t)
         if text:
@@ -122,14 +156,22 @@ class PreviewController(QObject):
         self.fan.setVisible(on)
         if not on:
             return []
-        from ..engine.los import los, los_fan
+        from ..engine.los import los
 
-        self.fan.set_fan(m, los_fan(m, src))
+        if self.defer_fan_in_stroke and self.win.document.in_stroke and self.fan.fan is not None:
+            self.fan_stale = True
+            self.fan.setOpacity(0.45)
+            self.retry.start()  # until the stroke ends
+            return ["LoS fan updating (end the stroke)"]
+        self.fan_stale = False
+        self.fan.setOpacity(1.0)
+        self.fan.set_fan(m, self.tracker().fan(src))
         target = self._target()
         if target is None:
             return [f"LoS fan from {src[0]}, {src[1]} (level {int(m.elevation[src[1], src[0]])})"]
         result = los(m, src, target)
         self.line.set_line(src, target, result.crossing)
+        self.culprit.set_reason(result.reason, result.crossing)
         self._line_set = True
         self.last_los = result
         return [f"LoS {src[0]},{src[1]} -> {target[0]},{target[1]}: {result.describe()}"]

@@ -86,13 +86,60 @@ PREVIEW = QColor(40, 120, 255, 110)
 FOCUS = QColor(255, 0, 200)
 
 # --------------------------------------------------------------- previews
-#: LoS fan colours per Crossing (clear, impeded, blocked), RGBA.
-LOS_RGBA = ((60, 200, 90, 120), (250, 200, 30, 140), (200, 40, 40, 130))
-REACH_RGBA = (150, 70, 230, 110)
-REACH_STOP_RGBA = (250, 150, 20, 140)
-GRAPH_CLEAR = QColor(30, 120, 230)
-GRAPH_IMPEDED = QColor(240, 140, 0)
-GRAPH_BLOCKED = QColor(220, 0, 0)
+#: Okabe & Ito's colour-blind-safe palette (Color Universal Design, 2008).
+OKABE_ITO = {
+    "black": QColor(0, 0, 0), "orange": QColor(230, 159, 0), "sky blue": QColor(86, 180, 233),
+    "bluish green": QColor(0, 158, 115), "yellow": QColor(240, 228, 66),
+    "blue": QColor(0, 114, 178), "vermillion": QColor(213, 94, 0),
+    "reddish purple": QColor(204, 121, 167),
+}
+#: Previews are drawn so that they read over every terrain fill, elevation
+#: shade, zone and team colour: lines get a white halo, regions are shaded or
+#: hatched (not tinted with a hue), and hues come from :data:`OKABE_ITO`.
+HALO = QColor(255, 255, 255)
+#: LoS fan per Crossing (clear, impeded, blocked), premultiplied into the fan
+#: image: clear is left as the map is; impeded gets a faint blue (the hatch
+#: carries it when tiles are 6+ px); blocked is shaded dark ("out of sight").
+LOS_RGBA = ((0, 0, 0, 0), (0, 114, 178, 48), (0, 0, 0, 115))
+#: impeded tiles are hatched with this colour (diagonal lines on a white halo)
+LOS_HATCH = OKABE_ITO["blue"]
+LOS_HATCH_SPACING = 11  # screen pixels between hatch lines
+#: the edge of the blocked region: a dark line on a white halo (screen pixels)
+LOS_EDGE = QColor(0, 0, 0)
+LOS_EDGE_WIDTH = 1.5
+#: the LoS line to a hovered target, per Crossing: colour and pen style
+LOS_LINE = (OKABE_ITO["bluish green"], OKABE_ITO["blue"], OKABE_ITO["vermillion"])
+LOS_LINE_STYLE = ("solid", "dash", "dot")
+LINE_WIDTH = 3.0  # screen pixels; the halo is LINE_HALO wider on each side
+LINE_HALO = 1.5
+#: the movement path to a hovered target
+PATH_LINE = OKABE_ITO["black"]
+#: the tile, edge or corner that decided a blocked or impeded line (drawn in the
+#: line's colour on a white halo, this wide in screen pixels)
+CULPRIT_WIDTH = 4.0
+#: movement range: reachable tiles faintly tinted and edged (dark line on a
+#: white halo); tiles where movement must stop hatched in vermillion
+REACH_RGBA = (86, 180, 233, 60)
+REACH_STOP_RGBA = (213, 94, 0, 60)
+REACH_EDGE = QColor(0, 0, 0)
+REACH_STOP_HATCH = OKABE_ITO["vermillion"]
+#: adjacency graph: adjacent pairs dark blue, impeded pairs vermillion, a black
+#: tick on a white halo across neighbours that are not adjacent
+GRAPH_CLEAR = QColor(0, 72, 140)
+GRAPH_IMPEDED = OKABE_ITO["vermillion"]
+GRAPH_BLOCKED = OKABE_ITO["black"]
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """WCAG contrast ratio of two opaque colours (1 = the same, 21 = black/white)."""
+    def lum(c: QColor) -> float:
+        ch = []
+        for v in (c.redF(), c.greenF(), c.blueF()):
+            ch.append(v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4)
+        return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
 
 # ------------------------------------------------------------------ teams
 TEAM_PALETTE = (

@@ -21,17 +21,18 @@ adjacency exception.  Every decision is listed in docs/rules.md.
 
 from __future__ import annotations
 
-import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import fan_runner
 from . import los_kernel as k
+from .los_inputs import LosInputs, los_inputs
 from .model import Edge, MapModel
 from .terrain import Crossing
 
 Tile = tuple[int, int]
+__all__ = ["LosInputs", "LosResult", "Reason", "los", "los_fan", "los_inputs"]
 
 REASON_KINDS = {
     k.R_TILE: "tile",
@@ -84,114 +85,6 @@ class LosResult:
         return self.reason.text if self.reason is not None else self.crossing.label
 
 
-@dataclass
-class LosInputs:
-    """Per-map arrays the kernel reads, rebuilt when the model's revision changes."""
-
-    revision: int
-    tile_los: np.ndarray  # uint8 (H, W): LoS class of the tile's terrain
-    obj: np.ndarray  # bool (H, W): an object that impedes LoS stands here
-    occ: np.ndarray  # bool (H, W): a character stands here
-    elev: np.ndarray  # int16 (H, W)
-    be: np.ndarray  # uint8 (H, W-1): LoS class of the east border
-    bs: np.ndarray  # uint8 (H-1, W): LoS class of the south border
-    target: np.ndarray  # coded uint8 (H, W): the tile as the target's own tile
-    contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]]
-    sats: dict[tuple[int, bool], np.ndarray] = field(default_factory=dict)
-
-    def feature_sat(self, lo: int, level: bool) -> np.ndarray:
-        """Summed-area table (H+1, W+1) of the tiles that hold a feature in the
-        context ``(lo, level)``: a non-clear crossed tile, east or south border.
-        A line whose bounding box holds none meets only its target's tile."""
-        key = (lo, level)
-        if key not in self.sats:
-            tc, ec, sc = self.context(lo, level)
-            flag = tc != 0
-            flag[:, :-1] |= ec != 0
-            flag[:-1, :] |= sc != 0
-            sat = np.zeros((flag.shape[0] + 1, flag.shape[1] + 1), np.int32)
-            sat[1:, 1:] = flag.cumsum(0, dtype=np.int32).cumsum(1, dtype=np.int32)
-            self.sats[key] = sat
-        return self.sats[key]
-
-    def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Coded class arrays (crossed tiles, east borders, south borders) for a pair
-        whose lower endpoint stands at ``lo`` and which is level or not."""
-        key = (lo, level)
-        if key not in self.contexts:
-            self.contexts[key] = _pair_context(self, lo, level)
-        return self.contexts[key]
-
-
-def _code(cls: np.ndarray, kind: int) -> np.ndarray:
-    return (cls | (kind << 2)).astype(np.uint8)
-
-
-def _pair_context(
-    inp: LosInputs, lo: int, level: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The LoS rules for crossed features (docs/rules.md L4, L6-L11).
-
-    A crossed tile above ``lo`` is Elevated Terrain, Obstructing for the lower
-    party (L6); below ``lo`` it is seen over.  At ``lo``: Obstructing blocks
-    (L7); for a level pair a character blocks (L4) and Impeding terrain or an
-    object impedes (L11); a pair at different elevations ignores them (L8).  A
-    border stands at the higher of its two tiles (L9): ignored below ``lo``,
-    Obstructing blocks, Impeding impedes when level or above ``lo``.
-    """
-    e, t = inp.elev, inp.tile_los
-    at = e == lo
-    tc = np.zeros(e.shape, np.uint8)
-    tc[e > lo] = 2 | (k.R_ELEVATION << 2)
-    wall = at & (t == 2)
-    tc[wall] = 2 | (k.R_TILE << 2)
-    if level:
-        rest = at & ~wall
-        tc[rest & inp.occ] = 2 | (k.R_CHARACTER << 2)
-        rest &= ~inp.occ
-        tc[rest & (t == 1)] = 1 | (k.R_TILE << 2)
-        tc[rest & (t != 1) & inp.obj] = 1 | (k.R_OBJECT << 2)
-    ec = _border_context(inp.be, np.maximum(e[:, :-1], e[:, 1:]), lo, level)
-    sc = _border_context(inp.bs, np.maximum(e[:-1, :], e[1:, :]), lo, level)
-    return tc, ec, sc
-
-
-def _border_context(cls: np.ndarray, elev: np.ndarray, lo: int, level: bool) -> np.ndarray:
-    keep = elev >= lo
-    impede_ok = (elev > lo) | level
-    out = np.where(keep & (cls == 2), 2, np.where(keep & (cls == 1) & impede_ok, 1, 0))
-    return np.ascontiguousarray(out, dtype=np.uint8)
-
-
-_cache: weakref.WeakKeyDictionary[MapModel, LosInputs] = weakref.WeakKeyDictionary()
-
-
-def los_inputs(model: MapModel) -> LosInputs:
-    """Kernel inputs for ``model``, cached until the model changes."""
-    cached = _cache.get(model)
-    if cached is not None and cached.revision == model.revision:
-        return cached
-    table = model.registry.los_table()
-    tile_los = np.ascontiguousarray(table[model.terrain])
-    obj = model.object_impeding()
-    target = np.zeros(model.shape, np.uint8)
-    target[(tile_los == 1) | obj] = 1 | (k.R_TARGET << 2)
-    target[tile_los == 2] = 2 | (k.R_TARGET << 2)
-    inputs = LosInputs(
-        model.revision,
-        tile_los,
-        obj,
-        model.occupancy(),
-        np.ascontiguousarray(model.elevation),
-        np.ascontiguousarray(table[model.border_e]),
-        np.ascontiguousarray(table[model.border_s]),
-        target,
-        {},
-    )
-    _cache[model] = inputs
-    return inputs
-
-
 def los(model: MapModel, src: Tile, dst: Tile) -> LosResult:
     """Line of sight from a character on ``src`` to a target on ``dst``.
 
@@ -236,19 +129,20 @@ def los_fan(model: MapModel, src: Tile, *, previous: np.ndarray | None = None,
     _check(model, src)
     inp = los_inputs(model)
     a = int(inp.elev[src[1], src[0]])
-    levels = np.unique(inp.elev)
+    levels, ctx = inp.levels()
     keys = [(min(a, int(b)), a == int(b)) for b in levels]
     stacked = [inp.context(lo, level) for lo, level in keys]
-    ctx = np.searchsorted(levels, inp.elev).astype(np.intp)  # target level -> context index
     tcs = np.stack([c[0] for c in stacked])
     ecs = np.stack([c[1] for c in stacked])
     scs = np.stack([c[2] for c in stacked])
-    sats = np.stack([inp.feature_sat(lo, level) for lo, level in keys])
     if previous is None or mask is None:
         out = np.zeros(model.shape, np.uint8)
         mask = np.ones(model.shape, np.bool_)
+        # a whole fan: lines with nothing in their bounding box are not walked
+        sats = np.stack([inp.feature_sat(lo, level) for lo, level in keys])
     else:
         out = previous.copy()
+        sats = np.ones((len(keys), 1, 1), np.int32)  # a few targets: walk them all
     x0, y0 = src
     near = np.s_[max(0, y0 - 1):y0 + 2, max(0, x0 - 1):x0 + 2]
     mask = mask.copy()

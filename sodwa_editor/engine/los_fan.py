@@ -26,41 +26,18 @@ from __future__ import annotations
 import numpy as np
 
 from .los import Tile, los_fan
+from .los_inputs import LOCAL, NO_LOS
+from .los_kernel import cone
 from .model import Change, MapModel, Rect
-
-#: change layers that cannot affect a line of sight
-NO_LOS = frozenset({"start_zones", "properties"})
-#: change layers whose rectangle bounds everything the change touched for LoS
-LOCAL = frozenset({"terrain", "elevation", "borders", "characters", "objects", "transition",
-                   "transition_borders", "indoor"})
-#: margin (tiles) around a changed rectangle: lines through its corners count
-EPS = 1e-6
 
 
 def cone_mask(shape: tuple[int, int], src: Tile, rect: Rect) -> np.ndarray:
     """bool ``[y, x]``: targets whose line from ``src`` (centre to centre) meets
-    the closed square region of the tiles in ``rect`` (Liang-Barsky clipping,
-    vectorised over all targets)."""
-    h, w = shape
-    sx, sy = src[0] + 0.5, src[1] + 0.5
-    ys, xs = np.mgrid[0:h, 0:w]
-    dx = xs + 0.5 - sx
-    dy = ys + 0.5 - sy
-    lo = np.zeros(shape)
-    hi = np.ones(shape)
-    for d, s, a, b in ((dx, sx, rect.x0 - EPS, rect.x1 + 1 + EPS),
-                       (dy, sy, rect.y0 - EPS, rect.y1 + 1 + EPS)):
-        flat = d == 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t1 = (a - s) / d
-            t2 = (b - s) / d
-        near = np.where(flat, -np.inf, np.minimum(t1, t2))
-        far = np.where(flat, np.inf, np.maximum(t1, t2))
-        outside = flat & ((s < a) | (s > b))
-        lo = np.maximum(lo, near)
-        hi = np.minimum(hi, far)
-        hi[outside] = -1.0
-    return lo <= hi
+    the closed square region of the tiles in ``rect`` (exact integer clipping,
+    :func:`.los_kernel.cone`)."""
+    mask = np.zeros(shape, np.bool_)
+    cone(src[0], src[1], rect.x0, rect.y0, rect.x1, rect.y1, mask)
+    return mask
 
 
 class FanTracker:

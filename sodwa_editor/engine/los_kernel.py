@@ -125,7 +125,8 @@ def fan_rows(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, buf, y0):
     elevation relative to the viewer's).  ``sats[k]`` is the summed-area table
     of the tiles of context ``k`` that hold any feature (tile, east or south
     border): a line whose bounding box holds none meets nothing but its target
-    tile, so it is not walked (the same answer as :func:`walk`, in O(1)).
+    tile, so it is not walked (the same answer as :func:`walk`, in O(1)); a
+    (1, 1) table turns that off.
     """
     h, w = buf.shape
     for y in range(y0, y0 + h):
@@ -137,13 +138,14 @@ def fan_rows(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, buf, y0):
                 continue
             k = ctx[y, x]
             sat = sats[k]
-            lx = min(ax, x)
-            hx = max(ax, x) + 1
-            ly = min(ay, y)
-            hy = max(ay, y) + 1
-            if sat[hy, hx] - sat[ly, hx] - sat[hy, lx] + sat[ly, lx] == 0:
-                buf[y - y0, x] = tg[y, x] & 3
-                continue
+            if sat.shape[0] > 1:  # a (1, 1) table: no shortcut
+                lx = min(ax, x)
+                hx = max(ax, x) + 1
+                ly = min(ay, y)
+                hy = max(ay, y) + 1
+                if sat[hy, hx] - sat[ly, hx] - sat[hy, lx] + sat[ly, lx] == 0:
+                    buf[y - y0, x] = tg[y, x] & 3
+                    continue
             c, _k, _x, _y, _s = walk(ax, ay, x, y, tcs[k], ecs[k], scs[k], tg)
             buf[y - y0, x] = c
 
@@ -190,3 +192,55 @@ def fan_help(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, help_buf, taken, done, 
         y1 = min(h, y0 + rows)
         fan_rows(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, help_buf[y0:y1], y0)
         done[i] = 1
+
+
+@njit(cache=True, nogil=True)
+def cone(ax, ay, x0, y0, x1, y1, mask):
+    """Set ``mask[y, x]`` for every target whose line from tile A (centre to
+    centre) meets the closed square region of tiles ``x0..x1, y0..y1``.
+
+    Exact, in doubled coordinates (a tile centre is ``2x+1``, the region spans
+    ``2x0 .. 2x1+2``): Liang-Barsky clipping of the segment A->T against the
+    region with the parameter kept as a fraction, so lines through a corner of
+    the region count.
+    """
+    h, w = mask.shape
+    sx = 2 * ax + 1
+    sy = 2 * ay + 1
+    lo_x = 2 * x0
+    hi_x = 2 * x1 + 2
+    lo_y = 2 * y0
+    hi_y = 2 * y1 + 2
+    for ty in range(h):
+        dy = 2 * ty + 1 - sy
+        for tx in range(w):
+            dx = 2 * tx + 1 - sx
+            # t ranges as fractions n/d with d > 0: enter = max, leave = min
+            en_n = 0
+            en_d = 1
+            le_n = 1
+            le_d = 1
+            ok = True
+            for axis in range(2):
+                d = dx if axis == 0 else dy
+                s = sx if axis == 0 else sy
+                a = lo_x if axis == 0 else lo_y
+                b = hi_x if axis == 0 else hi_y
+                if d == 0:
+                    if s < a or s > b:
+                        ok = False
+                    continue
+                n1 = a - s
+                n2 = b - s
+                if d < 0:
+                    n1, n2 = -n2, -n1
+                    d = -d
+                # this axis: t in [n1/d, n2/d]
+                if n1 * en_d > en_n * d:
+                    en_n = n1
+                    en_d = d
+                if n2 * le_d < le_n * d:
+                    le_n = n2
+                    le_d = d
+            if ok and en_n * le_d <= le_n * en_d:
+                mask[ty, tx] = True

@@ -1,6 +1,7 @@
 """Adjacency graph preview: a line between the centres of every adjacent pair
-of tiles (blue clear, orange impeded) and a red tick across every pair of
-neighbours that is *not* adjacent (walls, diagonal walls, elevation changes).
+of tiles (dark blue clear, vermillion impeded) and a black tick on a white
+halo across every pair of neighbours that is *not* adjacent (walls, diagonal
+walls, elevation changes).
 
 Pair classes come from the engine's adjacency rule
 (:func:`sodwa_editor.engine.adjacency.pair_classes`, the same vectorised rule
@@ -71,6 +72,12 @@ class GraphLayer(ChunkedPathLayer):
 
     def pens(self, crossing: Any) -> Sequence[QPen]:
         color = (style.GRAPH_CLEAR, style.GRAPH_IMPEDED, style.GRAPH_BLOCKED)[int(crossing)]
-        pen = QPen(color, 2 if int(crossing) == Crossing.BLOCKED else 1)  # integer: fast path
-        pen.setCosmetic(True)
-        return [pen]
+        # integer widths: the raster engine's fast path
+        widths = {Crossing.CLEAR: [1], Crossing.IMPEDED: [2], Crossing.BLOCKED: [4, 2]}
+        pens = []
+        for i, w in enumerate(widths[Crossing(int(crossing))]):
+            last = i == len(widths[Crossing(int(crossing))]) - 1
+            pen = QPen(color if last else style.HALO, w)
+            pen.setCosmetic(True)
+            pens.append(pen)
+        return pens

@@ -24,7 +24,7 @@ from .grid_item import LABEL_MARGIN, CoordinateLabels, GridLines
 from .layers import LayerItem
 from .outline_item import ElevationOutlines, TerrainOutlines, ZoneOutlines
 from .overlay_items import ShapeOverlay, cosmetic
-from .preview_items import LosFanItem, PathItem, ReachItem
+from .preview_items import CulpritItem, LosFanItem, PathItem, ReachItem
 from .terrain_item import ElevationLabels, TerrainFill, TransitionTint, ZoneTint
 from .token_item import TokenLayer
 
@@ -40,6 +40,10 @@ LAYERS = {
     "coordinates": ("coordinates",),
 }
 NO_REDRAW = frozenset({"properties"})
+#: z of the preview items: the fan and range over the zone tints (2) and under the
+#: zone outlines (3) and grid (4); the graph and line over the grid, under the
+#: level numbers (5) and tokens (6); the deciding feature on top of everything
+PREVIEW_Z = {"los": 2.5, "reach": 2.6, "graph": 4.3, "path": 4.4, "culprit": 40.0}
 PIXMAP_CACHE_KB = 256 * 1024
 
 
@@ -62,13 +66,15 @@ class MapScene(QGraphicsScene):
         self.setBackgroundBrush(QBrush(style.BACKGROUND))
         self.model: MapModel | None = None
         self.items_by_name: dict[str, LayerItem] = {}
+        # Drawing order: fills and tints; the previews (LoS fan, movement range,
+        # adjacency graph, the line to a target) over them but under everything
+        # that names or bounds things (level numbers, tokens, the rulebook lines);
+        # tokens under the rulebook lines: a character never hides the outline of
+        # the terrain group it stands in (e.g. Orange on Impeding terrain).
         for z, (name, cls) in enumerate((
-            ("terrain_fill", TerrainFill), ("elevation_labels", ElevationLabels),
-            ("transition_tint", TransitionTint), ("zones", ZoneTint),
-            ("zone_outlines", ZoneOutlines), ("grid", GridLines),
-            # tokens under the rulebook lines: a character never hides the outline of
-            # the terrain group it stands in (e.g. Orange on Impeding terrain)
-            ("tokens", TokenLayer),
+            ("terrain_fill", TerrainFill), ("transition_tint", TransitionTint),
+            ("zones", ZoneTint), ("zone_outlines", ZoneOutlines), ("grid", GridLines),
+            ("elevation_labels", ElevationLabels), ("tokens", TokenLayer),
             ("terrain_outlines", TerrainOutlines), ("elevation_outlines", ElevationOutlines),
             ("transition_marks", TransitionBorderMarks), ("borders", BorderLines),
             ("coordinates", CoordinateLabels),
@@ -79,15 +85,15 @@ class MapScene(QGraphicsScene):
             self.items_by_name[name] = item
         graph = GraphLayer()
         graph.setVisible(False)  # a preview: shown (and computed) on demand
-        graph.setZValue(30)
+        graph.setZValue(PREVIEW_Z["graph"])
         self.addItem(graph)
         self.items_by_name["graph"] = graph
         #: engine preview items filled by the preview controller (or headless)
         self.previews: dict[str, Any] = {
-            "los": LosFanItem(), "reach": ReachItem(), "path": PathItem()}
-        for name, depth in (("los", 3.5), ("reach", 3.6), ("path", 31.0)):
-            preview = self.previews[name]
-            preview.setZValue(depth)
+            "los": LosFanItem(), "reach": ReachItem(), "path": PathItem(),
+            "culprit": CulpritItem()}
+        for name, preview in self.previews.items():
+            preview.setZValue(PREVIEW_Z[name])
             preview.setVisible(False)
             self.addItem(preview)
         self.hover = self._overlay(cosmetic(style.HOVER, 2), None, 60)

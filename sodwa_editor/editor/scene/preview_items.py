@@ -1,23 +1,129 @@
-"""Scene items for the engine previews: LoS fan colours, movement range, and
-a line (LoS) or path (movement) to a target.  (The adjacency graph preview is
-:mod:`.graph_item`.)"""
+"""Scene items for the engine previews: LoS fan, movement range, a line (LoS)
+or path (movement) to a target, and the feature that decided a line.  (The
+adjacency graph preview is :mod:`.graph_item`.)
+
+Drawn to stay legible over every terrain, zone and team colour (see the
+*previews* section of :mod:`..style`): regions are shaded or hatched rather
+than tinted, region edges and lines are dark on a white halo, and the hues
+are Okabe-Ito's colour-blind-safe ones.  The map scene puts them above the
+fills and tints but under level numbers, tokens and the rulebook lines.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QTransform,
+)
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import MapModel, Rect
 from ...engine.terrain import Crossing
 from .. import style
 from ..style import TILE
-from .layers import CHUNK, ImageLayer, premultiply, tile_pixels
+from .layers import CHUNK, ImageLayer, exposed_tiles, premultiply, tile_pixels
+from .outline_item import mask_outline
+
+#: hatching and region edges are drawn when a tile is at least this many pixels
+DETAIL_PX = 6.0
+PEN_STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine,
+              "dot": Qt.PenStyle.DotLine}
 
 
 def _center(t) -> QPointF:
     return QPointF((t[0] + 0.5) * TILE, (t[1] + 0.5) * TILE)
+
+
+def haloed(color: QColor, width: float, pen_style: str = "solid") -> list[QPen]:
+    """A cosmetic white halo pen and the ``color`` pen drawn on it."""
+    halo = QPen(style.HALO, width + 2 * style.LINE_HALO)
+    core = QPen(color, width, PEN_STYLES[pen_style])
+    for pen in (halo, core):
+        pen.setCosmetic(True)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    return [halo, core]
+
+
+def hatch_brush(color: QColor, spacing: int, backslash: bool = False) -> QBrush:
+    """A texture of diagonal ``color`` lines on a white halo, ``spacing`` pixels apart
+    (draw it with :func:`device_brush` so that it keeps that size at any zoom)."""
+    pix = QPixmap(spacing, spacing)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    for pen in (QPen(style.HALO, 3.2), QPen(color, 1.4)):
+        p.setPen(pen)
+        for c in (0, spacing, 2 * spacing):  # the line x + y = c and its wrapped copies
+            if backslash:
+                p.drawLine(QPointF(c - 2 * spacing, -spacing), QPointF(c + spacing, 2 * spacing))
+            else:
+                p.drawLine(QPointF(c + spacing, -spacing), QPointF(c - 2 * spacing, 2 * spacing))
+    p.end()
+    return QBrush(pix)
+
+
+def device_brush(brush: QBrush, painter: QPainter) -> QBrush:
+    """``brush`` with its texture kept at one texel per device pixel."""
+    scale = painter.worldTransform().m11() or 1.0
+    out = QBrush(brush)
+    out.setTransform(QTransform.fromScale(1 / scale, 1 / scale))
+    return out
+
+
+def mask_path(mask: np.ndarray, x0: int, y0: int) -> QPainterPath:
+    """Fill path of the tiles in ``mask`` (top-left tile ``x0, y0``): one
+    rectangle per horizontal run."""
+    path = QPainterPath()
+    pad = np.zeros((mask.shape[0], mask.shape[1] + 2), np.int8)
+    pad[:, 1:-1] = mask
+    d = np.diff(pad, axis=1)
+    ry, sx = np.nonzero(d == 1)
+    _, ex = np.nonzero(d == -1)
+    for y, a, b in zip((ry + y0).tolist(), (sx + x0).tolist(), (ex + x0).tolist(), strict=True):
+        path.addRect(QRectF(a * TILE, y * TILE, (b - a) * TILE, TILE))
+    return path
+
+
+def region_edges(mask: np.ndarray, r: Rect) -> list[QLineF]:
+    """Scene lines between the tiles in ``mask`` (a whole-map bool array) and
+    those not in it, for the sides of tiles in ``r`` (the map's own edge is no
+    boundary: beyond it counts as inside)."""
+    h, w = mask.shape
+    ext = np.ones((r.y1 - r.y0 + 3, r.x1 - r.x0 + 3), bool)
+    y0, y1, x0, x1 = max(0, r.y0 - 1), min(h, r.y1 + 2), max(0, r.x0 - 1), min(w, r.x1 + 2)
+    ext[y0 - r.y0 + 1:y1 - r.y0 + 1, x0 - r.x0 + 1:x1 - r.x0 + 1] = mask[y0:y1, x0:x1]
+    seg = mask_outline(ext, r.x0 - 1, r.y0 - 1, 0.0, r) * TILE
+    return [QLineF(a, b, c, d) for (a, b), (c, d) in seg.tolist()]
+
+
+def paint_region(painter: QPainter, option: QStyleOptionGraphicsItem, model: MapModel,
+                 hatch: np.ndarray | None, brush: QBrush | None, edge: np.ndarray | None,
+                 edge_color: QColor) -> None:
+    """Hatch the tiles of ``hatch`` and outline the region ``edge`` (both
+    whole-map masks) within the exposed tiles."""
+    r = exposed_tiles(model, option.exposedRect)
+    if r is None:
+        return
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+    if hatch is not None and brush is not None:
+        sub = hatch[r.y0:r.y1 + 1, r.x0:r.x1 + 1]
+        if sub.any():
+            painter.fillPath(mask_path(sub, r.x0, r.y0), device_brush(brush, painter))
+    if edge is not None:
+        lines = region_edges(edge, r)
+        if lines:
+            for pen in haloed(edge_color, style.LOS_EDGE_WIDTH):
+                pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+                painter.setPen(pen)
+                painter.drawLines(lines)
 
 
 class ArrayImage(ImageLayer):
@@ -53,33 +159,43 @@ class ArrayImage(ImageLayer):
 
 
 class LosFanItem(ArrayImage):
-    """Every tile coloured clear / impeded / blocked as seen from the source."""
-
-    source_color = QColor(255, 255, 255)
+    """Every tile as seen from the source: clear tiles as they are, impeded
+    tiles hatched, blocked tiles shaded with a line along the shadow's edge."""
 
     def __init__(self) -> None:
         super().__init__()
         self.fan: np.ndarray | None = None
         self.lut = premultiply(np.asarray(style.LOS_RGBA, np.uint8))
+        self.hatch = hatch_brush(style.LOS_HATCH, style.LOS_HATCH_SPACING)
 
     def set_fan(self, model: MapModel, fan: np.ndarray) -> None:
         self.fan = fan
         self.set_pixels(model, self.lut[fan])
 
     def class_at(self, x: int, y: int) -> Crossing:
-        """Colour class shown on a tile (read back from the scene item)."""
+        """Class shown on a tile (read back from the drawn image)."""
         return Crossing(int(np.argmax([np.array_equal(self.rgba[y, x], c) for c in self.lut])))
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        super().paint(painter, option, widget)
+        if self.fan is None or self.model is None or tile_pixels(option, painter) < DETAIL_PX:
+            return
+        paint_region(painter, option, self.model, self.fan == Crossing.IMPEDED, self.hatch,
+                     self.fan == Crossing.BLOCKED, style.LOS_EDGE)
 
 
 class ReachItem(ArrayImage):
-    """Reachable tiles (blue) and tiles where movement must stop (orange), with
-    the step count when zoomed in."""
+    """Reachable tiles faintly tinted and edged, tiles where movement must stop
+    hatched, with the step count when zoomed in."""
 
     def __init__(self) -> None:
         super().__init__()
         self.steps: np.ndarray | None = None
         self.stop: np.ndarray | None = None
         self.count = 0
+        self.hatch = hatch_brush(style.REACH_STOP_HATCH, style.LOS_HATCH_SPACING,
+                                 backslash=True)
 
     def set_reach(self, model: MapModel, result) -> None:
         steps = getattr(result, "steps", None)
@@ -100,7 +216,14 @@ class ReachItem(ArrayImage):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         super().paint(painter, option, widget)
-        if self.steps is None or tile_pixels(option, painter) < 18:
+        if self.steps is None or self.stop is None or self.model is None:
+            return
+        px = tile_pixels(option, painter)
+        if px >= DETAIL_PX:
+            reach = self.steps >= 0
+            paint_region(painter, option, self.model, reach & self.stop, self.hatch, reach,
+                         style.REACH_EDGE)
+        if px < 18:
             return
         # Step counts as small badges in the tile's top-left corner: readable over
         # the level number written in the middle of elevated tiles.
@@ -118,22 +241,26 @@ class ReachItem(ArrayImage):
 
 
 class PathItem(QGraphicsItem):
-    """The LoS line to a target (coloured by its class) or a movement path."""
+    """The LoS line to a target (colour and dash by its class, on a white halo)
+    or a movement path."""
 
     def __init__(self) -> None:
         super().__init__()
         self.path = QPainterPath()
-        self.pen = QPen(QColor(0, 0, 0), 3)
+        self.pens = haloed(style.PATH_LINE, style.LINE_WIDTH)
         self.crossing: Crossing | None = None
+
+    @property
+    def pen(self) -> QPen:
+        return self.pens[-1]
 
     def set_line(self, a, b, crossing: Crossing) -> None:
         self.prepareGeometryChange()
         self.crossing = crossing
         self.path = QPainterPath(_center(a))
         self.path.lineTo(_center(b))
-        rgba = style.LOS_RGBA[int(crossing)]
-        self.pen = QPen(QColor(*rgba[:3]), 4)
-        self.pen.setCosmetic(True)
+        i = int(crossing)
+        self.pens = haloed(style.LOS_LINE[i], style.LINE_WIDTH, style.LOS_LINE_STYLE[i])
         self.update()
 
     def set_path(self, tiles) -> None:
@@ -142,8 +269,7 @@ class PathItem(QGraphicsItem):
         self.path = QPainterPath(_center(tiles[0]))
         for t in tiles[1:]:
             self.path.lineTo(_center(t))
-        self.pen = QPen(QColor(20, 60, 200), 4)
-        self.pen.setCosmetic(True)
+        self.pens = haloed(style.PATH_LINE, style.LINE_WIDTH)
         self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802
@@ -151,10 +277,66 @@ class PathItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        painter.setPen(self.pen)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(self.path)
-        painter.setBrush(self.pen.color())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for pen in self.pens:
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(self.path)
         if self.path.elementCount():
             end = self.path.currentPosition()
-            painter.drawEllipse(end, TILE * 0.12, TILE * 0.12)
+            halo, core = self.pens
+            painter.setPen(QPen(halo.color(), 0))
+            painter.setBrush(core.color())
+            painter.drawEllipse(end, TILE * 0.14, TILE * 0.14)
+
+
+class CulpritItem(QGraphicsItem):
+    """The tile, edge or corner that decided a blocked or impeded line of sight
+    (the engine's :class:`~sodwa_editor.engine.los.Reason`), ringed in the
+    line's colour on a white halo."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.path = QPainterPath()
+        self.pens = haloed(style.LOS_LINE[2], style.CULPRIT_WIDTH)
+        self.kind: str | None = None
+        self.place: tuple | None = None
+
+    def set_reason(self, reason, crossing: Crossing) -> None:
+        """Show where ``reason`` lies (None hides the item)."""
+        self.prepareGeometryChange()
+        self.path = QPainterPath()
+        self.kind = self.place = None
+        if reason is not None:
+            if reason.edge is not None:
+                e = reason.edge
+                a = QPointF((e.x + 1) * TILE, e.y * TILE) if e.side == "E" else QPointF(
+                    e.x * TILE, (e.y + 1) * TILE)
+                b = a + (QPointF(0, TILE) if e.side == "E" else QPointF(TILE, 0))
+                self.path.moveTo(a)
+                self.path.lineTo(b)
+                self.kind, self.place = "edge", (e.x, e.y, e.side)
+            elif reason.corner is not None:
+                cx, cy = reason.corner
+                self.path.addEllipse(QPointF(cx * TILE, cy * TILE), TILE * 0.22, TILE * 0.22)
+                self.kind, self.place = "corner", (cx, cy)
+            elif reason.tile is not None:
+                tx, ty = reason.tile
+                inset = TILE * 0.1
+                self.path.addRect(QRectF(tx * TILE + inset, ty * TILE + inset,
+                                         TILE - 2 * inset, TILE - 2 * inset))
+                self.kind, self.place = "tile", (tx, ty)
+        self.pens = haloed(style.LOS_LINE[int(crossing)], style.CULPRIT_WIDTH)
+        self.setVisible(self.kind is not None)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self.path.boundingRect().adjusted(-TILE / 2, -TILE / 2, TILE / 2, TILE / 2)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for pen in self.pens:
+            painter.setPen(pen)
+            painter.drawPath(self.path)

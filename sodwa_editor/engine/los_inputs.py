@@ -1,0 +1,227 @@
+"""The arrays the LoS kernel reads (:mod:`.los_kernel`), built from a
+:class:`~.model.MapModel` and kept in step with it: the rules for crossed
+features per elevation context live here (docs/rules.md L4, L6-L11).
+
+An edit that names the tiles it changed (every mutator but a bulk change)
+patches the arrays there instead of rebuilding them: during a paint stroke on
+a 256x256 map that is the difference between a few hundred tiles and 65,536.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import los_kernel as k
+from .model import Change, MapModel, Rect
+
+#: change layers that cannot affect a line of sight
+NO_LOS = frozenset({"start_zones", "properties"})
+#: change layers whose rectangle bounds everything the change touched for LoS
+LOCAL = frozenset({"terrain", "elevation", "borders", "characters", "objects", "transition",
+                   "transition_borders", "indoor"})
+
+
+@dataclass
+class LosInputs:
+    """Per-map arrays the kernel reads, kept in step with the model: an edit
+    whose rectangle is known patches them (and every context built so far)
+    there; any other change rebuilds them."""
+
+    revision: int
+    tile_los: np.ndarray  # uint8 (H, W): LoS class of the tile's terrain
+    obj: np.ndarray  # bool (H, W): an object that impedes LoS stands here
+    occ: np.ndarray  # bool (H, W): a character stands here
+    elev: np.ndarray  # int16 (H, W)
+    be: np.ndarray  # uint8 (H, W-1): LoS class of the east border
+    bs: np.ndarray  # uint8 (H-1, W): LoS class of the south border
+    target: np.ndarray  # coded uint8 (H, W): the tile as the target's own tile
+    contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]]
+    sats: dict[tuple[int, bool], np.ndarray] = field(default_factory=dict)
+    _levels: tuple[np.ndarray, np.ndarray] | None = None
+    _counts: np.ndarray = field(default_factory=lambda: np.zeros(256, np.intp))
+    #: tiles changed since ``revision`` (None: nothing yet), or "all"
+    dirty: Rect | str | None = None
+
+    def on_change(self, change: Change) -> None:
+        if change.layer in NO_LOS or self.dirty == "all":
+            return
+        r, d = change.rect, self.dirty
+        if r is None or change.layer not in LOCAL:
+            self.dirty = "all"
+        elif d is None:
+            self.dirty = r
+        else:
+            assert isinstance(d, Rect)
+            self.dirty = Rect(min(r.x0, d.x0), min(r.y0, d.y0), max(r.x1, d.x1), max(r.y1, d.y1))
+
+    def patch(self, model: MapModel, rect: Rect) -> None:
+        """Bring every array up to date in ``rect`` (grown by one tile: the
+        borders around it and the elevation pairs they depend on)."""
+        g = rect.grow(1, model.width, model.height)
+        ys, xs = slice(g.y0, g.y1 + 1), slice(g.x0, g.x1 + 1)
+        table = model.registry.los_table()
+        self.tile_los[ys, xs] = table[model.terrain[ys, xs]]
+        self.obj = model.object_impeding()
+        self.occ = model.occupancy()
+        old = self.elev[ys, xs].ravel().astype(np.intp)
+        self.elev[ys, xs] = model.elevation[ys, xs]
+        self._patch_levels(old, ys, xs)
+        ex = slice(g.x0, min(g.x1 + 1, model.width - 1))
+        sy = slice(g.y0, min(g.y1 + 1, model.height - 1))
+        self.be[ys, ex] = table[model.border_e[ys, ex]]
+        self.bs[sy, xs] = table[model.border_s[sy, xs]]
+        self.target[ys, xs] = _target(self.tile_los[ys, xs], self.obj[ys, xs])
+        self.sats.clear()
+        # contexts: recomputed on the window; the edges inside it are the
+        # east edges of columns g.x0..g.x1-1 and south edges of rows g.y0..g.y1-1
+        wy, wx = slice(g.y0, g.y1 + 1), slice(g.x0, g.x1 + 1)
+        for (lo, level), (tc, ec, sc) in self.contexts.items():
+            wtc, wec, wsc = _context(self.elev[wy, wx], self.tile_los[wy, wx], self.occ[wy, wx],
+                                     self.obj[wy, wx], self.be[wy, g.x0:g.x1],
+                                     self.bs[g.y0:g.y1, wx], lo, level)
+            tc[wy, wx] = wtc
+            ec[wy, g.x0:g.x1] = wec
+            sc[g.y0:g.y1, wx] = wsc
+        self.revision = model.revision
+        self.dirty = None
+
+    def feature_sat(self, lo: int, level: bool) -> np.ndarray:
+        """Summed-area table (H+1, W+1) of the tiles that hold a feature in the
+        context ``(lo, level)``: a non-clear crossed tile, east or south border.
+        A line whose bounding box holds none meets only its target's tile."""
+        key = (lo, level)
+        if key not in self.sats:
+            tc, ec, sc = self.context(lo, level)
+            flag = tc != 0
+            flag[:, :-1] |= ec != 0
+            flag[:-1, :] |= sc != 0
+            sat = np.zeros((flag.shape[0] + 1, flag.shape[1] + 1), np.int32)
+            sat[1:, 1:] = flag.cumsum(0, dtype=np.int32).cumsum(1, dtype=np.int32)
+            self.sats[key] = sat
+        return self.sats[key]
+
+    def levels(self) -> tuple[np.ndarray, np.ndarray]:
+        """The map's elevation levels (sorted) and, per tile, its level's index."""
+        if self._levels is None:
+            self._counts = np.bincount(self.elev.ravel().astype(np.intp), minlength=256)
+            levels = np.flatnonzero(self._counts)
+            index = np.zeros(len(self._counts), np.intp)
+            index[levels] = np.arange(len(levels))
+            self._levels = (levels, index[self.elev])
+        return self._levels
+
+    def _patch_levels(self, old: np.ndarray, ys: slice, xs: slice) -> None:
+        """Keep :meth:`levels` in step after the elevations in a window changed
+        (``old`` held them before): only the window when no level appeared or
+        vanished."""
+        if self._levels is None:
+            return
+        counts = self._counts
+        n = len(counts)
+        new = self.elev[ys, xs].ravel().astype(np.intp)
+        counts -= np.bincount(old, minlength=n)[:n]
+        counts += np.bincount(new, minlength=n)[:n]
+        levels, ctx = self._levels
+        if not np.array_equal(np.flatnonzero(counts), levels):
+            self._levels = None
+            return
+        ctx[ys, xs] = np.searchsorted(levels, self.elev[ys, xs])
+
+    def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Coded class arrays (crossed tiles, east borders, south borders) for a pair
+        whose lower endpoint stands at ``lo`` and which is level or not."""
+        key = (lo, level)
+        if key not in self.contexts:
+            self.contexts[key] = _pair_context(self, lo, level)
+        return self.contexts[key]
+
+
+def _code(cls: np.ndarray, kind: int) -> np.ndarray:
+    return (cls | (kind << 2)).astype(np.uint8)
+
+
+def _pair_context(
+    inp: LosInputs, lo: int, level: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return _context(inp.elev, inp.tile_los, inp.occ, inp.obj, inp.be, inp.bs, lo, level)
+
+
+def _context(e: np.ndarray, t: np.ndarray, occ: np.ndarray, obj: np.ndarray, be: np.ndarray,
+             bs: np.ndarray, lo: int, level: bool
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The LoS rules for crossed features (docs/rules.md L4, L6-L11).
+
+    A crossed tile above ``lo`` is Elevated Terrain, Obstructing for the lower
+    party (L6); below ``lo`` it is seen over.  At ``lo``: Obstructing blocks
+    (L7); for a level pair a character blocks (L4) and Impeding terrain or an
+    object impedes (L11); a pair at different elevations ignores them (L8).  A
+    border stands at the higher of its two tiles (L9): ignored below ``lo``,
+    Obstructing blocks, Impeding impedes when level or above ``lo``.
+    """
+    at = e == lo
+    tc = np.zeros(e.shape, np.uint8)
+    tc[e > lo] = 2 | (k.R_ELEVATION << 2)
+    wall = at & (t == 2)
+    tc[wall] = 2 | (k.R_TILE << 2)
+    if level:
+        rest = at & ~wall
+        tc[rest & occ] = 2 | (k.R_CHARACTER << 2)
+        rest &= ~occ
+        tc[rest & (t == 1)] = 1 | (k.R_TILE << 2)
+        tc[rest & (t != 1) & obj] = 1 | (k.R_OBJECT << 2)
+    ec = _border_context(be, np.maximum(e[:, :-1], e[:, 1:]), lo, level)
+    sc = _border_context(bs, np.maximum(e[:-1, :], e[1:, :]), lo, level)
+    return tc, ec, sc
+
+
+def _border_context(cls: np.ndarray, elev: np.ndarray, lo: int, level: bool) -> np.ndarray:
+    keep = elev >= lo
+    impede_ok = (elev > lo) | level
+    out = np.where(keep & (cls == 2), 2, np.where(keep & (cls == 1) & impede_ok, 1, 0))
+    return np.ascontiguousarray(out, dtype=np.uint8)
+
+
+_cache: weakref.WeakKeyDictionary[MapModel, LosInputs] = weakref.WeakKeyDictionary()
+
+
+def _target(tile_los: np.ndarray, obj: np.ndarray) -> np.ndarray:
+    target = np.zeros(tile_los.shape, np.uint8)
+    target[(tile_los == 1) | obj] = 1 | (k.R_TARGET << 2)
+    target[tile_los == 2] = 2 | (k.R_TARGET << 2)
+    return target
+
+
+def los_inputs(model: MapModel) -> LosInputs:
+    """Kernel inputs for ``model``, kept until the model changes: patched where
+    an edit says where it changed the map, else rebuilt."""
+    cached = _cache.get(model)
+    if cached is not None:
+        if cached.revision == model.revision:
+            return cached
+        if isinstance(cached.dirty, Rect):
+            cached.patch(model, cached.dirty)
+            return cached
+        if cached.dirty is None:  # only changes that do not touch LoS
+            cached.revision = model.revision
+            return cached
+        model.remove_listener(cached.on_change)
+    table = model.registry.los_table()
+    tile_los = np.ascontiguousarray(table[model.terrain])
+    obj = model.object_impeding()
+    inputs = LosInputs(
+        model.revision,
+        tile_los,
+        obj,
+        model.occupancy(),
+        model.elevation.copy(),
+        np.ascontiguousarray(table[model.border_e]),
+        np.ascontiguousarray(table[model.border_s]),
+        _target(tile_los, obj),
+        {},
+    )
+    model.add_listener(inputs.on_change)
+    _cache[model] = inputs
+    return inputs
