@@ -9,7 +9,7 @@ Liquid has no rulebook colour: the editor draws it **blue** (``LIQUID``).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from PySide6.QtGui import QColor
@@ -94,15 +94,22 @@ OKABE_ITO = {
     "reddish purple": QColor(204, 121, 167),
 }
 #: Previews are drawn so that they read over every terrain fill, elevation
-#: shade, zone and team colour: lines get a white halo, regions are shaded or
-#: hatched (not tinted with a hue), and hues come from :data:`OKABE_ITO`.
+#: shade, zone and team colour (tests/test_editor_legibility.py checks each
+#: against all of them): lines and hatching are dark on a white halo, the
+#: prominent lines (LoS line, path, deciding feature) coloured on a white halo
+#: cased in black, regions shaded or hatched rather than tinted with a hue, and
+#: hues come from :data:`OKABE_ITO` (darkened where they must stand on white).
 HALO = QColor(255, 255, 255)
+CASING = QColor(0, 0, 0)
+#: contrast (WCAG ratio) a preview line needs against the background, from its
+#: core or one of its halos
+MIN_CONTRAST = 3.0
 #: LoS fan per Crossing (clear, impeded, blocked), premultiplied into the fan
 #: image: clear is left as the map is; impeded gets a faint blue (the hatch
 #: carries it when tiles are 6+ px); blocked is shaded dark ("out of sight").
 LOS_RGBA = ((0, 0, 0, 0), (0, 114, 178, 48), (0, 0, 0, 115))
 #: impeded tiles are hatched with this colour (diagonal lines on a white halo)
-LOS_HATCH = OKABE_ITO["blue"]
+LOS_HATCH = QColor(0, 60, 140)  # Okabe-Ito blue, darkened
 LOS_HATCH_SPACING = 11  # screen pixels between hatch lines
 #: the edge of the blocked region: a dark line on a white halo (screen pixels)
 LOS_EDGE = QColor(0, 0, 0)
@@ -110,8 +117,8 @@ LOS_EDGE_WIDTH = 1.5
 #: the LoS line to a hovered target, per Crossing: colour and pen style
 LOS_LINE = (OKABE_ITO["bluish green"], OKABE_ITO["blue"], OKABE_ITO["vermillion"])
 LOS_LINE_STYLE = ("solid", "dash", "dot")
-LINE_WIDTH = 3.0  # screen pixels; the halo is LINE_HALO wider on each side
-LINE_HALO = 1.5
+LINE_WIDTH = 3.0  # screen pixels; the halo is LINE_HALO wider on each side,
+LINE_HALO = 1.5  # the casing one pixel more
 #: the movement path to a hovered target
 PATH_LINE = OKABE_ITO["black"]
 #: the tile, edge or corner that decided a blocked or impeded line (drawn in the
@@ -122,12 +129,21 @@ CULPRIT_WIDTH = 4.0
 REACH_RGBA = (86, 180, 233, 60)
 REACH_STOP_RGBA = (213, 94, 0, 60)
 REACH_EDGE = QColor(0, 0, 0)
-REACH_STOP_HATCH = OKABE_ITO["vermillion"]
-#: adjacency graph: adjacent pairs dark blue, impeded pairs vermillion, a black
-#: tick on a white halo across neighbours that are not adjacent
-GRAPH_CLEAR = QColor(0, 72, 140)
-GRAPH_IMPEDED = OKABE_ITO["vermillion"]
+REACH_STOP_HATCH = QColor(130, 30, 0)  # Okabe-Ito vermillion, darkened
+#: adjacency graph on a white halo: adjacent pairs dark blue, impeded pairs dark
+#: vermillion (and wider), a black tick across neighbours that are not adjacent
+GRAPH_CLEAR = QColor(0, 60, 140)
+GRAPH_IMPEDED = QColor(130, 30, 0)
 GRAPH_BLOCKED = OKABE_ITO["black"]
+
+
+def legible(core: QColor, halos: Sequence[QColor], background: QColor) -> bool:
+    """Whether a line of ``core`` drawn on ``halos`` (innermost first) stands out
+    from ``background``: the core stands out from its innermost halo, and the
+    core or a halo reaches :data:`MIN_CONTRAST` against the background."""
+    if halos and contrast(core, halos[0]) < MIN_CONTRAST:
+        return False
+    return any(contrast(c, background) >= MIN_CONTRAST for c in (core, *halos))
 
 
 def contrast(a: QColor, b: QColor) -> float:

@@ -1,7 +1,7 @@
 """Adjacency graph preview: a line between the centres of every adjacent pair
-of tiles (dark blue clear, vermillion impeded) and a black tick on a white
-halo across every pair of neighbours that is *not* adjacent (walls, diagonal
-walls, elevation changes).
+of tiles (dark blue clear, dark vermillion impeded) and a black tick across
+every pair of neighbours that is *not* adjacent (walls, diagonal walls,
+elevation changes), all on a white halo.
 
 Pair classes come from the engine's adjacency rule
 (:func:`sodwa_editor.engine.adjacency.pair_classes`, the same vectorised rule
@@ -73,7 +73,7 @@ class GraphLayer(ChunkedPathLayer):
     def pens(self, crossing: Any) -> Sequence[QPen]:
         color = (style.GRAPH_CLEAR, style.GRAPH_IMPEDED, style.GRAPH_BLOCKED)[int(crossing)]
         # integer widths: the raster engine's fast path
-        widths = {Crossing.CLEAR: [1], Crossing.IMPEDED: [2], Crossing.BLOCKED: [4, 2]}
+        widths = {Crossing.CLEAR: [3, 1], Crossing.IMPEDED: [4, 2], Crossing.BLOCKED: [4, 2]}
         pens = []
         for i, w in enumerate(widths[Crossing(int(crossing))]):
             last = i == len(widths[Crossing(int(crossing))]) - 1

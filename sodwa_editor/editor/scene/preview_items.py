@@ -42,14 +42,18 @@ def _center(t) -> QPointF:
     return QPointF((t[0] + 0.5) * TILE, (t[1] + 0.5) * TILE)
 
 
-def haloed(color: QColor, width: float, pen_style: str = "solid") -> list[QPen]:
-    """A cosmetic white halo pen and the ``color`` pen drawn on it."""
-    halo = QPen(style.HALO, width + 2 * style.LINE_HALO)
-    core = QPen(color, width, PEN_STYLES[pen_style])
-    for pen in (halo, core):
+def haloed(color: QColor, width: float, pen_style: str = "solid",
+           cased: bool = False) -> list[QPen]:
+    """Cosmetic pens drawn in order: a black casing (``cased``), a white halo,
+    and the ``color`` line on them."""
+    pens = [QPen(style.HALO, width + 2 * style.LINE_HALO),
+            QPen(color, width, PEN_STYLES[pen_style])]
+    if cased:
+        pens.insert(0, QPen(style.CASING, width + 2 * style.LINE_HALO + 2))
+    for pen in pens:
         pen.setCosmetic(True)
         pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-    return [halo, core]
+    return pens
 
 
 def hatch_brush(color: QColor, spacing: int, backslash: bool = False) -> QBrush:
@@ -247,7 +251,7 @@ class PathItem(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self.path = QPainterPath()
-        self.pens = haloed(style.PATH_LINE, style.LINE_WIDTH)
+        self.pens = haloed(style.PATH_LINE, style.LINE_WIDTH, cased=True)
         self.crossing: Crossing | None = None
 
     @property
@@ -260,7 +264,8 @@ class PathItem(QGraphicsItem):
         self.path = QPainterPath(_center(a))
         self.path.lineTo(_center(b))
         i = int(crossing)
-        self.pens = haloed(style.LOS_LINE[i], style.LINE_WIDTH, style.LOS_LINE_STYLE[i])
+        self.pens = haloed(style.LOS_LINE[i], style.LINE_WIDTH, style.LOS_LINE_STYLE[i],
+                           cased=True)
         self.update()
 
     def set_path(self, tiles) -> None:
@@ -269,7 +274,7 @@ class PathItem(QGraphicsItem):
         self.path = QPainterPath(_center(tiles[0]))
         for t in tiles[1:]:
             self.path.lineTo(_center(t))
-        self.pens = haloed(style.PATH_LINE, style.LINE_WIDTH)
+        self.pens = haloed(style.PATH_LINE, style.LINE_WIDTH, cased=True)
         self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802
@@ -284,7 +289,7 @@ class PathItem(QGraphicsItem):
             painter.drawPath(self.path)
         if self.path.elementCount():
             end = self.path.currentPosition()
-            halo, core = self.pens
+            halo, core = self.pens[-2:]
             painter.setPen(QPen(halo.color(), 0))
             painter.setBrush(core.color())
             painter.drawEllipse(end, TILE * 0.14, TILE * 0.14)
@@ -298,7 +303,7 @@ class CulpritItem(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self.path = QPainterPath()
-        self.pens = haloed(style.LOS_LINE[2], style.CULPRIT_WIDTH)
+        self.pens = haloed(style.LOS_LINE[2], style.CULPRIT_WIDTH, cased=True)
         self.kind: str | None = None
         self.place: tuple | None = None
 
@@ -326,7 +331,7 @@ class CulpritItem(QGraphicsItem):
                 self.path.addRect(QRectF(tx * TILE + inset, ty * TILE + inset,
                                          TILE - 2 * inset, TILE - 2 * inset))
                 self.kind, self.place = "tile", (tx, ty)
-        self.pens = haloed(style.LOS_LINE[int(crossing)], style.CULPRIT_WIDTH)
+        self.pens = haloed(style.LOS_LINE[int(crossing)], style.CULPRIT_WIDTH, cased=True)
         self.setVisible(self.kind is not None)
         self.update()
 
