@@ -1,11 +1,19 @@
 """Test-wide setup: GUI tests run without a display (offscreen Qt platform), and
-the ``make_window`` fixture for tests that drive the main window."""
+the ``make_window`` fixture for tests that drive the main window; Qt's
+default settings and data folders point into a temporary folder."""
 
 import os
+import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Never the user's settings or recovery files: whatever reaches Qt's default
+# locations (QSettings() without a file, AppDataLocation) lands in a folder of
+# this test run.
+_HOME = tempfile.mkdtemp(prefix="sodwa-tests-")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
+os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 
-import pytest
+import pytest  # noqa: E402  (after the environment above)
 
 
 @pytest.fixture

@@ -107,7 +107,13 @@ def build(win: MainWindow) -> dict[str, QAction]:
 
     a["preview_pin"] = make_action(
         win, "&Pin Preview Source", lambda: win.previews.pin(win.previews.hovered), "P",
-        "Pin (or unpin) the preview source at the hovered tile; also Alt+click")
+        "Pin (or unpin) the preview source at the hovered tile: P over it (or Alt+click it)")
+    a["reset_layout"] = make_action(win, "Reset &Layout", lambda: win.window_layout.reset(),
+                                    None, "Default window size, docks and layers; map fitted")
+    from .help import show_shortcuts
+
+    a["shortcuts"] = make_action(win, "Keyboard &Shortcuts", lambda: show_shortcuts(win), "F1",
+                                 "Every keyboard and mouse shortcut")
 
     mb = win.menuBar()
     m = mb.addMenu("&File")
@@ -131,12 +137,16 @@ def build(win: MainWindow) -> dict[str, QAction]:
     m.addActions([a["zoom_in"], a["zoom_out"], a["zoom_fit"], a["zoom_100"]])
     win.view_menu = m
     m.addSeparator()
+    m.addAction(a["reset_layout"])
+    m.addSeparator()
     m = mb.addMenu("&Tools")
     m.addActions([a[f"tool_{n}"] for n in win.tools])
     m = mb.addMenu("&Preview")
     m.addActions([a["preview_los"], a["preview_reach"], a["preview_graph"]])
     m.addSeparator()
     m.addAction(a["preview_pin"])
+    win.help_menu = mb.addMenu("&Help")
+    win.help_menu.addAction(a["shortcuts"])  # the Legend dock's entry follows (main window)
 
     tb = QToolBar("Main", win)
     tb.setObjectName("main_toolbar")

@@ -23,12 +23,15 @@ from ..engine.terrain import Base
 from . import actions, style
 from .docks.inspector import InspectorDock
 from .docks.layers import LayersDock
+from .docks.legend import LegendDock
+from .docks.minimap import Minimap, follow_map_size
 from .docks.palette import PaletteDock
 from .docks.tool_options import ToolOptionsBar
 from .docks.validation import ValidationDock
 from .document import Document
 from .file_ops import FileController
 from .geometry import nearest_edge
+from .layout import WindowLayout
 from .recovery import Recovery
 from .scene.map_scene import MapScene
 from .style import TILE
@@ -48,6 +51,7 @@ class MainWindow(QMainWindow):
     #: menus the actions module builds (Open Recent is refilled by the file controller)
     view_menu: QMenu
     recent_menu: QMenu
+    help_menu: QMenu
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
                  settings: QSettings | None = None, recovery_dir: Path | None = None,
@@ -78,6 +82,9 @@ class MainWindow(QMainWindow):
         self.addToolBar(self.tool_options)
         self._build_docks()
         self._build_status()
+        self.window_layout = WindowLayout(self)
+        self.window_layout.restore()  # geometry, docks, layers of the last run
+        follow_map_size(self.docks["minimap"], self.document.model)
         d = self.document
         d.model_replaced.connect(self._on_model_replaced)
         d.edited.connect(self.scene.flush)
@@ -86,6 +93,7 @@ class MainWindow(QMainWindow):
         # Bound methods, not lambdas: Qt drops them when the window is deleted.
         d.undo_stack.cleanChanged.connect(self._update_title)
         d.path_changed.connect(self._update_title)
+        d.path_changed.connect(lambda _p: self.window_layout.go_to_place())
         self.view.hovered.connect(self._on_hover)
         self.view.pin_requested.connect(lambda x, y: self.previews.pin((x, y)))
         self.view.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
@@ -93,8 +101,8 @@ class MainWindow(QMainWindow):
         self.set_tool("brush")
         self._sync_map_actions()
         self._update_title()
-        self.resize(1280, 860)
         QTimer.singleShot(0, self.view.zoom_fit)
+        self.window_layout.go_to_place()  # a map file opened before: where it was left
 
     # ------------------------------------------------------------------ build
     def _dock(self, widget: QWidget, title: str, name: str,
@@ -121,8 +129,19 @@ class MainWindow(QMainWindow):
             "validation": self._dock(self.validation, "Validation", "validation_dock"),
             "history": self._dock(self.history, "History", "history_dock"),
         }
+        self.minimap = Minimap(self)
+        self.legend = LegendDock(self)
+        self.docks["minimap"] = self._dock(self.minimap, "Minimap", "minimap_dock")
+        self.docks["legend"] = self._dock(self.legend, "Legend", "legend_dock")
+        self.splitDockWidget(self.docks["minimap"], self.docks["inspector"],
+                             Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.docks["validation"], self.docks["history"])
+        self.tabifyDockWidget(self.docks["history"], self.docks["legend"])
         self.docks["validation"].raise_()
+        legend = self.docks["legend"].toggleViewAction()
+        legend.setText("&Legend")
+        legend.setToolTip("What every line, fill and preview colour means")
+        self.help_menu.addAction(legend)
 
     def _build_status(self) -> None:
         sb = self.statusBar()
@@ -233,6 +252,7 @@ class MainWindow(QMainWindow):
     # ----------------------------------------------------------- doc events
     def _on_model_replaced(self, model: MapModel) -> None:
         self.scene.set_model(model)
+        follow_map_size(self.docks["minimap"], model)
         self.state.select(None)
         self._sync_map_actions()
         self.previews.model_replaced()
@@ -307,6 +327,7 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
+        self.window_layout.save()
         self.previews.shutdown()
         self.recovery.discard()
         self.scene.detach()

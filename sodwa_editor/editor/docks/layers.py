@@ -41,8 +41,8 @@ class LayersDock(QWidget):
         self.move_spin.valueChanged.connect(self._set_move)
         row.addWidget(self.move_spin)
         lay.addLayout(row)
-        lay.addWidget(QLabel("Alt+click a tile to pin the preview source;\n"
-                             "hover another tile for the line or path to it."))
+        lay.addWidget(QLabel("P over a tile (or Alt+click it) pins the preview\n"
+                             "source; hover another tile for the line or path to it."))
         lay.addStretch(1)
 
     def _set_move(self, value: int) -> None:

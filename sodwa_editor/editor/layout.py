@@ -1,0 +1,122 @@
+"""What the window remembers from one run to the next (``QSettings``): its
+geometry, the docks and tool bars, the layers shown, and, per map file, the
+zoom and the place the view was at.
+
+A map opened for the first time (or a new, unsaved one) opens fitted; one
+opened before opens where it was left.  View -> Reset Layout goes back to the
+default window: size, docks, every layer shown, the map fitted.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QByteArray, QPointF, QTimer
+
+from .scene.map_scene import LAYERS
+from .style import TILE
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+DEFAULT_SIZE = (1280, 860)
+#: how many map files keep their zoom and place
+PLACES = 30
+
+
+class WindowLayout:
+    def __init__(self, win: MainWindow) -> None:
+        self.win = win
+        self.settings = win.settings
+        self.default_state = QByteArray()
+
+    # ----------------------------------------------------------- window
+    def restore(self) -> None:
+        """Apply the remembered geometry, docks and layers (call once the
+        window is built; keeps the default layout for Reset Layout)."""
+        win, s = self.win, self.settings
+        self.default_state = win.saveState()
+        win.resize(*DEFAULT_SIZE)
+        geometry = s.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            win.restoreGeometry(geometry)
+        state = s.value("window/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            win.restoreState(state)
+        hidden = s.value("view/hidden_layers", "")
+        for name in str(hidden or "").split(","):
+            if name in LAYERS:
+                win.layers.set_visible(name, False)
+
+    def save(self) -> None:
+        win, s = self.win, self.settings
+        s.setValue("window/geometry", win.saveGeometry())
+        s.setValue("window/state", win.saveState())
+        hidden = [n for n in LAYERS if not win.scene.layer_visible(n)]
+        s.setValue("view/hidden_layers", ",".join(hidden))
+        self.remember_place()
+        s.sync()
+
+    def reset(self) -> None:
+        """View -> Reset Layout."""
+        win, s = self.win, self.settings
+        for key in ("window/geometry", "window/state", "view/hidden_layers"):
+            s.remove(key)
+        if win.isMaximized() or win.isFullScreen():
+            win.showNormal()
+        if not self.default_state.isEmpty():
+            win.restoreState(self.default_state)
+        win.resize(*DEFAULT_SIZE)
+        for name in LAYERS:
+            win.layers.set_visible(name, True)
+        win.view.zoom_fit()
+        win.statusBar().showMessage("Layout reset: default window, docks and layers", 4000)
+
+    # ------------------------------------------------------- map places
+    def _places(self) -> dict[str, list[float]]:
+        try:
+            data = json.loads(str(self.settings.value("view/places", "{}") or "{}"))
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def remember_place(self) -> None:
+        """Store the zoom and the centre of the view for the open map's file."""
+        path = self.win.document.path
+        if path is None:
+            return
+        view = self.win.view
+        c = view.mapToScene(view.viewport().rect().center())
+        places = self._places()
+        places.pop(str(path), None)
+        places[str(path)] = [view.zoom(), c.x() / TILE, c.y() / TILE]
+        while len(places) > PLACES:
+            places.pop(next(iter(places)))
+        self.settings.setValue("view/places", json.dumps(places))
+
+    def place_of(self, path: Path | None) -> tuple[float, float, float] | None:
+        if path is None:
+            return None
+        entry = self._places().get(str(path))
+        if (not isinstance(entry, list) or len(entry) != 3
+                or not all(isinstance(v, int | float) for v in entry)):
+            return None
+        return float(entry[0]), float(entry[1]), float(entry[2])
+
+    def go_to_place(self) -> None:
+        """Show the open map where it was left last time (after the fit the
+        window does on opening)."""
+        def apply() -> None:
+            place = self.place_of(self.win.document.path)
+            if place is None:
+                return
+            zoom, fx, fy = place
+            m = self.win.document.model
+            if not (0 <= fx <= m.width and 0 <= fy <= m.height):
+                return
+            self.win.view.set_zoom(zoom)
+            self.win.view.centerOn(QPointF(fx * TILE, fy * TILE))
+
+        QTimer.singleShot(0, apply)
