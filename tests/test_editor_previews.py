@@ -159,3 +159,58 @@ def test_pin_shortcut_pins_hovered_tile(make_window):
     assert win.scene.marker.tiles == [(3, 2)]
     QTest.keyClick(win.view, Qt.Key.Key_P)
     assert win.previews.pinned is None
+
+
+def test_fan_follows_every_step_of_a_stroke_recomputing_only_the_cone(make_window):
+    """The fan drawn after each brush step is the fan computed from scratch, while
+    the engine recomputes only the targets behind the painted tiles."""
+    import numpy as np
+
+    from sodwa_editor.editor.testing import press, release
+    from sodwa_editor.engine.los import los_fan
+
+    win = make_window(MapModel(40, 30))
+    win.view.set_zoom(0.5)
+    win.action_map["preview_los"].setChecked(True)
+    click_tile(win.view, 20, 15, modifiers=ALT)
+    fan = win.scene.previews["los"]
+    tracker = win.previews.tracker()
+    win.set_tool("brush")
+    win.state.set("terrain_id", win.document.model.registry.id_of("obstructing"))
+    press(win.view, 5.5, 4.5)
+    for x in range(8, 30, 3):
+        move(win.view, x + 0.5, 4.5, Qt.MouseButton.LeftButton)  # runs the preview update
+        m = win.document.model
+        expected = los_fan(m.copy(), (20, 15))
+        drawn = np.array([[fan.class_at(tx, ty) for tx in range(40)] for ty in range(30)])
+        assert np.array_equal(drawn, expected), x
+        assert 0 < tracker.last_computed < 40 * 30 // 2
+    release(win.view, 29.5, 4.5)
+
+
+def test_a_stroke_over_the_source_of_a_big_map_shows_the_fan_updating(make_window, qtbot):
+    """A fan update that would recompute most of a big map waits for the end of
+    the stroke, faded and saying so; then it catches up."""
+    import numpy as np
+
+    from sodwa_editor.editor.previews import DEFER_ABOVE
+    from sodwa_editor.editor.testing import press, release
+    from sodwa_editor.engine.los import los_fan
+
+    win = make_window(MapModel(140, 140))
+    assert DEFER_ABOVE < 140 * 140
+    win.action_map["preview_los"].setChecked(True)
+    click_tile(win.view, 70, 70, modifiers=ALT)
+    fan = win.scene.previews["los"]
+    win.set_tool("brush")
+    win.state.set("terrain_id", win.document.model.registry.id_of("impeding"))
+    press(win.view, 68.5, 70.5)
+    move(win.view, 70.5, 70.5, Qt.MouseButton.LeftButton)  # over the source tile
+    assert win.previews.fan_stale and fan.opacity() < 1
+    assert "updating" in win.statusBar().currentMessage()
+    move(win.view, 72.5, 70.5, Qt.MouseButton.LeftButton)
+    release(win.view, 72.5, 70.5)
+    qtbot.waitUntil(lambda: not win.previews.fan_stale, timeout=3000)
+    assert fan.opacity() == 1
+    expected = los_fan(win.document.model.copy(), (70, 70))
+    assert np.array_equal(fan.fan, expected) and fan.class_at(69, 70) is Crossing.CLEAR

@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 PREVIEWS = ("los", "reach", "graph")
+#: during a stroke, a fan update computing more targets than this waits for the
+#: end of the stroke (a 128x128 fan's worth: a few ms on a quiet machine)
+DEFER_ABOVE = 16384
 
 
 class PreviewController(QObject):
@@ -38,10 +41,12 @@ class PreviewController(QObject):
         self.last_error = ""
         self.timings: list[float] = []  # ms per recompute (benchmarks)
         self._tracker: FanTracker | None = None  # of the current model, made on first use
-        #: leave the fan as it was while a stroke is drawn (shown as "updating")
-        #: and recompute it when the stroke ends; off: the fan follows every
-        #: step, recomputing only the edit's cone (bench/editor_latency.py
-        #: measures both)
+        #: During a stroke the fan follows every step, recomputing only the
+        #: targets behind the changed tiles; when that is more than
+        #: DEFER_ABOVE targets (a stroke next to the source of a big map) the
+        #: fan is left as it was, shown faded as "updating", until the stroke
+        #: ends.  ``defer_fan_in_stroke`` defers always (bench/editor_latency.py
+        #: --fan defer measures that way).
         self.defer_fan_in_stroke = False
         self.fan_stale = False
         self.retry = QTimer(self)
@@ -158,14 +163,16 @@ class PreviewController(QObject):
             return []
         from ..engine.los import los
 
-        if self.defer_fan_in_stroke and self.win.document.in_stroke and self.fan.fan is not None:
+        tracker = self.tracker()
+        if (self.win.document.in_stroke and self.fan.fan is not None
+                and (self.defer_fan_in_stroke or tracker.pending_count(src) > DEFER_ABOVE)):
             self.fan_stale = True
             self.fan.setOpacity(0.45)
             self.retry.start()  # until the stroke ends
-            return ["LoS fan updating (end the stroke)"]
+            return ["LoS fan: updating when the stroke ends"]
         self.fan_stale = False
         self.fan.setOpacity(1.0)
-        self.fan.set_fan(m, self.tracker().fan(src))
+        self.fan.set_fan(m, tracker.fan(src), tracker.last_rect)
         target = self._target()
         if target is None:
             return [f"LoS fan from {src[0]}, {src[1]} (level {int(m.elevation[src[1], src[0]])})"]

@@ -56,6 +56,9 @@ class FanTracker:
         self.dirty: Rect | None = None
         self.everything = True
         self.last_computed = 0
+        #: tiles whose class the last call may have changed (None: any)
+        self.last_rect: Rect | None = None
+        self._memo: tuple[tuple, np.ndarray] | None = None
         model.add_listener(self._on_change)
 
     def close(self) -> None:
@@ -80,7 +83,14 @@ class FanTracker:
         d = self.dirty
         if d.x0 <= src[0] <= d.x1 and d.y0 <= src[1] <= d.y1:
             return None  # the viewer's own tile changed: every line may differ
-        return cone_mask(self.model.shape, src, d)
+        if self._memo is None or self._memo[0] != (src, d):
+            self._memo = ((src, d), cone_mask(self.model.shape, src, d))
+        return self._memo[1]
+
+    def pending_count(self, src: Tile) -> int:
+        """How many targets :meth:`fan` would compute for ``src``."""
+        mask = self.pending(src)
+        return self.model.width * self.model.height if mask is None else int(mask.sum())
 
     def fan(self, src: Tile) -> np.ndarray:
         """The fan from ``src`` (a new array when anything changed)."""
@@ -88,12 +98,21 @@ class FanTracker:
         if mask is None:
             self.current = los_fan(self.model, src)
             self.last_computed = self.current.size
+            self.last_rect = None
         elif mask.any():
             assert self.current is not None
             self.current = los_fan(self.model, src, previous=self.current, mask=mask)
             self.last_computed = int(mask.sum())
+            ys, xs = np.nonzero(mask)
+            h, w = self.model.shape
+            # the 3x3 around the viewer is always recomputed (adjacency exception)
+            self.last_rect = Rect(max(0, min(int(xs.min()), src[0] - 1)),
+                                  max(0, min(int(ys.min()), src[1] - 1)),
+                                  min(w - 1, max(int(xs.max()), src[0] + 1)),
+                                  min(h - 1, max(int(ys.max()), src[1] + 1)))
         else:
             self.last_computed = 0
+            self.last_rect = Rect(src[0], src[1], src[0], src[1])
         self.src = src
         self.dirty = None
         self.everything = False

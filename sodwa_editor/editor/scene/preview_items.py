@@ -137,9 +137,10 @@ class ArrayImage(ImageLayer):
         super().__init__()
         self._pixels: np.ndarray | None = None
 
-    def set_pixels(self, model: MapModel, rgba: np.ndarray) -> None:
+    def set_pixels(self, model: MapModel, rgba: np.ndarray, within: Rect | None = None) -> None:
         """Show new pixels, redrawing only the 16x16 blocks whose tiles changed
-        (a fan recomputed after a small edit mostly stays the same)."""
+        (a fan recomputed after a small edit mostly stays the same); ``within``
+        bounds the tiles that may have changed, when the caller knows."""
         if self.model is not model or self.rgba.shape[:2] != model.shape:
             self.prepareGeometryChange()
             self.model = model
@@ -147,14 +148,18 @@ class ArrayImage(ImageLayer):
             self.refresh(None)
             return
         self._pixels = rgba
-        changed = (self.rgba != rgba).any(axis=2)
-        h, w = changed.shape
-        padded = np.zeros((-(-h // CHUNK) * CHUNK, -(-w // CHUNK) * CHUNK), bool)
-        padded[:h, :w] = changed
+        h, w = model.shape
+        r = within if within is not None else Rect(0, 0, w - 1, h - 1)
+        x0, y0 = r.x0 // CHUNK * CHUNK, r.y0 // CHUNK * CHUNK
+        sl = np.s_[y0:r.y1 + 1, x0:r.x1 + 1]
+        changed = (self.rgba[sl] != rgba[sl]).any(axis=2)
+        ch, cw = changed.shape
+        padded = np.zeros((-(-ch // CHUNK) * CHUNK, -(-cw // CHUNK) * CHUNK), bool)
+        padded[:ch, :cw] = changed
         blocks = padded.reshape(padded.shape[0] // CHUNK, CHUNK, -1, CHUNK).any(axis=(1, 3))
         for by, bx in zip(*np.nonzero(blocks), strict=True):  # redraw changed blocks only
-            self.refresh(Rect(int(bx) * CHUNK, int(by) * CHUNK, min(w, (bx + 1) * CHUNK) - 1,
-                              min(h, (by + 1) * CHUNK) - 1))
+            bx0, by0 = x0 + int(bx) * CHUNK, y0 + int(by) * CHUNK
+            self.refresh(Rect(bx0, by0, min(w, bx0 + CHUNK) - 1, min(h, by0 + CHUNK) - 1))
 
     def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
         if self._pixels is None:
@@ -172,9 +177,19 @@ class LosFanItem(ArrayImage):
         self.lut = premultiply(np.asarray(style.LOS_RGBA, np.uint8))
         self.hatch = hatch_brush(style.LOS_HATCH, style.LOS_HATCH_SPACING)
 
-    def set_fan(self, model: MapModel, fan: np.ndarray) -> None:
+    def set_fan(self, model: MapModel, fan: np.ndarray, within: Rect | None = None) -> None:
+        """Show ``fan``; ``within`` bounds the tiles that changed since the last
+        fan from the same source (None: any)."""
+        if fan is self.fan and self.model is model and within is not None:
+            return  # the tracker handed back the same fan: nothing changed
         self.fan = fan
-        self.set_pixels(model, self.lut[fan])
+        if within is None or self._pixels is None or self._pixels.shape[:2] != fan.shape:
+            self.set_pixels(model, self.lut[fan])
+            return
+        rgba = self._pixels.copy()
+        sl = np.s_[within.y0:within.y1 + 1, within.x0:within.x1 + 1]
+        rgba[sl] = self.lut[fan[sl]]
+        self.set_pixels(model, rgba, within)
 
     def class_at(self, x: int, y: int) -> Crossing:
         """Class shown on a tile (read back from the drawn image)."""
