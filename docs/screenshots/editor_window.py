@@ -1,9 +1,12 @@
-"""Regenerate ``editor-window.png`` (the main window as a user sees it).
+"""Regenerate ``editor-window.png`` and ``editor-big-map.png`` (the main
+window as a user sees it).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/editor_window.py
 
-Opens ``maps/outdoor-skirmish.json``, pins the LoS fan on the Ranger, hovers
-tile (10, 4) so the line and its reason show, and grabs the whole window.
+``editor-window.png``: ``maps/outdoor-skirmish.json``, the LoS fan pinned on
+the Ranger, tile (10, 4) hovered so the line, the tile that decided it and the
+reason show.  ``editor-big-map.png``: the generated 128x128 mixed map at
+painting zoom with the Minimap and the Legend dock.
 """
 
 from __future__ import annotations
@@ -46,6 +49,32 @@ def main() -> None:
     win.grab().save(str(out))
     print(f"wrote {out}")
     win.document.undo_stack.setClean()
+    win.close()
+    big_map(app, tmp)
+
+
+def big_map(app: QApplication, tmp: Path) -> None:
+    from sodwa_editor.engine.generate import make_mixed_map
+
+    win = MainWindow(make_mixed_map(128, seed=1),
+                     settings=QSettings(str(tmp / "big.ini"), QSettings.Format.IniFormat),
+                     recovery_dir=tmp / "recovery")
+    win.resize(1500, 950)
+    win.show()
+    app.processEvents()
+    win.view.set_zoom(0.6)
+    win.view.center_on_tile(40, 40)
+    win.action_map["preview_los"].setChecked(True)
+    win.previews.pin((44, 42))
+    move(win.view, 52.5, 36.5)
+    win.previews.update_now()
+    win.docks["legend"].show()
+    win.docks["legend"].raise_()
+    for _ in range(3):
+        app.processEvents()
+    out = Path(__file__).with_name("editor-big-map.png")
+    win.grab().save(str(out))
+    print(f"wrote {out}")
     win.close()
 
 
