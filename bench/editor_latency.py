@@ -68,6 +68,10 @@ def measure(size: int, steps: int, overlays: tuple[str, ...] = ("los", "graph"),
     elif fan == "full":
         class Full:  # the whole fan on every step
             model = win.document.model
+            last_rect = None
+
+            def pending_count(self, src):
+                return 0
 
             def fan(self, src):
                 return los_fan(self.model, src)

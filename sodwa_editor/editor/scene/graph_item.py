@@ -47,16 +47,18 @@ def pair_lines(model: MapModel, rect: Rect) -> dict[int, list[np.ndarray]]:
             ys, xs = np.nonzero(cls == c)
             if not len(ys):
                 continue
-            ax = xs + win.x0 + fx + 0.5
-            ay = ys + win.y0 + fy + 0.5
+            ax = xs + (win.x0 + fx + 0.5)
+            ay = ys + (win.y0 + fy + 0.5)
+            seg = np.empty((len(ys), 2, 2))
             if c is Crossing.BLOCKED:
                 mx, my = ax + dx / 2, ay + dy / 2
                 norm = (dx * dx + dy * dy) ** 0.5
                 px, py = -dy / norm * TICK, dx / norm * TICK
-                seg = np.stack([np.stack([mx - px, my - py], 1),
-                                np.stack([mx + px, my + py], 1)], 1)
+                seg[:, 0, 0], seg[:, 0, 1] = mx - px, my - py
+                seg[:, 1, 0], seg[:, 1, 1] = mx + px, my + py
             else:
-                seg = np.stack([np.stack([ax, ay], 1), np.stack([ax + dx, ay + dy], 1)], 1)
+                seg[:, 0, 0], seg[:, 0, 1] = ax, ay
+                seg[:, 1, 0], seg[:, 1, 1] = ax + dx, ay + dy
             out[int(c)].append(seg)
     return out
 
