@@ -117,3 +117,26 @@ def test_tests_never_touch_the_users_settings(qapp):
     from sodwa_editor.editor.main_window import default_settings
 
     assert default_settings().fileName().startswith(os.environ["XDG_CONFIG_HOME"])
+
+
+def test_minimap_shows_on_a_big_map_after_a_run_on_a_small_one(qtbot, tmp_path):
+    from sodwa_editor.editor.main_window import MainWindow
+
+    def run(model):
+        win = MainWindow(model, settings=QSettings(str(tmp_path / "s.ini"),
+                                                   QSettings.Format.IniFormat),
+                         recovery_dir=tmp_path / "recovery")
+        win.show()
+        qtbot.waitExposed(win)
+        return win
+
+    small = run(MapModel(20, 20))
+    assert not small.docks["minimap"].isVisible()  # hidden for the small map only
+    small.close()
+    big = run(MapModel(100, 100))
+    assert big.docks["minimap"].isVisible()
+    big.docks["minimap"].toggleViewAction().trigger()  # closed by the user
+    big.close()
+    again = run(MapModel(100, 100))
+    assert not again.docks["minimap"].isVisible()
+    again.close()

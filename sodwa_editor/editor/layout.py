@@ -45,6 +45,11 @@ class WindowLayout:
         state = s.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             win.restoreState(state)
+        minimap = s.value("view/minimap")
+        if minimap is not None:  # shown or not by the user, whatever the last map's size
+            wanted = str(minimap).lower() == "true"
+            win.docks["minimap"].setProperty("wanted", wanted)
+            win.docks["minimap"].setVisible(wanted)
         hidden = s.value("view/hidden_layers", "")
         for name in str(hidden or "").split(","):
             if name in LAYERS:
@@ -54,6 +59,10 @@ class WindowLayout:
         win, s = self.win, self.settings
         s.setValue("window/geometry", win.saveGeometry())
         s.setValue("window/state", win.saveState())
+        dock = win.docks["minimap"]
+        wanted = (dock.isVisible() if dock.toggleViewAction().isEnabled()
+                  else dock.property("wanted") is not False)
+        s.setValue("view/minimap", "true" if wanted else "false")
         hidden = [n for n in LAYERS if not win.scene.layer_visible(n)]
         s.setValue("view/hidden_layers", ",".join(hidden))
         self.remember_place()
@@ -62,7 +71,7 @@ class WindowLayout:
     def reset(self) -> None:
         """View -> Reset Layout."""
         win, s = self.win, self.settings
-        for key in ("window/geometry", "window/state", "view/hidden_layers"):
+        for key in ("window/geometry", "window/state", "view/hidden_layers", "view/minimap"):
             s.remove(key)
         if win.isMaximized() or win.isFullScreen():
             win.showNormal()
