@@ -204,13 +204,23 @@ class PathChunk(QGraphicsItem):
                  min_px: float = 0) -> None:
         super().__init__(parent)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.groups = groups
         self.min_px = min_px
+        self._bounds = QRectF()
+        self.set_groups(groups)
+
+    def set_groups(self, groups: list[LineGroup]) -> None:
+        """Draw ``groups`` from now on (a chunk rebuilt after an edit keeps its
+        item: replacing it in the scene costs more than rebuilding its lines)."""
+        self.groups = groups
         pad = max((p.widthF() for g in groups for p in g.pens), default=0) + 1
         allseg = np.concatenate([g.segments for g in groups])
         lo, hi = allseg.min(axis=(0, 1)), allseg.max(axis=(0, 1))
-        self._bounds = QRectF(lo[0] - pad, lo[1] - pad, hi[0] - lo[0] + 2 * pad,
-                              hi[1] - lo[1] + 2 * pad)
+        bounds = QRectF(lo[0] - pad, lo[1] - pad, hi[0] - lo[0] + 2 * pad,
+                        hi[1] - lo[1] + 2 * pad)
+        if bounds != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = bounds
+        self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._bounds
@@ -332,11 +342,6 @@ class ChunkedPathLayer(LayerItem):
 
     def _rebuild(self, m: MapModel, cx: int, cy: int) -> None:
         old = self.chunks.pop((cx, cy), None)
-        if old is not None:
-            if old.scene() is not None:
-                old.scene().removeItem(old)
-            else:
-                old.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
         rect = Rect(cx * CHUNK, cy * CHUNK, min(m.width, (cx + 1) * CHUNK) - 1,
                     min(m.height, (cy + 1) * CHUNK) - 1)
         groups = []
@@ -346,8 +351,16 @@ class ChunkedPathLayer(LayerItem):
             seg = _segments(lines)
             if len(seg):
                 groups.append(LineGroup(seg * TILE, self.pens(key), clip))
-        if groups:
+        if groups and old is not None:
+            old.set_groups(groups)
+            self.chunks[(cx, cy)] = old
+        elif groups:
             self.chunks[(cx, cy)] = PathChunk(groups, self, self.min_px)
+        elif old is not None:
+            if old.scene() is not None:
+                old.scene().removeItem(old)
+            else:
+                old.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
 
     def lines(self) -> dict[tuple, list[QLineF]]:
         """All lines per pen set (merged over chunks), for tests and exports;
