@@ -17,6 +17,7 @@ from sodwa_editor.engine.terrain import MAX_TERRAIN_TYPES
 from sodwa_editor.io import dumps_map, map_to_dict
 from sodwa_editor.io.schemas import (
     FAST_ARRAYS,
+    MAX_ELEVATION_ROW,
     _def_validator,
     _to_problems,
     load_schema,
@@ -41,6 +42,9 @@ def test_schema_limits_match_the_model():
     props = load_schema("map")["properties"]
     assert props["width"]["maximum"] == props["height"]["maximum"] == MAX_SIDE
     assert props["terrain"]["maxItems"] == MAX_SIDE
+    assert props["terrain"]["items"]["maxLength"] == MAX_SIDE
+    assert props["elevation"]["maxItems"] == MAX_SIDE
+    assert props["elevation"]["items"]["maxLength"] == MAX_ELEVATION_ROW == 3 * MAX_SIDE - 1
     assert props["terrain_types"]["maxItems"] == MAX_TERRAIN_TYPES - 5
     assert props["format_version"]["const"] == 1
 

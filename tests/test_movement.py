@@ -303,3 +303,99 @@ def test_reach_overlay_arrays_and_tiles_agree():
     for (x, y), info in tiles.items():
         assert info.steps == r.steps[y, x] == len(info.path) - 1
         assert info.must_stop == r.must_stop[y, x]
+
+
+def _serpentine(size: int, *, walls: str = "tiles") -> MapModel:
+    """A snake: Obstructing walls across the map with one gap at alternating
+    ends, so the only way from the top-left corner to the bottom walks every
+    row.  ``walls="tiles"``: odd rows are walls; ``"borders"``: every row is
+    open and the walls are borders on the S edges."""
+    from sodwa_editor.engine.model import Rect
+
+    m = MapModel(size, size)
+    wall = m.registry.id_of("obstructing")
+    if walls == "tiles":
+        for y in range(1, size, 2):
+            m.fill_terrain(Rect(0, y, size - 1, y), wall)
+            m.set_terrain(size - 1 if (y // 2) % 2 == 0 else 0, y, 0)
+        return m
+    for y in range(size - 1):
+        gap = size - 1 if y % 2 == 0 else 0
+        for x in range(size):
+            if x != gap:
+                m.set_border(Edge(x, y, "S"), wall)
+    return m
+
+
+def _bfs_oracle(m: MapModel, start: tuple[int, int]) -> dict[tuple[int, int], int]:
+    """Steps on an all-Clear map with Obstructing S borders: an orthogonal step
+    needs no border between; a diagonal one needs one way round the corner
+    with no border on either of its two edges (least restrictive governs)."""
+    from collections import deque
+
+    def open_s(x: int, y: int) -> bool:  # edge between (x, y) and (x, y + 1)
+        return m.border_at(Edge(x, y, "S")) == 0
+
+    def orth(a, b) -> bool:
+        (ax, ay), (_bx, by) = a, b
+        return True if ay == by else open_s(ax, min(ay, by))
+
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        a = queue.popleft()
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                b = (a[0] + dx, a[1] + dy)
+                if b == a or not m.in_bounds(*b) or b in dist:
+                    continue
+                if dx and dy:
+                    c1, c2 = (b[0], a[1]), (a[0], b[1])
+                    ok = (orth(a, c1) and orth(c1, b)) or (orth(a, c2) and orth(c2, b))
+                else:
+                    ok = orth(a, b)
+                if ok:
+                    dist[b] = dist[a] + 1
+                    queue.append(b)
+    return dist
+
+
+def test_reach_counts_steps_past_int16_on_a_serpentine():
+    """Issue 9: distances were int16, so on a serpentine with paths longer than
+    32,767 steps the search wrapped round and wrote past its queue (SIGSEGV).
+    A 256x256 snake of wall borders has paths of ~65,000 steps: every tile's
+    step count matches an independent breadth-first search, and the path to
+    the far end is that long."""
+    m = _serpentine(256, walls="borders")
+    r = reach(m, (0, 0), 70_000)
+    oracle = _bfs_oracle(m, (0, 0))
+    expected = np.full(m.shape, -1, np.int64)
+    for (x, y), d in oracle.items():
+        expected[y, x] = d
+    assert r.steps.dtype == np.int32
+    assert int(expected.max()) > 65_000
+    assert np.array_equal(r.steps, expected)
+    far = max(oracle, key=oracle.__getitem__)
+    path = r.path_to(far)
+    assert path is not None and len(path) == oracle[far] + 1
+    assert all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+               for a, b in zip(path, path[1:], strict=False))
+
+
+def test_reach_tiles_builds_no_path_until_asked(monkeypatch):
+    """Issue 9: ``Reach.tiles()`` rebuilt the full path of every tile (quadratic:
+    Move 8,000 on a serpentine took 15 s).  Listing tiles builds no path; a
+    tile's path is built when read, and is the shortest one."""
+    from sodwa_editor.engine import movement
+
+    r = reach(_serpentine(64), (0, 0), 5_000)
+    calls = []
+    real = movement.Reach.path_to
+    monkeypatch.setattr(movement.Reach, "path_to",
+                        lambda self, tile: calls.append(tile) or real(self, tile))
+    tiles = r.tiles()
+    assert len(tiles) == int((r.steps >= 0).sum()) and calls == []
+    far = max(tiles, key=lambda t: tiles[t].steps)
+    info = tiles[far]
+    assert len(info.path) == info.steps + 1 and calls == [far]
+    assert info.path[0] == (0, 0) and info.path[-1] == far

@@ -30,7 +30,10 @@ import numpy as np
 
 from .terrain import BORDER_BASES, CLEAR_ID, Base, TerrainRegistry
 
-MAX_SIDE = 1024
+#: Largest map side the model, the files and the editor accept: the size for which
+#: every whole-map operation stays within the budget of docs/map-format.md
+#: (*Size budget*; measured by bench/large_maps.py).
+MAX_SIDE = 256
 MAX_ELEVATION = 99
 Setting = Literal["outdoor", "indoor"]
 Side = Literal["E", "S"]

@@ -51,7 +51,7 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
     """
     h, w = hinder.shape
     hw = h * w
-    dist = np.full(4 * hw, -1, np.int16)
+    dist = np.full(4 * hw, -1, np.int32)
     parent = np.empty(4 * hw, np.int32)
     queue = np.empty(4 * hw, np.int32)
     k0 = start_g * 2 * hw + sy * w + sx
@@ -95,7 +95,7 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
             if not stop:
                 queue[tail] = nk
                 tail += 1
-    steps = np.full((h, w), -1, np.int16)
+    steps = np.full((h, w), -1, np.int32)
     chosen = np.full((h, w), -1, np.int32)
     rank = np.zeros((h, w), np.int8)
     for j in range(n_seen):
@@ -119,18 +119,27 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
 
 @dataclass(frozen=True)
 class ReachInfo:
-    """One reachable tile: steps used, whether movement must end there, the path."""
+    """One reachable tile: steps used, whether movement must end there, and the
+    path (built on first use from the search's parent links, so that listing
+    every tile of a long range stays linear)."""
 
+    tile: Tile
     steps: int
     must_stop: bool
-    path: list[Tile]
+    _reach: Reach = field(repr=False, compare=False)
+
+    @property
+    def path(self) -> list[Tile]:
+        path = self._reach.path_to(self.tile)
+        assert path is not None
+        return path
 
 
 @dataclass(frozen=True)
 class Reach:
     """Result of :func:`reach`.
 
-    ``steps`` (int16, ``-1`` = cannot end there) and ``must_stop`` (bool) are
+    ``steps`` (int32, ``-1`` = cannot end there) and ``must_stop`` (bool) are
     ``(H, W)`` arrays for overlays; ``move`` is the Move used, ``budget`` the
     steps allowed after halving (``halved``); ``start_group`` the tiles the mover
     may pass through without stopping (empty unless it starts on hindering terrain).
@@ -170,21 +179,19 @@ class Reach:
         return out[::-1]
 
     def info(self, tile: Tile) -> ReachInfo | None:
-        path = self.path_to(tile)
-        if path is None:
+        if tile not in self:
             return None
         x, y = tile
-        return ReachInfo(int(self.steps[y, x]), bool(self.must_stop[y, x]), path)
+        return ReachInfo((x, y), int(self.steps[y, x]), bool(self.must_stop[y, x]), self)
 
     def tiles(self) -> dict[Tile, ReachInfo]:
-        """Every tile the move can end on (the start included), row-major."""
+        """Every tile the move can end on (the start included), row-major; linear in
+        the number of tiles (paths are built only when asked for)."""
         ys, xs = np.nonzero(self.steps >= 0)
-        out = {}
-        for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
-            info = self.info((x, y))
-            assert info is not None
-            out[(x, y)] = info
-        return out
+        steps = self.steps[ys, xs].tolist()
+        stops = self.must_stop[ys, xs].tolist()
+        return {(x, y): ReachInfo((x, y), s, st, self)
+                for x, y, s, st in zip(xs.tolist(), ys.tolist(), steps, stops, strict=True)}
 
 
 def start_group(model: MapModel, start: Tile, tile_class: np.ndarray) -> np.ndarray:
