@@ -90,6 +90,24 @@ def test_graph_json_is_node_link(capsys):
     assert code == 0 and len(data["nodes"]) == 65
     assert {e["crossing"] for e in data["edges"]} <= {"clear", "impeded"}
     assert data["blocked"] and "reason" in data["blocked"][0]
+    assert out.count("\n") == 1  # compact: one line, as the README says
+
+
+def test_graph_json_equals_networkx_node_link_data(capsys):
+    """The one-pass conversion writes exactly what networkx.node_link_data gives,
+    tiles as [x, y] lists."""
+    import networkx as nx
+
+    from sodwa_editor.engine.adjacency import AdjacencyGraph
+    from sodwa_editor.io import load_map
+
+    path = str(MAPS / "tiered-keep.json")
+    code, out, _ = run(capsys, "graph", path, "--json")
+    data = json.loads(out)
+    expected = json.loads(json.dumps(
+        nx.node_link_data(AdjacencyGraph(load_map(path)).graph, edges="edges")))
+    del data["blocked"]
+    assert code == 0 and data == expected
 
 
 def test_pack_build_and_validate(tmp_path, capsys):
