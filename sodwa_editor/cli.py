@@ -8,6 +8,7 @@ query failed), 2 the command line is wrong.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -38,12 +39,23 @@ def parse_tile(text: str) -> Tile:
 
 
 def non_negative(text: str) -> int:
+    shown = text if len(text) <= 24 else f"{text[:12]}... ({len(text)} characters)"
     try:
         value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    except ValueError:  # (also a number of more digits than Python converts)
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {shown!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def move_value(text: str) -> int:
+    """argparse type of ``--move``: a whole number from 0 to MAX_MOVE."""
+    from .engine.model import MAX_MOVE
+
+    value = non_negative(text)
+    if value > MAX_MOVE:
+        raise argparse.ArgumentTypeError(f"Move is at most {MAX_MOVE}, got {value}")
     return value
 
 
@@ -67,8 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("reach", help="movement range from a tile")
     r.add_argument("map", type=Path, metavar="MAP")
     r.add_argument("--from", dest="src", type=parse_tile, required=True, metavar="X,Y")
-    r.add_argument("--move", type=non_negative, metavar="N",
-                   help="Move value (default: the Move of the character on the tile)")
+    r.add_argument("--move", type=move_value, metavar="N",
+                   help="Move value, 0 to 999 (default: the Move of the character on the tile)")
     r.add_argument("--to", dest="dst", type=parse_tile, metavar="X,Y",
                    help="also print the path to this tile")
     r.add_argument("--json", action="store_true")
@@ -98,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _printable_output()
     args = build_parser().parse_args(argv)
     handler = {
         "validate": cmd_validate,
@@ -122,6 +135,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # ----------------------------------------------------------------- helpers
+def _printable_output() -> None:
+    """File names that are not valid UTF-8 reach Python with lone surrogates in
+    them; print those escaped (``\\udcff``) instead of failing where the output
+    encoding is strict."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
+
+
 def _load(path: Path):
     from .io import read_map
 
@@ -218,10 +240,16 @@ def cmd_reach(args: argparse.Namespace) -> int:
     _check_tile(model, args.src, "--from")
     if args.dst is not None:
         _check_tile(model, args.dst, "--to")
-    if args.move is None and model.character_at(*args.src) is None:
+    mover = model.character_at(*args.src)
+    if args.move is None and mover is None:
         raise CliError(f"no character stands on {args.src[0]},{args.src[1]}: give --move N",
                        code=2)
-    result = reach(model, args.src, args.move)
+    try:
+        result = reach(model, args.src, args.move)
+    except ValueError as exc:  # e.g. a negative Move: a rule error the map still loads with
+        who = f"character {mover.id!r} on " if mover is not None and args.move is None else ""
+        raise CliError(f"no movement range from {who}{args.src[0]},{args.src[1]}: {exc}"
+                       " (fix the map, or give --move N)") from exc
     tiles = result.tiles()
     if args.json:
         data: dict[str, Any] = {"from": list(args.src), "move": result.move,

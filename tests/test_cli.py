@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -172,3 +173,88 @@ def test_pack_build_errors_are_one_line_each(tmp_path, capsys):
     assert code == 1
     assert err.splitlines() == ['  error: /version: "" is too short (at least 1 character(s))',
                                 "sodwa pack: error: pack not written: 1 error(s), listed above"]
+
+
+# ------------------------------------------------- issue 9: values no map can hold
+def small_map_text(tmp_path, name: str, raw_move: str = "5", raw_name: str = '"n"') -> str:
+    path = tmp_path / name
+    path.write_text(
+        '{"format": "sodwa-map", "format_version": 1, "name": "t", "width": 2, "height": 1, '
+        f'"terrain": [".."], "characters": [{{"id": "a", "team": "r", "x": 0, "y": 0, '
+        f'"move": {raw_move}, "name": {raw_name}}}]}}', encoding="utf-8")
+    return str(path)
+
+
+def test_a_huge_integer_is_one_problem_in_validate_and_pack(tmp_path, capsys):
+    huge = small_map_text(tmp_path, "huge.json", raw_move="9" * 4301)
+    code, out, err = run(capsys, "validate", huge)
+    assert code == 1 and err == ""
+    assert out.splitlines() == [
+        f"{huge}: unknown: 1 error(s)",
+        "  error: /characters/0/move: the whole number 999999999999... has 4301 digits; "
+        "numbers of more than 4300 digits are refused"]
+    code, out, _ = run(capsys, "validate", huge, "--json")
+    assert code == 1 and json.loads(out)["files"][0]["problems"][0]["code"] == "json"
+    code, out, _ = run(capsys, "pack", "validate", huge)
+    assert code == 1 and "/characters/0/move: the whole number" in out
+    code, _, err = run(capsys, "pack", "build", huge, "-o", str(tmp_path / "p.json"))
+    assert code == 1 and "has 4301 digits" in err and not (tmp_path / "p.json").exists()
+
+
+@pytest.mark.parametrize("move", ["1000", "100000000000000000000", "-1", "9" * 5000])
+def test_reach_move_past_the_bound_is_a_usage_error(capsys, move):
+    with pytest.raises(SystemExit) as exc:
+        main(["reach", RULEBOOK, "--from", "0,0", "--move", move])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("sodwa reach: error: argument --move: ") and len(err) < 120
+
+
+def test_reach_move_at_the_bound_runs(capsys):
+    from sodwa_editor.engine.model import MAX_MOVE
+
+    code, out, _ = run(capsys, "reach", RULEBOOK, "--from", "0,0", "--move", str(MAX_MOVE))
+    assert code == 0 and f"with Move {MAX_MOVE}:" in out
+
+
+def test_reach_from_a_character_with_a_negative_move_is_one_line(tmp_path, capsys):
+    neg = small_map_text(tmp_path, "neg.json", raw_move="-3")
+    code, out, _ = run(capsys, "validate", neg)
+    assert code == 1 and "character 'a' has Move -3" in out  # a rule error: the map loads
+    code, out, err = run(capsys, "reach", neg, "--from", "0,0")
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        "sodwa reach: error: no movement range from character 'a' on 0,0: Move must be at "
+        "least 0, not -3 (fix the map, or give --move N)"]
+    code, out, _ = run(capsys, "reach", neg, "--from", "0,0", "--move", "1", "--json")
+    assert code == 0 and json.loads(out)["move"] == 1
+
+
+def test_a_lone_surrogate_is_refused_by_validate_and_pack_build(tmp_path):
+    """Run as the console script with a strict UTF-8 output, where printing a lone
+    surrogate (from the file, or in a file name that is not UTF-8) raised."""
+    bad = small_map_text(tmp_path, "bad\udcff.json", raw_name=r'"\ud800"')
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+
+    def sodwa(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "sodwa_editor.cli", *args], env=env,
+                              capture_output=True, timeout=120)
+
+    res = sodwa("validate", bad)
+    out = res.stdout.decode()
+    assert res.returncode == 1 and res.stderr == b""
+    shown = bad.replace("\udcff", "\\udcff")
+    assert out.splitlines() == [
+        f"{shown}: unknown: 1 error(s)",
+        "  error: /characters/0/name: the text holds \\ud800, a lone UTF-16 surrogate "
+        "(not a Unicode character)"]
+    out_path = tmp_path / "p.json"
+    res = sodwa("pack", "build", bad, "-o", str(out_path))
+    err = res.stderr.decode()
+    assert res.returncode == 1 and "Traceback" not in err and not out_path.exists()
+    assert err.splitlines()[-1] == "sodwa pack: error: pack not written: 1 error(s), listed above"
+    res = sodwa("pack", "build", str(MAPS / "indoor-compound.json"), "-o", str(out_path),
+                "--name", "pack \udcff")
+    err = res.stderr.decode()
+    assert res.returncode == 1 and "Traceback" not in err and not out_path.exists()
+    assert "/name: the text holds \\udcff" in err

@@ -19,9 +19,19 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from ..engine.model import Character, Edge, MapModel, MapObject, Setting
+from ..engine.model import (
+    MAX_ATTRIBUTE,
+    MAX_MOVE,
+    MAX_RANGE,
+    Character,
+    Edge,
+    MapModel,
+    MapObject,
+    Setting,
+)
 from ..engine.terrain import Base
 from ..io.schemas import map_text_limits
+from ..io.values import lone_surrogate
 from . import commands as c
 from .geometry import Tile, edge_index, tile_index
 
@@ -167,10 +177,14 @@ class Document(QObject):
         return self._edit(c.SetBorders, text, self._edge_edits("border", edges, value))
 
     def set_border_indoor(self, edges: Iterable[Edge], indoor: bool | None) -> bool:
+        """Set the Indoor/Outdoor override of the borders on ``edges`` (edges without a
+        border, and edges outside the map, are skipped like in :meth:`set_borders`)."""
         code = -1 if indoor is None else int(indoor)
         m = self.model
         edits = []
         for e in edges:
+            if not m.edge_in_bounds(e):
+                continue
             tid = m.border_at(e)
             if tid:
                 edits += self._edge_edits("border", [e], tid * 4 + code + 1)
@@ -231,13 +245,39 @@ class Document(QObject):
         return next(f"{base}-{i}" for i in itertools.count(2) if f"{base}-{i}" not in taken)
 
     def _too_long(self, what: str, text: str, field: str) -> bool:
-        """Refuse (with a message) text longer than the map format holds."""
+        """Refuse (with a message) text longer than the map format holds, or text
+        no file can hold (a lone UTF-16 surrogate)."""
         limit = map_text_limits()[field]
-        if len(text) <= limit:
-            return False
-        self.message.emit(f"the {what} is {len(text)} characters long; "
-                          f"a map file holds at most {limit}")
-        return True
+        if len(text) > limit:
+            self.message.emit(f"the {what} is {len(text)} characters long; "
+                              f"a map file holds at most {limit}")
+            return True
+        why = lone_surrogate(text)
+        if why is not None:
+            self.message.emit(f"the {what} cannot be stored: {why}")
+            return True
+        return False
+
+    def _out_of_range(self, ch: Character, before: Character | None) -> bool:
+        """Refuse (with a message) a new or changed Move, Range or other attribute
+        outside what the map format holds (Move and Range 0..MAX_MOVE/MAX_RANGE)."""
+        for attr, limit in (("move", MAX_MOVE), ("range", MAX_RANGE)):
+            value = getattr(ch, attr)
+            if (before is None or value != getattr(before, attr)) and not 0 <= value <= limit:
+                self.message.emit(f"{attr.capitalize()} {value} refused: it is a whole number "
+                                  f"from 0 to {limit}")
+                return True
+        old = before.attributes if before is not None else {}
+        for name, value in ch.attributes.items():
+            if old.get(name) != value and not -MAX_ATTRIBUTE <= value <= MAX_ATTRIBUTE:
+                self.message.emit(f"attribute {name} = {value} refused: a map holds "
+                                  f"-{MAX_ATTRIBUTE}..{MAX_ATTRIBUTE}")
+                return True
+            why = lone_surrogate(name) if name not in old else None
+            if why is not None:
+                self.message.emit(f"the attribute name cannot be stored: {why}")
+                return True
+        return False
 
     def _refuse_token(self, what: str, ch: Character | MapObject, *, placed: bool) -> bool:
         """Emit why a character or object ``ch`` cannot be stored and return True, or return False.
@@ -263,7 +303,8 @@ class Document(QObject):
         m = self.model
         if not m.in_bounds(character.x, character.y):
             return False
-        if self._refuse_token("character", character, placed=True):
+        if self._refuse_token("character", character, placed=True) or \
+                self._out_of_range(character, m.characters.get(character.id)):
             return False
         other = m.character_at(character.x, character.y)
         if other is not None and other.id != character.id:
@@ -281,7 +322,8 @@ class Document(QObject):
         if after == before:
             return False
         moved = (after.x, after.y) != (before.x, before.y)
-        if self._refuse_token("character", after, placed=moved):
+        if self._refuse_token("character", after, placed=moved) or \
+                self._out_of_range(after, before):
             return False
         if moved:
             other = self.model.character_at(after.x, after.y)

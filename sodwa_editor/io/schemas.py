@@ -250,7 +250,7 @@ def describe(err: ValidationError) -> str:
         return f"must be one of {', '.join(json.dumps(v) for v in value)}, not {_short(inst)}"
     if kind in ("minimum", "maximum"):
         bounds = (err.schema.get("minimum", "..."), err.schema.get("maximum", "..."))
-        return f"{inst} is outside the allowed range {bounds[0]}..{bounds[1]}"
+        return f"{_short(inst)} is outside the allowed range {bounds[0]}..{bounds[1]}"
     if kind == "minItems":
         return f"needs at least {value} item(s), has {len(inst)}"
     if kind == "maxItems":

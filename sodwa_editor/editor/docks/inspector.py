@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MAX_ELEVATION, Edge
+from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MAX_ELEVATION, MAX_MOVE, MAX_RANGE, Edge
 from ...engine.terrain import BORDER_BASES, Base
 from ...io.schemas import map_text_limits
 from ..geometry import edge_changes_elevation, elevation_changes_at
@@ -209,7 +209,8 @@ class InspectorDock(QWidget):
         self.fields.update(name=name, team=team)
         form.addRow("Name", name)
         form.addRow("Team", team)
-        for attr, hi in (("x", m.width - 1), ("y", m.height - 1), ("move", 99), ("range", 99)):
+        for attr, hi in (("x", m.width - 1), ("y", m.height - 1), ("move", MAX_MOVE),
+                         ("range", MAX_RANGE)):
             spin = self._spin(0, hi, getattr(c, attr),
                               lambda v, a=attr: d.update_character(cid, **{a: v}))
             self.fields[attr] = spin

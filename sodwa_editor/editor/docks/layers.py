@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
+from ...engine.model import MAX_MOVE
 from ..scene.map_scene import LAYERS
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ class LayersDock(QWidget):
         row = QHBoxLayout()
         row.addWidget(QLabel("Move (no character on the tile)"))
         self.move_spin = QSpinBox()
-        self.move_spin.setRange(0, 99)
+        self.move_spin.setRange(0, MAX_MOVE)
         self.move_spin.setValue(win.previews.move_value)
         self.move_spin.valueChanged.connect(self._set_move)
         row.addWidget(self.move_spin)
