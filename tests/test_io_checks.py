@@ -146,6 +146,24 @@ def test_transition_tile_needs_a_transition_border():
 
 
 @pytest.mark.parametrize("wall", ["obstructing", "special"])
+def test_obstructing_transition_tile_is_reported(wall):
+    """docs/rules.md G2: an Obstructing tile flagged as a transition tile is a wall, no
+    part of a stairway (a special Obstructing type as well)."""
+    m = base_map()
+    tid = int(Base.OBSTRUCTING) if wall == "obstructing" else \
+        m.registry.register("cliff", Base.OBSTRUCTING)
+    m.set_transition(2, 1, True)
+    m.set_transition_edge(Edge(2, 1, "E"), True)
+    m.set_transition(2, 0, True)
+    m.set_transition_edge(Edge(2, 0, "E"), True)
+    m.set_terrain(2, 0, tid)
+    assert only(m) == [("warning", "transition-tile-obstructing", "/transition_tiles/0",
+                        (2, 0), None)]
+    m.destroy_obstruction_tile(2, 0)  # rubble: Difficult, a stair again
+    assert only(m) == []
+
+
+@pytest.mark.parametrize("wall", ["obstructing", "special"])
 def test_character_object_and_zone_on_obstructing(wall):
     m = base_map()
     tid = int(Base.OBSTRUCTING) if wall == "obstructing" else m.registry.register(

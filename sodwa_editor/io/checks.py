@@ -231,8 +231,9 @@ def check_integrity(model: MapModel, loc: Locator) -> Iterator[Problem]:
 
 @register_check
 def check_transitions(model: MapModel, loc: Locator) -> Iterator[Problem]:
-    """Transition borders join different elevations and are not walls; every
-    transition tile has a transition border."""
+    """Transition borders join different elevations and are not walls; transition
+    tiles are not walls (an Obstructing transition tile is no part of a stairway,
+    docs/rules.md G2); every transition tile has a transition border."""
     levels = _edge_pairs(model, model.elevation)
     obstructing_id = model.registry.base_table() == Base.OBSTRUCTING
     for side in ("E", "S"):
@@ -251,6 +252,10 @@ def check_transitions(model: MapModel, loc: Locator) -> Iterator[Problem]:
             yield error(f"edge {edge_label(edge)} is a transition border and also an "
                         "Obstructing border: nothing can pass it", loc.border(edge),
                         code="transition-obstructing", edge=edge)
+    for x, y in _cells(model.transition & _obstructing(model)):
+        yield warning(f"transition tile ({x}, {y}) is Obstructing terrain: nothing can stand "
+                      "on it, so it is no part of a stairway", loc.transition_tile(x, y),
+                      code="transition-tile-obstructing", tile=(x, y))
     has = np.zeros(model.shape, np.bool_)
     has[:, :-1] |= model.transition_e
     has[:, 1:] |= model.transition_e
