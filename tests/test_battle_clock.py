@@ -46,15 +46,19 @@ def make_clock(b):
 
 
 def play(clock, b, *, stepwise=False, on_turn=None, removed=None):
-    """Run the plans as turns; returns the list of (tick, actor) turns taken.
+    """Run the plans as turns; returns the list of (tick, actor) turns taken and
+    ("ticks", k) for each advance of the clock.
     ``removed`` collects ``actor -> tick`` of the characters defeated."""
     log = []
     defeats = set(b["defeats"])
     for k, (plan, pick, special) in enumerate(b["plans"]):
         if not any(clock.active):
             break
-        while (choice := clock.next_turn()) is None:
-            clock.advance_stepwise() if stepwise else clock.advance()
+        choice = clock.next_turn()
+        if choice is None:  # one advance reaches the next tick with a ready character
+            log.append(("ticks", clock.advance_stepwise() if stepwise else clock.advance()))
+            choice = clock.next_turn()
+            assert choice is not None
         actor = choice.candidates[pick % len(choice.candidates)]
         turn = clock.begin_turn(actor)
         log.append((clock.tick, actor))

@@ -210,8 +210,6 @@ class Clock:
         for i, alive in enumerate(self.active):
             if alive:
                 need = -(-(threshold - ip[i]) // init[i]) if ip[i] < threshold else 1
-                if need < 1:
-                    need = 1
                 if k < 0 or need < k:
                     k = need
         if k < 0:
