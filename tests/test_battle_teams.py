@@ -209,3 +209,13 @@ def test_battle_from_the_map_needs_two_teams():
         m.put_character(Character(f"c{i}", team, i, 0))
     with pytest.raises(BattleInputError, match="the map has 3: a, b, c"):
         combatants_from_map(m, ROSTER)
+
+
+def test_team_example_in_the_format_doc_is_a_valid_team():
+    import re
+
+    text = (ROOT / "docs" / "map-format.md").read_text(encoding="utf-8")
+    example = re.search(r"### Teams\n\n```json\n(.*?)```", text, re.S).group(1)
+    team = team_from_dict(json.loads(example), ROSTER, "example")
+    assert [m.sheet.name for m in team.members] == ["Knight", "Robin"]
+    assert team.formation().positions == ((0, 0), (0, 1))
