@@ -182,12 +182,13 @@ def preview_attack(attacker: Sheet, defender: Sheet, situation: Situation, rules
             tdv += mod.amount
     difficulty = tdv - tav
     dr, dealt = damage_on_hit(attacker, defender, melee, rules)
+    need = needed_roll(difficulty, rules.dice)
+    hits = karma_rules.successes(difficulty, 0, rules)
     return AttackPreview(
         kind="melee" if melee else "ranged", accuracy=acc, defense=dfn, evasion=evasion,
-        modifiers=mods, tav=tav, tdv=tdv, difficulty=difficulty,
-        need_roll=needed_roll(difficulty, rules.dice), dr=dr, damage_on_hit=dealt,
-        hits=karma_rules.successes(difficulty, 0, rules), karma=karma,
-        hits_with_karma=karma_rules.successes(difficulty, karma, rules))
+        modifiers=mods, tav=tav, tdv=tdv, difficulty=difficulty, need_roll=need, dr=dr,
+        damage_on_hit=dealt, hits=hits, karma=karma,
+        hits_with_karma=karma_rules.successes(difficulty, karma, rules) if karma > 0 else hits)
 
 
 @dataclass(frozen=True, slots=True)

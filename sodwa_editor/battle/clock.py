@@ -140,7 +140,7 @@ class Clock:
     """The Battle Clock and every character's IP (RB *The Turn System*)."""
 
     __slots__ = ("rules", "tick", "ip", "initiative", "team", "active", "acted",
-                 "last_team", "first_tie_team", "turns", "current")
+                 "last_team", "first_tie_team", "turns", "current", "_choice")
 
     def __init__(self, initiative: Sequence[int], team: Sequence[int], rules: ClockRules,
                  first_tie_team: int = 0, ip: Sequence[int] | None = None) -> None:
@@ -164,6 +164,7 @@ class Clock:
         self.first_tie_team = first_tie_team
         self.turns = 0
         self.current: Turn | None = None
+        self._choice: TurnChoice | None = None  # next_turn's answer until the state changes
 
     def copy(self) -> Clock:
         other = Clock.__new__(Clock)
@@ -171,7 +172,7 @@ class Clock:
         other.initiative, other.team = self.initiative, self.team  # never changed
         other.ip, other.active, other.acted = list(self.ip), list(self.active), list(self.acted)
         other.last_team, other.first_tie_team = self.last_team, self.first_tie_team
-        other.current = None
+        other.current = other._choice = None
         return other
 
     # ------------------------------------------------------------- the clock
@@ -185,12 +186,13 @@ class Clock:
             if alive:
                 ip[i] += init[i]
         self.acted = [False] * len(ip)
+        self._choice = None
 
     def advance_stepwise(self) -> int:
         """Tick one by one until a character is ready; the ticks taken."""
         start = self.tick
         self.tick_once()
-        while not self._any_pending():
+        while self.next_turn() is None:
             self.tick_once()
         return self.tick - start
 
@@ -219,21 +221,19 @@ class Clock:
             if alive:
                 ip[i] += k * init[i]
         self.acted = [False] * len(ip)
+        self._choice = None
         return k
 
     def _check_phase_over(self) -> None:
         # RB: "The Battle Clock doesn't resume ticking until all applicable characters
         # have completed their turns."
-        if self.current is not None or self._any_pending():
+        if self.current is not None or self.next_turn() is not None:
             raise RuntimeError("characters with turns in this tick have not all acted")
 
     # ------------------------------------------------------------- turn order
     def _eligible(self, i: int) -> bool:
         return (self.active[i] and self.ip[i] >= self.rules.turn_threshold
                 and not (self.acted[i] and self.rules.one_turn_per_tick))
-
-    def _any_pending(self) -> bool:
-        return any(self._eligible(i) for i in range(len(self.ip)))
 
     def pending(self) -> list[int]:
         """Characters still to take a turn in this tick (decision B10)."""
@@ -251,25 +251,32 @@ class Clock:
         """
         if self.current is not None:
             raise RuntimeError(f"character {self.current.actor}'s turn has not ended")
-        ip, team = self.ip, self.team
-        best = -1
+        if self._choice is not None:
+            return self._choice
+        ip, team, active, acted = self.ip, self.team, self.active, self.acted
+        threshold, once = self.rules.turn_threshold, self.rules.one_turn_per_tick
+        best = threshold
         top: list[int] = []
-        for i in range(len(ip)):
-            if self._eligible(i):
-                if not top or ip[i] > best:
-                    best, top = ip[i], [i]
-                elif ip[i] == best:
+        mixed = False
+        for i, v in enumerate(ip):  # _eligible inlined: the hot loop
+            if v >= best and active[i] and not (once and acted[i]):
+                if v > best or not top:
+                    best, top, mixed = v, [i], False
+                else:
                     top.append(i)
+                    mixed = mixed or team[i] != team[top[0]]
         if not top:
             return None
-        first = team[top[0]]
-        if all(team[i] == first for i in top):
-            return TurnChoice(first, tuple(top), HIGHEST_IP)
-        if self.last_team is None:
-            side, reason = self.first_tie_team, FIRST_TIE
+        if not mixed:
+            choice = TurnChoice(team[top[0]], tuple(top), HIGHEST_IP)
         else:
-            side, reason = 1 - self.last_team, OTHER_TEAM
-        return TurnChoice(side, tuple(i for i in top if team[i] == side), reason)
+            if self.last_team is None:
+                side, reason = self.first_tie_team, FIRST_TIE
+            else:
+                side, reason = 1 - self.last_team, OTHER_TEAM
+            choice = TurnChoice(side, tuple(i for i in top if team[i] == side), reason)
+        self._choice = choice
+        return choice
 
     def begin_turn(self, actor: int) -> Turn:
         """Start ``actor``'s turn (one of :meth:`next_turn`'s candidates).
@@ -281,6 +288,7 @@ class Clock:
         if choice is None or actor not in choice.candidates:
             raise ValueError(f"it is not character {actor}'s turn "
                              f"(candidates: {choice.candidates if choice else 'none'})")
+        self._choice = None
         self.ip[actor] -= self.rules.turn_cost
         self.acted[actor] = True
         self.last_team = self.team[actor]
@@ -327,6 +335,14 @@ class Clock:
     def remove(self, i: int) -> None:
         """Character ``i`` is defeated: it gains no IP and takes no turn (B32)."""
         self.active[i] = False
+        self._choice = None
+
+    def adjust_ip(self, i: int, amount: int) -> None:
+        """Add ``amount`` (may be negative) to character ``i``'s IP, for abilities and
+        effects that change IP outside the turn costs.  Change IP only through the
+        clock's methods: it caches the next turn's choice."""
+        self.ip[i] += amount
+        self._choice = None
 
     # ------------------------------------------------------------- Character Panel, TSB
     def ticks_until_turn(self, i: int) -> int:

@@ -74,11 +74,6 @@ def needed_roll(difficulty: int, dice: DiceRules) -> int:
     return min(max(difficulty, dice.auto_fail_at_or_below + 1), dice.auto_success_at_or_above)
 
 
-def natural_successes(difficulty: int, dice: DiceRules) -> int:
-    """Rolls out of the 100 equally likely ones that succeed before karma."""
-    return 101 - needed_roll(difficulty, dice)
-
-
 class DiceStream:
     """d100 rolls from one numpy generator, drawn :data:`DICE_CHUNK` dice at a time."""
 

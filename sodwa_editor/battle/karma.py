@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .dice import needed_roll
+from .dice import natural_success, needed_roll
 from .rules import Rules
 
 
@@ -84,9 +84,7 @@ def resolve_roll(difficulty: int, value: int, pool: int, team: int, rules: Rules
     roll is rescued automatically when the team holds enough points (all or
     nothing, decision B28); a failure that stays a failure earns :func:`gain`.
     """
-    d = rules.dice
-    if value > d.auto_fail_at_or_below and (
-            value >= d.auto_success_at_or_above or value >= difficulty):
+    if natural_success(value, difficulty, rules.dice):
         return RollOutcome(True, True, 0, 0, pool)
     need = points_to_rescue(difficulty, value, rules)
     if need is not None and need <= available(pool, team):
