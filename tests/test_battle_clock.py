@@ -241,3 +241,16 @@ def test_clock_refuses_bad_input():
 def test_quarter_move_never_gives_movement_to_a_character_without_move():
     """B16: "a minimum of 1" cannot move a character whose Move is 0."""
     assert [move_after_attack(m, RULES.actions) for m in (0, 1, 4, 7, 12)] == [0, 1, 1, 1, 3]
+
+
+def test_next_turn_follows_ip_changes_and_defeats():
+    """The cached answer of next_turn is dropped whenever IP or the active set changes."""
+    clock = Clock([500, 400, 100], [0, 1, 1], RULES.clock, first_tie_team=0)
+    clock.advance()
+    assert clock.next_turn().candidates == (0,)
+    clock.adjust_ip(1, 300)  # an effect grants IP: 1100 beats 1000
+    assert clock.next_turn() == (1, (1,), "highest IP")
+    clock.remove(1)
+    assert clock.next_turn().candidates == (0,)
+    clock.adjust_ip(0, -1)
+    assert clock.next_turn() is None
