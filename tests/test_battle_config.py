@@ -97,6 +97,8 @@ def test_a_partial_file_takes_the_other_keys_from_the_default(tmp_path):
     assert (r.name, r.clock.turn_cost, r.terrain.liquid.defense) == ("fast", 400, 5)
     assert r.clock.move_cost == d.clock.move_cost and r.karma == d.karma
     assert r.terrain.obstruction_damage_threshold == d.terrain.obstruction_damage_threshold
+    assert d.name == "SODWA rulebook defaults"
+    assert rules_from_dict({**HEAD, "clock": {"turn_cost": 400}}).name == ""
 
 
 def test_round_trip_through_a_document():

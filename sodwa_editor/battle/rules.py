@@ -178,7 +178,7 @@ def rules_from_dict(doc: Any, source: str = "rules") -> Rules:
     """
     validate(doc, "rules", source)
     merged = _merge(_default_doc(), doc)
-    merged.setdefault("name", "")
+    merged["name"] = doc.get("name", "")  # a file's name is its own, never the default's
     dice = merged["dice"]
     if dice["auto_fail_at_or_below"] >= dice["auto_success_at_or_above"]:
         raise BattleInputError(
