@@ -236,6 +236,8 @@ def test_clock_refuses_bad_input():
         Clock([100, 0], [0, 1], RULES.clock)
     with pytest.raises(ValueError, match="team must be 0 or 1"):
         Clock([100], [2], RULES.clock)
+    with pytest.raises(ValueError, match="first_tie_team must be 0 or 1"):
+        Clock([100], [1], RULES.clock, first_tie_team=None)
 
 
 def test_quarter_move_never_gives_movement_to_a_character_without_move():

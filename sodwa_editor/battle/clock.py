@@ -153,6 +153,8 @@ class Clock:
                 raise ValueError(f"character {i}: Initiative must be at least 1, not {init}")
             if t not in (0, 1):
                 raise ValueError(f"character {i}: team must be 0 or 1, not {t}")
+        if first_tie_team not in (0, 1):
+            raise ValueError(f"first_tie_team must be 0 or 1, not {first_tie_team}")
         self.rules = rules
         self.tick = 0
         self.initiative = list(initiative)
