@@ -3,9 +3,10 @@
 :class:`Document` is the only thing in the editor that changes a map.  Tools,
 docks and scene items call its methods; each method builds one command and
 pushes it on the undo stack (nothing happens, and nothing is pushed, when the
-edit would change nothing).  A drag gesture is a *stroke*: every command of a
-stroke merges into one undo step, and :meth:`cancel_stroke` takes the whole
-stroke back without leaving a redo entry.
+edit would change nothing).  A drag gesture is a *stroke*: its commands apply
+as the pointer moves, merge, and reach the undo stack as one step when the
+stroke ends; :meth:`cancel_stroke` takes the whole stroke back and leaves the
+undo stack exactly as it was (the redo step available before included).
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class Document(QObject):
     path_changed = Signal(object)
     #: a user-facing message (a refused edit, a saved file)
     message = Signal(str)
+    #: another map was loaded (new, open, revert, recovery): the view fits it
+    loaded = Signal()
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None,
                  parent: QObject | None = None) -> None:
@@ -58,6 +61,7 @@ class Document(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.indexChanged.connect(self._on_index_changed)
         self._stroke: int | None = None
+        self._pending: list[QUndoCommand] = []  # the open stroke's commands, applied
 
     # ------------------------------------------------------------ bookkeeping
     def _on_index_changed(self, _index: int) -> None:
@@ -71,9 +75,18 @@ class Document(QObject):
         return self.path.name if self.path else (self.model.name or "untitled")
 
     def push(self, cmd: QUndoCommand) -> bool:
-        """Push ``cmd`` unless it is an empty cell edit. True when pushed."""
+        """Push ``cmd`` unless it is an empty cell edit. True when pushed.
+
+        During a stroke the command is applied at once and kept (merged with the
+        stroke's previous one when it can) until the stroke ends."""
         if isinstance(cmd, c.EditCells) and cmd.cell_count() == 0:
             return False
+        if self._stroke is not None:
+            cmd.redo()
+            if not (self._pending and self._pending[-1].mergeWith(cmd)):
+                self._pending.append(cmd)
+            self.edited.emit()
+            return True
         self.undo_stack.push(cmd)
         return True
 
@@ -84,40 +97,61 @@ class Document(QObject):
 
     def reset(self, model: MapModel, path: Path | None) -> None:
         """Start over with another map (New, Open, Revert): history is cleared."""
-        self._stroke = None
+        self._stroke, self._pending = None, []
         self.undo_stack.clear()
         self.replace_model(model)
         self.path = Path(path) if path is not None else None
         self.path_changed.emit(self.path)
         self.undo_stack.setClean()
         self.edited.emit()
+        self.loaded.emit()
 
     def mark_saved(self, path: Path) -> None:
         self.path = Path(path)
         self.undo_stack.setClean()
         self.path_changed.emit(self.path)
 
+    def undo(self) -> None:
+        """Undo the last step (the Undo action); not while a stroke is in progress."""
+        if not self._stroke_in_progress("undo"):
+            self.undo_stack.undo()
+
+    def redo(self) -> None:
+        if not self._stroke_in_progress("redo"):
+            self.undo_stack.redo()
+
     # ---------------------------------------------------------------- strokes
     def begin_stroke(self) -> int:
+        """Open a stroke: its edits apply at once (the map shows them) but reach the
+        undo stack only at :meth:`end_stroke`, as one step."""
         self._stroke = next(_strokes)
+        self._pending = []
         return self._stroke
 
     def end_stroke(self) -> None:
-        self._stroke = None
+        """Put the stroke on the undo stack as one step (nothing when it changed nothing)."""
+        pending = self._pending
+        self._stroke, self._pending = None, []
+        if pending:
+            self.undo_stack.push(c.Stroke(pending))
 
     def cancel_stroke(self) -> None:
-        """Undo everything the current stroke did and drop it from the history."""
-        stroke, self._stroke = self._stroke, None
-        if stroke is None:
-            return
-        stack = self.undo_stack
-        idx = stack.index()
-        if idx > 0:
-            top = stack.command(idx - 1)
-            if getattr(top, "stroke", None) == stroke:
-                top.undo()  # Qt does not undo an obsolete command, it only drops it
-                top.setObsolete(True)
-                stack.undo()
+        """Take back everything the current stroke did.  The undo stack never saw the
+        stroke, so it is exactly as before it: the same steps, the same redo step
+        and the same saved (clean) state."""
+        pending = self._pending
+        self._stroke, self._pending = None, []
+        for cmd in reversed(pending):
+            cmd.undo()
+        if pending:
+            self.edited.emit()
+
+    def _stroke_in_progress(self, what: str) -> bool:
+        if self._stroke is None:
+            return False
+        self.message.emit(f"release the mouse button before you {what} "
+                          "(Escape cancels the stroke)")
+        return True
 
     def _edit(self, cls: type[c.EditCells], text: str, edits: list[c.FieldEdit]) -> bool:
         return self.push(cls(self, text, edits, self._stroke))

@@ -66,8 +66,7 @@ class FileController(QObject):
         if setting not in ("outdoor", "indoor"):
             raise ValueError(f"map setting {setting!r} is neither 'outdoor' nor 'indoor'")
         kind: Setting = "indoor" if setting == "indoor" else "outdoor"
-        self.doc.reset(MapModel(w, h, name=name, setting=kind), None)
-        self.win.view.zoom_fit()
+        self.doc.reset(MapModel(w, h, name=name, setting=kind), None)  # fits the view
         return True
 
     def open_map(self, path: Path | str | None = None, *, ask_save: bool = True) -> bool:
@@ -94,7 +93,6 @@ class FileController(QObject):
         if errors:
             self.win.show_message(f"{path.name} opened with {len(errors)} error(s): see the "
                                   "Validation dock")
-        self.win.view.zoom_fit()
         return True
 
     def _show_problems(self, title: str, summary: str, problems: list) -> None:

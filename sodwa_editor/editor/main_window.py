@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QScrollArea,
     QUndoView,
     QWidget,
 )
@@ -38,6 +39,27 @@ from .tools.select import SelectTool
 from .view import MapView
 
 APP_NAME = "SODWA Editor"
+#: width a dock starts with; afterwards only the user changes it (DockBody)
+DOCK_WIDTH = 260
+
+
+class DockBody(QScrollArea):
+    """A dock's content in a scroll area whose size hints never change: what the
+    dock shows (a character's form, a long problem) cannot widen or narrow the dock
+    and so move the map under the pointer.  Content wider than the dock scrolls."""
+
+    def __init__(self, content: QWidget) -> None:
+        super().__init__()
+        self.setWidget(content)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(DOCK_WIDTH, 200)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(120, 60)
 
 
 def default_settings() -> QSettings:
@@ -83,6 +105,7 @@ class MainWindow(QMainWindow):
         d.edited.connect(self.scene.flush)
         d.edited.connect(self._on_edited)
         d.message.connect(self.show_message)
+        d.loaded.connect(self.view.zoom_fit)  # new, open, revert, recovery: fitted
         # Bound methods, not lambdas: Qt drops them when the window is deleted.
         d.undo_stack.cleanChanged.connect(self._update_title)
         d.path_changed.connect(self._update_title)
@@ -101,7 +124,7 @@ class MainWindow(QMainWindow):
               area=Qt.DockWidgetArea.RightDockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(widget)
+        dock.setWidget(DockBody(widget))
         self.addDockWidget(area, dock)
         self.view_menu.addAction(dock.toggleViewAction())
         return dock

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSpinBox, QToolBar, QWidget
 
 from ...engine.model import MAX_ELEVATION
@@ -93,10 +95,29 @@ class ToolOptionsBar(QToolBar):
         self.kind.currentTextChanged.connect(lambda t: st.set("object_kind", t.strip()))
         self._add("object_kind", "Object", self.kind)
 
+        self.none_label = QLabel("")
+        self.none_label.setEnabled(False)  # greyed: says the tool has nothing to set
+        self.none_action = self.addWidget(self.none_label)
+
         win.document.model_replaced.connect(lambda _m: self.refresh_lists())
         win.document.edited.connect(self._refresh_teams)
         st.changed.connect(self._state_changed)
         self.refresh_lists()
+        # The bar keeps the height of its tallest widgets whatever the tool shows (a
+        # tool without options must not move the map up under the pointer).
+        self.setFixedHeight(self.sizeHint().height())
+        for widget in self.findChildren(QWidget):
+            if isinstance(widget, QSpinBox | QComboBox | QLineEdit):
+                widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Enter or Escape in an option hands the keyboard back to the map view, so
+        single-key shortcuts (R, P...) work again at once; the key itself still
+        reaches the widget first (Enter commits a typed size)."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and \
+                event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape):
+            QTimer.singleShot(0, self.win.view.setFocus)
+        return False
 
     def _chosen(self, index: int, key: str, box: QComboBox) -> None:
         """A combo box choice goes to the editor state (-1 = the box was cleared)."""
@@ -112,6 +133,8 @@ class ToolOptionsBar(QToolBar):
         for key, acts in self.widgets.items():
             for a in acts:
                 a.setVisible(key in tool.options)
+        self.none_label.setText(f" {tool.label}: no options")
+        self.none_action.setVisible(not tool.options)
 
     def refresh_lists(self) -> None:
         reg = self.win.document.model.registry
