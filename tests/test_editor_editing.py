@@ -10,8 +10,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
-from sodwa_editor.editor.testing import Right, drag_tiles, move
+from sodwa_editor.editor.testing import Right, click_tile, drag_tiles, move
 from sodwa_editor.engine.model import MapModel
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -52,3 +53,26 @@ def test_a_stroke_still_is_one_undo_step_and_right_button_strokes_too(make_windo
     doc.undo_stack.undo()
     assert doc.model.same_content(before)
     move(win.view, 1.5, 1.5)
+
+
+def test_each_tool_keeps_its_own_brush_size(make_window):
+    win = make_window(MapModel(12, 10))
+    view, spin = win.view, win.tool_options.size_spin
+    QTest.keyClick(view, Qt.Key.Key_A)  # Start Zone tool
+    spin.setFocus()
+    spin.selectAll()
+    QTest.keyClicks(spin, "3")
+    QTest.keyClick(spin, Qt.Key.Key_Return)
+    QApplication.processEvents()
+    assert win.state.brush_size == 3
+    QTest.keyClick(view, Qt.Key.Key_B)  # Brush: its own size, still 1
+    assert spin.value() == 1
+    click_tile(view, 8, 7)
+    assert int((win.document.model.terrain != 0).sum()) == 1
+    QTest.keyClick(view, Qt.Key.Key_A)  # back to the zone: 3 again
+    assert spin.value() == 3
+    click_tile(view, 2, 2)
+    assert len(win.document.model.start_zones[win.state.team]) == 9
+    for key, size in ((Qt.Key.Key_E, 1), (Qt.Key.Key_L, 1), (Qt.Key.Key_H, 1)):
+        QTest.keyClick(view, key)
+        assert spin.value() == size

@@ -215,6 +215,7 @@ class MainWindow(QMainWindow):
     # ----------------------------------------------------------------- tools
     def set_tool(self, name: str) -> None:
         tool = self.tools[name]
+        self.state.set_tool(name)  # before the tool: its own options apply
         self.view.set_tool(tool)
         act = self.action_map.get(f"tool_{name}")
         if act is not None and not act.isChecked():

@@ -168,7 +168,11 @@ class ToolOptionsBar(QToolBar):
 
     def _state_changed(self, name: str) -> None:
         st = self.win.state
-        if name == "terrain_id":
+        if name == "brush_size" and self.size_spin.value() != st.brush_size:
+            self.size_spin.blockSignals(True)
+            self.size_spin.setValue(st.brush_size)
+            self.size_spin.blockSignals(False)
+        elif name == "terrain_id":
             i = self.terrain.findData(st.terrain_id)
             if i >= 0 and i != self.terrain.currentIndex():
                 self.terrain.setCurrentIndex(i)
