@@ -8,12 +8,20 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from sodwa_editor.editor.testing import Right, click_tile, drag_tiles, move
-from sodwa_editor.engine.model import MapModel
+from sodwa_editor.editor.testing import (
+    Right,
+    click_tile,
+    drag_tiles,
+    move,
+    press,
+    release,
+    view_point,
+)
+from sodwa_editor.engine.model import Edge, MapModel
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -76,3 +84,90 @@ def test_each_tool_keeps_its_own_brush_size(make_window):
     for key, size in ((Qt.Key.Key_E, 1), (Qt.Key.Key_L, 1), (Qt.Key.Key_H, 1)):
         QTest.keyClick(view, key)
         assert spin.value() == size
+
+
+def walled_room() -> MapModel:
+    """A 16x12 map with a room: tiles 2..7 x 3..8, Obstructing walls on its outline
+    (an Indoor one on the north side), a transition border and a door gap."""
+    m = MapModel(16, 12)
+    wall = m.registry.id_of("obstructing")
+    m.elevation[3:9, 2:8] = 1
+    for y in range(3, 9):
+        m.set_border(Edge(1, y, "E"), wall)
+        m.set_border(Edge(7, y, "E"), wall)
+    for x in range(2, 8):
+        m.set_border(Edge(x, 2, "S"), wall, indoor=True)
+        if x != 4:
+            m.set_border(Edge(x, 8, "S"), wall)
+    m.set_transition_edge(Edge(4, 8, "S"), True)  # the door is a stair down
+    m.terrain[5, 4] = m.registry.id_of("impeding")
+    m.set_border(Edge(4, 5, "E"), m.registry.id_of("impeding"))  # one inside
+    return m
+
+
+def test_copy_paste_carries_the_walls_on_the_outline_and_shows_them_first(make_window):
+    win = make_window(walled_room())
+    doc, view = win.document, win.view
+    QTest.keyClick(view, Qt.Key.Key_S)
+    drag_tiles(view, [(2, 3), (7, 8)])  # the room's tiles, not the tiles around them
+    QTest.keyClick(view, Qt.Key.Key_C, CTRL)
+    # 23 walls on the outline (one is the door gap) and the Impeding border inside
+    assert "24 border edge(s)" in win.statusBar().currentMessage()
+    QTest.keyClick(view, Qt.Key.Key_V, CTRL)
+    move(view, 12.5, 6.5)  # origin (9, 3): the copy goes to tiles 9..14 x 3..8
+    # before the click the view shows the walls where they will go: the pixel on
+    # the pasted west wall is dark, the floor beside it is not
+    image = view.viewport().grab().toImage()
+    assert view.zoom() == 1.0  # 32 px per tile: a border is 6 px wide
+    wall = image.pixelColor(view_point(view, 9.0, 5.5) - QPoint(2, 0))  # outside the room
+    floor = image.pixelColor(view_point(view, 11.5, 6.5))
+    assert wall.lightness() < floor.lightness() - 40
+    inner = image.pixelColor(view_point(view, 12.0, 5.5))  # the Impeding border inside
+    assert inner.red() > inner.blue() + 60 and inner.green() > inner.blue() + 40
+    item = win.select_tool.stamp_item  # semi-transparent: the map shows through
+    assert item.isVisible() and 0.2 < item.effectiveOpacity() < 0.9
+    before = doc.model.copy()
+    press(view, 12.5, 6.5)
+    release(view, 12.5, 6.5)
+    m, wall_id = doc.model, doc.model.registry.id_of("obstructing")
+    assert [m.border_at(Edge(8, y, "E")) for y in range(3, 9)] == [wall_id] * 6
+    assert [m.border_at(Edge(14, y, "E")) for y in range(3, 9)] == [wall_id] * 6
+    assert [m.border_at(Edge(x, 2, "S")) for x in range(9, 15)] == [wall_id] * 6
+    assert all(m.border_is_indoor(Edge(x, 2, "S")) for x in range(9, 15))
+    assert [bool(m.border_at(Edge(x, 8, "S"))) for x in range(9, 15)] == \
+        [True, True, False, True, True, True]
+    assert m.is_transition_edge(Edge(11, 8, "S"))
+    assert m.border_at(Edge(11, 5, "E")) == m.registry.id_of("impeding")
+    assert (m.elevation[3:9, 9:15] == 1).all() and m.terrain[5, 11] == m.terrain[5, 4]
+    assert doc.undo_stack.undoText() == "Paste Stamp"
+    doc.undo_stack.undo()
+    assert m.same_content(before)
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    assert not item.isVisible()
+
+
+def test_cut_clears_the_walls_it_copied(make_window):
+    win = make_window(walled_room())
+    QTest.keyClick(win.view, Qt.Key.Key_S)
+    drag_tiles(win.view, [(2, 3), (7, 8)])
+    QTest.keyClick(win.view, Qt.Key.Key_X, CTRL)
+    m = win.document.model
+    assert not m.border_e.any() and not m.border_s.any() and not m.transition_s.any()
+
+
+def test_a_rotated_stamp_turns_its_outline(make_window):
+    win = make_window(walled_room())
+    view, m = win.view, win.document.model
+    QTest.keyClick(view, Qt.Key.Key_S)
+    drag_tiles(view, [(2, 3), (7, 8)])
+    QTest.keyClick(view, Qt.Key.Key_C, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_V, CTRL)
+    move(view, 12.5, 6.5)
+    QTest.keyClick(view, Qt.Key.Key_Z)  # clockwise: the south door now faces west
+    press(view, 12.5, 6.5)
+    release(view, 12.5, 6.5)
+    wall = m.registry.id_of("obstructing")
+    west = [m.border_at(Edge(8, y, "E")) for y in range(3, 9)]
+    assert west == [wall, wall, 0, wall, wall, wall]  # the door: 3rd from the top
+    assert m.is_transition_edge(Edge(8, 5, "E"))
+    assert all(m.border_is_indoor(Edge(14, y, "E")) for y in range(3, 9))  # north -> east
