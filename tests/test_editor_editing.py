@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 from sodwa_editor.editor.testing import (
     Right,
     click_tile,
+    drag,
     drag_tiles,
     move,
     press,
@@ -171,3 +172,72 @@ def test_a_rotated_stamp_turns_its_outline(make_window):
     assert west == [wall, wall, 0, wall, wall, wall]  # the door: 3rd from the top
     assert m.is_transition_edge(Edge(8, 5, "E"))
     assert all(m.border_is_indoor(Edge(14, y, "E")) for y in range(3, 9))  # north -> east
+
+
+def click_box(box) -> None:
+    """A real click on a check box of a dock."""
+    QTest.mouseClick(box, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     box.rect().center())
+    QApplication.processEvents()
+
+
+def test_a_hidden_layer_refuses_edits_and_says_why(make_window):
+    win = make_window(MapModel(12, 10))
+    view = win.view
+    click_box(win.layers.boxes["characters"])
+    assert not win.scene.layer_visible("characters")
+    QTest.keyClick(view, Qt.Key.Key_C)
+    click_tile(view, 3, 3)
+    assert win.document.model.characters == {}
+    assert win.statusBar().currentMessage() == ("The Characters layer is hidden: show it in "
+                                               "the Layers dock to edit it")
+    assert win.document.undo_stack.count() == 0
+    click_box(win.layers.boxes["characters"])  # shown again: placing works
+    click_tile(view, 3, 3)
+    assert win.document.model.character_at(3, 3) is not None
+
+
+def test_a_locked_layer_refuses_edits_until_unlocked(make_window):
+    win = make_window(MapModel(12, 10))
+    view, m = win.view, win.document.model
+    click_box(win.layers.locks["borders"])
+    QTest.keyClick(view, Qt.Key.Key_W)
+    drag(view, [(2.0, 1.5), (2.0, 4.5)])  # along the grid line x = 2
+    assert not m.border_e.any()
+    assert win.statusBar().currentMessage() == ("The Borders layer is locked: unlock it in "
+                                               "the Layers dock to edit it")
+    QTest.keyClick(view, Qt.Key.Key_S)  # a paste writes borders too: refused
+    drag_tiles(view, [(1, 1), (3, 3)])
+    QTest.keyClick(view, Qt.Key.Key_C, CTRL)
+    QTest.keyClick(view, Qt.Key.Key_V, CTRL)
+    move(view, 8.5, 6.5)
+    press(view, 8.5, 6.5)
+    release(view, 8.5, 6.5)
+    assert win.document.undo_stack.count() == 0
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    click_box(win.layers.locks["borders"])
+    QTest.keyClick(view, Qt.Key.Key_W)
+    drag(view, [(2.0, 1.5), (2.0, 4.5)])
+    assert m.border_e[1:5, 1].all()
+
+
+def test_layer_opacity_and_locks_are_remembered(make_window):
+    win = make_window(MapModel(12, 10))
+    assert "terrain" not in win.layers.opacity  # the opaque base layer has none
+    spin = win.layers.opacity["borders"]
+    spin.setFocus()
+    spin.selectAll()
+    QTest.keyClicks(spin, "40")
+    QTest.keyClick(spin, Qt.Key.Key_Return)
+    assert win.scene.items_by_name["borders"].opacity() == 0.4
+    click_box(win.layers.locks["start zones"])
+    win.close()
+    again = make_window(MapModel(12, 10))  # the same settings
+    assert again.layers.opacity["borders"].value() == 40
+    assert again.scene.items_by_name["borders"].opacity() == 0.4
+    assert again.layers.locks["start zones"].isChecked()
+    assert not again.layers.locks["borders"].isChecked()
+    QTest.keyClick(again.view, Qt.Key.Key_A)
+    click_tile(again.view, 2, 2)
+    assert again.document.model.start_zones == {}
+    assert "Start zones layer is locked" in again.statusBar().currentMessage()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +37,8 @@ from . import commands as c
 from .geometry import Tile, edge_index, tile_index
 
 _strokes = itertools.count(1)
+#: the Layers-dock layers a stamp writes (paste, cut, delete)
+STAMP_LAYERS = ("terrain", "elevation", "transitions", "borders")
 
 
 class Document(QObject):
@@ -62,6 +64,9 @@ class Document(QObject):
         self.undo_stack.indexChanged.connect(self._on_index_changed)
         self._stroke: int | None = None
         self._pending: list[QUndoCommand] = []  # the open stroke's commands, applied
+        #: why an edit of these Layers-dock layers is refused (hidden, locked), or None
+        self.layer_guard: Callable[[Iterable[str]], str | None] | None = None
+        self._refused: str | None = None  # the refusal already said in this stroke
 
     # ------------------------------------------------------------ bookkeeping
     def _on_index_changed(self, _index: int) -> None:
@@ -126,6 +131,7 @@ class Document(QObject):
         undo stack only at :meth:`end_stroke`, as one step."""
         self._stroke = next(_strokes)
         self._pending = []
+        self._refused = None
         return self._stroke
 
     def end_stroke(self) -> None:
@@ -153,6 +159,16 @@ class Document(QObject):
                           "(Escape cancels the stroke)")
         return True
 
+    def _layer_refused(self, *layers: str) -> bool:
+        """Refuse (with the reason, once per stroke) an edit of a hidden or locked layer."""
+        reason = self.layer_guard(layers) if self.layer_guard is not None else None
+        if reason is None:
+            return False
+        if self._stroke is None or reason != self._refused:
+            self._refused = reason
+            self.message.emit(reason)
+        return True
+
     def _edit(self, cls: type[c.EditCells], text: str, edits: list[c.FieldEdit]) -> bool:
         return self.push(cls(self, text, edits, self._stroke))
 
@@ -168,20 +184,28 @@ class Document(QObject):
         if not 0 <= terrain_id < len(self.model.registry):
             self.message.emit(f"this map has no terrain type {terrain_id}; pick one in the palette")
             return False
+        if self._layer_refused("terrain"):
+            return False
         return self._edit(c.PaintTerrain, text,
                           [self._tile_edit("terrain", cells, terrain_id)])
 
     def set_elevation(self, cells: Iterable[Tile] | np.ndarray, level: int | np.ndarray,
                       text: str = "Set Elevation") -> bool:
+        if self._layer_refused("elevation"):
+            return False
         return self._edit(c.SetElevation, text, [self._tile_edit("elevation", cells, level)])
 
     def set_transition_tiles(self, cells: Iterable[Tile], on: bool) -> bool:
         text = "Add Transition Tile" if on else "Remove Transition Tile"
+        if self._layer_refused("transitions"):
+            return False
         return self._edit(c.SetTransition, text,
                           [self._tile_edit("transition", cells, int(on))])
 
     def set_tile_indoor(self, cells: Iterable[Tile], indoor: bool | None) -> bool:
         code = -1 if indoor is None else int(indoor)
+        if self._layer_refused("terrain"):
+            return False
         return self._edit(c.SetIndoor, f"Set Obstruction {_indoor_word(indoor)}",
                           [self._tile_edit("tile_indoor", cells, code)])
 
@@ -204,6 +228,8 @@ class Document(QObject):
             if self.model.registry[terrain_id].base not in BORDER_BASES:
                 self.message.emit(f"{self.model.registry[terrain_id].name} cannot be a border")
                 return False
+        if self._layer_refused("borders"):
+            return False
         code = -1 if indoor is None else int(indoor)
         text = "Remove Border" if terrain_id == 0 else "Place Border"
         edges = list(edges)
@@ -213,6 +239,8 @@ class Document(QObject):
     def set_border_indoor(self, edges: Iterable[Edge], indoor: bool | None) -> bool:
         """Set the Indoor/Outdoor override of the borders on ``edges`` (edges without a
         border, and edges outside the map, are skipped like in :meth:`set_borders`)."""
+        if self._layer_refused("borders"):
+            return False
         code = -1 if indoor is None else int(indoor)
         m = self.model
         edits = []
@@ -226,6 +254,8 @@ class Document(QObject):
 
     def set_transition_edges(self, edges: Iterable[Edge], on: bool) -> bool:
         text = "Add Transition Border" if on else "Remove Transition Border"
+        if self._layer_refused("transitions"):
+            return False
         return self._edit(c.SetTransition, text,
                           self._edge_edits("transition", edges, int(on)))
 
@@ -255,6 +285,8 @@ class Document(QObject):
             self.message.emit("give the team a name first")
             return False
         if on and self._too_long("team name", team, "team"):
+            return False
+        if self._layer_refused("start zones"):
             return False
         cells = {(int(x), int(y)) for x, y in cells if self.model.in_bounds(x, y)}
         current = self.model.start_zones
@@ -337,6 +369,8 @@ class Document(QObject):
         m = self.model
         if not m.in_bounds(character.x, character.y):
             return False
+        if self._layer_refused("characters"):
+            return False
         if self._refuse_token("character", character, placed=True) or \
                 self._out_of_range(character, m.characters.get(character.id)):
             return False
@@ -353,7 +387,7 @@ class Document(QObject):
         after = copy.deepcopy(before)
         for k, v in changes.items():
             setattr(after, k, v)
-        if after == before:
+        if after == before or self._layer_refused("characters"):
             return False
         moved = (after.x, after.y) != (before.x, before.y)
         if self._refuse_token("character", after, placed=moved) or \
@@ -371,14 +405,14 @@ class Document(QObject):
 
     def remove_character(self, character_id: str) -> bool:
         before = self.model.characters.get(character_id)
-        if before is None:
+        if before is None or self._layer_refused("characters"):
             return False
         return self.push(c.PutCharacter(self, "Remove Character", before, None))
 
     def place_object(self, obj: MapObject) -> bool:
         before = self.model.objects.get(obj.id)
         text = "Place Object" if before is None else "Edit Object"
-        if before == obj:
+        if before == obj or self._layer_refused("characters"):
             return False
         moved = before is None or (before.x, before.y) != (obj.x, obj.y)
         if self._refuse_token("object", obj, placed=moved):
@@ -387,7 +421,7 @@ class Document(QObject):
 
     def remove_object(self, object_id: str) -> bool:
         before = self.model.objects.get(object_id)
-        if before is None:
+        if before is None or self._layer_refused("characters"):
             return False
         return self.push(c.PutObject(self, "Remove Object", before, None))
 
@@ -397,6 +431,8 @@ class Document(QObject):
         Terrain is matched by type name; special types the stamp uses that this
         map does not declare are declared first, in the same undo step.
         """
+        if self._layer_refused(*STAMP_LAYERS):
+            return False
         missing = stamp.missing_types(self.model)
         if not missing:
             return self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))

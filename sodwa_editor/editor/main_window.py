@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         self.tool_options = ToolOptionsBar(self)
         self.addToolBar(self.tool_options)
         self._build_docks()
+        self.document.layer_guard = self.layers.refusal  # hidden or locked: refused
         self._build_status()
         d = self.document
         d.model_replaced.connect(self._on_model_replaced)
