@@ -241,3 +241,35 @@ def test_layer_opacity_and_locks_are_remembered(make_window):
     click_tile(again.view, 2, 2)
     assert again.document.model.start_zones == {}
     assert "Start zones layer is locked" in again.statusBar().currentMessage()
+
+
+def test_fill_shows_its_area_and_count_before_the_click(make_window):
+    m = MapModel(16, 12)
+    wall = m.registry.id_of("obstructing")
+    for y in range(3, 9):
+        m.set_border(Edge(1, y, "E"), wall)
+        m.set_border(Edge(7, y, "E"), wall)
+    for x in range(2, 8):
+        m.set_border(Edge(x, 2, "S"), wall)
+        if x != 4:
+            m.set_border(Edge(x, 8, "S"), wall)  # a door gap at (4, 8)
+    win = make_window(m)
+    view = win.view
+    QTest.keyClick(view, Qt.Key.Key_F)
+    win.state.set("terrain_id", m.registry.id_of("impeding"))
+    move(view, 3.5, 4.5)  # inside the room: the fill leaks through the door
+    assert len(win.scene.preview.tiles) == 16 * 12
+    assert win.statusBar().currentMessage().startswith(
+        "Fill: click changes 192 clear tile(s) to impeding")
+    assert win.document.undo_stack.count() == 0  # nothing changed yet
+    QTest.keyClick(view, Qt.Key.Key_W)  # close the door
+    drag(view, [(4.2, 9.0), (4.8, 9.0)])
+    QTest.keyClick(view, Qt.Key.Key_F)
+    move(view, 3.5, 5.5)
+    assert sorted(win.scene.preview.tiles) == [(x, y) for x in range(2, 8) for y in range(3, 9)]
+    assert "changes 36 clear tile(s)" in win.statusBar().currentMessage()
+    press(view, 3.5, 5.5)
+    release(view, 3.5, 5.5)
+    assert int((win.document.model.terrain != 0).sum()) == 36
+    move(view, 3.5, 4.5)
+    assert "already impeding" in win.statusBar().currentMessage()

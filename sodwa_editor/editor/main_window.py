@@ -101,6 +101,7 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self.document.layer_guard = self.layers.refusal  # hidden or locked: refused
         self._build_status()
+        self.state.hint.connect(self.statusBar().showMessage)
         d = self.document
         d.model_replaced.connect(self._on_model_replaced)
         d.edited.connect(self.scene.flush)

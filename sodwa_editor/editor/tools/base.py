@@ -65,6 +65,8 @@ class EditorState(QObject):
 
     changed = Signal(str)
     selection_changed = Signal(object)
+    #: what the active tool would do here (status bar text, e.g. the Fill tool's count)
+    hint = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
