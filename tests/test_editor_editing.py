@@ -273,3 +273,68 @@ def test_fill_shows_its_area_and_count_before_the_click(make_window):
     assert int((win.document.model.terrain != 0).sum()) == 36
     move(view, 3.5, 4.5)
     assert "already impeding" in win.statusBar().currentMessage()
+
+
+def choose(combo, text: str) -> None:
+    """Pick an entry of a tool options combo box with the keyboard; Enter hands the
+    keys back to the map."""
+    combo.setFocus()
+    for _ in range(combo.count()):
+        if combo.currentText() == text:
+            break
+        QTest.keyClick(combo, Qt.Key.Key_Down)
+    assert combo.currentText() == text
+    QTest.keyClick(combo, Qt.Key.Key_Return)
+    QApplication.processEvents()
+
+
+def test_border_room_mode_walls_a_room_in_one_step_and_clicks_open_doors(make_window):
+    win = make_window(MapModel(12, 10))
+    view, doc, m = win.view, win.document, win.document.model
+    wall = m.registry.id_of("obstructing")
+    QTest.keyClick(view, Qt.Key.Key_W)
+    choose(win.tool_options.border_mode, "room")
+    before = m.copy()
+    drag_tiles(view, [(2, 3), (4, 5), (7, 8)], release_at_end=False)
+    assert len(win.scene.preview.edges) == 24  # the walls to be, before the release
+    release(view, 7.5, 8.5)
+    walls = ([Edge(1, y, "E") for y in range(3, 9)] + [Edge(7, y, "E") for y in range(3, 9)]
+             + [Edge(x, 2, "S") for x in range(2, 8)] + [Edge(x, 8, "S") for x in range(2, 8)])
+    assert all(m.border_at(e) == wall for e in walls)
+    assert int((m.border_e > 0).sum() + (m.border_s > 0).sum()) == 24  # nothing inside
+    assert (doc.undo_stack.count(), doc.undo_stack.undoText()) == (1, "Place Room Walls")
+    press(view, 4.5, 8.95)  # a click on the south wall of tile (4, 8): a door
+    release(view, 4.5, 8.95)
+    assert m.border_at(Edge(4, 8, "S")) == 0
+    assert doc.undo_stack.undoText() == "Open Door"
+    press(view, 4.5, 9.05)  # again: closed
+    release(view, 4.5, 9.05)
+    assert m.border_at(Edge(4, 8, "S")) == wall
+    assert doc.undo_stack.undoText() == "Close Door"
+    drag_tiles(view, [(9, 1), (10, 2)], release_at_end=False)
+    QTest.keyClick(view, Qt.Key.Key_Escape)  # Escape drops the room being dragged
+    release(view, 10.5, 2.5)
+    assert win.scene.preview.edges == [] and doc.undo_stack.count() == 3
+    drag_tiles(view, [(2, 3), (7, 8)], button=Right)  # right button: walls removed
+    assert not m.border_e.any() and not m.border_s.any()
+    assert doc.undo_stack.undoText() == "Remove Room Walls"
+    for _ in range(4):
+        doc.undo_stack.undo()
+    assert m.same_content(before)
+
+
+def test_start_zone_rectangle_mode(make_window):
+    win = make_window(MapModel(12, 10))
+    view, doc = win.view, win.document
+    QTest.keyClick(view, Qt.Key.Key_A)
+    choose(win.tool_options.zone_mode, "rectangle")
+    team = win.state.team
+    drag_tiles(view, [(1, 1), (3, 2), (4, 3)], release_at_end=False)
+    assert len(win.scene.preview.tiles) == 12
+    release(view, 4.5, 3.5)
+    assert doc.model.start_zones[team] == {(x, y) for x in range(1, 5) for y in range(1, 4)}
+    assert doc.undo_stack.count() == 1
+    drag_tiles(view, [(2, 2), (4, 3)], button=Right)
+    assert doc.model.start_zones[team] == {(x, y) for x in range(1, 5) for y in range(1, 4)} - {
+        (x, y) for x in range(2, 5) for y in range(2, 4)}
+    assert doc.undo_stack.count() == 2

@@ -217,8 +217,9 @@ class Document(QObject):
                 for s, i in idx.items() if len(i)]
 
     def set_borders(self, edges: Iterable[Edge], terrain_id: int,
-                    indoor: bool | None = None) -> bool:
-        """Put a border of ``terrain_id`` (0 removes) on each edge."""
+                    indoor: bool | None = None, text: str | None = None) -> bool:
+        """Put a border of ``terrain_id`` (0 removes) on each edge; ``text`` names the
+        undo step (default Place Border / Remove Border)."""
         if not 0 <= terrain_id < len(self.model.registry):
             self.message.emit(f"this map has no terrain type {terrain_id}; pick a border type")
             return False
@@ -231,7 +232,7 @@ class Document(QObject):
         if self._layer_refused("borders"):
             return False
         code = -1 if indoor is None else int(indoor)
-        text = "Remove Border" if terrain_id == 0 else "Place Border"
+        text = text or ("Remove Border" if terrain_id == 0 else "Place Border")
         edges = list(edges)
         value = terrain_id * 4 + (code + 1 if terrain_id else 0)
         return self._edit(c.SetBorders, text, self._edge_edits("border", edges, value))

@@ -91,6 +91,19 @@ def line_cells(a: Tile, b: Tile) -> list[Tile]:
             y0 += sy
 
 
+def room_edges(model: MapModel, a: Tile, b: Tile) -> list[Edge]:
+    """The edges around the rectangle of tiles with corners ``a`` and ``b`` (the four
+    walls of a room), clockwise from the north-west corner; edges on the map's
+    boundary do not exist and are left out."""
+    x0, x1 = sorted((a[0], b[0]))
+    y0, y1 = sorted((a[1], b[1]))
+    out = [Edge(x, y0 - 1, "S") for x in range(x0, x1 + 1)]
+    out += [Edge(x1, y, "E") for y in range(y0, y1 + 1)]
+    out += [Edge(x, y1, "S") for x in range(x1, x0 - 1, -1)]
+    out += [Edge(x0 - 1, y, "E") for y in range(y1, y0 - 1, -1)]
+    return [e for e in out if model.edge_in_bounds(e)]
+
+
 def rect_cells(a: Tile, b: Tile) -> list[Tile]:
     x0, x1 = sorted((a[0], b[0]))
     y0, y1 = sorted((a[1], b[1]))

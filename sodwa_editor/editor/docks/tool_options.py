@@ -14,7 +14,9 @@ from ...engine.model import MAX_ELEVATION
 from ...engine.terrain import BORDER_BASES
 from ...io.schemas import map_text_limits
 from ..roster import load_roster
+from ..tools.border import BORDER_MODES
 from ..tools.elevation import MODES
+from ..tools.zone import ZONE_MODES
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
@@ -48,6 +50,13 @@ class ToolOptionsBar(QToolBar):
         self.size_spin.valueChanged.connect(lambda v: st.set("brush_size", v))
         self._add("brush_size", "Size", self.size_spin)
 
+        self.border_mode = QComboBox()
+        self.border_mode.addItems(BORDER_MODES)
+        self.border_mode.setToolTip("edges: click or drag along grid lines; room: drag a "
+                                    "rectangle for its four walls, click a wall for a door")
+        self.border_mode.currentTextChanged.connect(lambda t: st.set("border_mode", t))
+        self._add("border_mode", "Draw", self.border_mode)
+
         self.border = QComboBox()
         self.border.currentIndexChanged.connect(
             lambda i: self._chosen(i, "border_id", self.border))
@@ -70,6 +79,11 @@ class ToolOptionsBar(QToolBar):
         self.level.setValue(st.elevation_level)
         self.level.valueChanged.connect(lambda v: st.set("elevation_level", v))
         self._add("elevation_level", "Level", self.level)
+
+        self.zone_mode = QComboBox()
+        self.zone_mode.addItems(ZONE_MODES)
+        self.zone_mode.currentTextChanged.connect(lambda t: st.set("zone_mode", t))
+        self._add("zone_mode", "Shape", self.zone_mode)
 
         self.team = QComboBox()
         self.team.setEditable(True)

@@ -75,6 +75,8 @@ class EditorState(QObject):
         self.terrain_id = 1
         self.border_id = 2  # obstructing
         self.border_indoor: bool | None = None
+        self.border_mode = "edges"  # edges | room (BORDER_MODES)
+        self.zone_mode = "brush"  # brush | rectangle (ZONE_MODES)
         self.elevation_mode = "raise"  # raise | lower | set | plateau
         self.elevation_level = 1
         self.team = "blue"
