@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from sodwa_editor.editor.testing import (
     Right,
+    click,
     click_tile,
     drag,
     drag_tiles,
@@ -338,3 +339,28 @@ def test_start_zone_rectangle_mode(make_window):
     assert doc.model.start_zones[team] == {(x, y) for x in range(1, 5) for y in range(1, 4)} - {
         (x, y) for x in range(2, 5) for y in range(2, 4)}
     assert doc.undo_stack.count() == 2
+
+
+def test_transition_tool_makes_a_stair_on_a_bare_edge_in_one_step(make_window):
+    m = MapModel(8, 8)
+    m.elevation[:4, :] = 1  # a plateau over rows 0..3
+    m.set_transition(6, 4, True)  # an existing stair tile at (6, 4)
+    win = make_window(m)
+    view, doc = win.view, win.document
+    QTest.keyClick(view, Qt.Key.Key_T)
+    before = m.copy()
+    click(view, 2.5, 4.02)  # the edge between (2, 3) up and (2, 4) down: neither there
+    assert m.transition[4, 2] and not m.transition[3, 2]  # the lower tile
+    assert m.is_transition_edge(Edge(2, 3, "S"))
+    assert (doc.undo_stack.count(), doc.undo_stack.undoText()) == (1, "Add Stair")
+    assert win.statusBar().currentMessage() == ("Stair made: transition tile (2, 4) and "
+                                               "transition border 2,3,S (one undo step)")
+    QTest.keyClick(view, Qt.Key.Key_Z, CTRL)
+    assert m.same_content(before)
+    QTest.keyClick(view, Qt.Key.Key_Y, CTRL)
+    click(view, 6.5, 3.98)  # beside a transition tile already: the border only
+    assert m.is_transition_edge(Edge(6, 3, "S"))
+    assert not m.transition[3, 6]
+    assert doc.undo_stack.undoText() == "Add Transition Border"
+    click(view, 2.5, 4.02)  # on the stair's border: removes the border only
+    assert not m.is_transition_edge(Edge(2, 3, "S")) and m.transition[4, 2]

@@ -202,6 +202,15 @@ class Document(QObject):
         return self._edit(c.SetTransition, text,
                           [self._tile_edit("transition", cells, int(on))])
 
+    def make_stair(self, tile: Tile, edge: Edge) -> bool:
+        """A stair: ``tile`` becomes a transition tile and ``edge`` (one of its edges)
+        a transition border, as one undo step."""
+        if self._layer_refused("transitions"):
+            return False
+        return self._edit(c.SetTransition, "Add Stair",
+                          [self._tile_edit("transition", [tile], 1),
+                           *self._edge_edits("transition", [edge], 1)])
+
     def set_tile_indoor(self, cells: Iterable[Tile], indoor: bool | None) -> bool:
         code = -1 if indoor is None else int(indoor)
         if self._layer_refused("terrain"):
