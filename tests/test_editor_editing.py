@@ -23,7 +23,7 @@ from sodwa_editor.editor.testing import (
     release,
     view_point,
 )
-from sodwa_editor.engine.model import Edge, MapModel
+from sodwa_editor.engine.model import Character, Edge, MapModel
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -364,3 +364,91 @@ def test_transition_tool_makes_a_stair_on_a_bare_edge_in_one_step(make_window):
     assert doc.undo_stack.undoText() == "Add Transition Border"
     click(view, 2.5, 4.02)  # on the stair's border: removes the border only
     assert not m.is_transition_edge(Edge(2, 3, "S")) and m.transition[4, 2]
+
+
+def test_png_export_leaves_out_the_pinned_marker_with_previews_off(make_window, tmp_path):
+    from PySide6.QtGui import QImage
+
+    win = make_window(walled_room())
+    view = win.view
+    assert not any(win.previews.enabled.values())
+    assert win.files.export_png(tmp_path / "plain.png")
+    move(view, 4.5, 5.5)
+    QTest.keyClick(view, Qt.Key.Key_P)  # pin the preview source: a white outline
+    assert win.previews.pinned == (4, 5) and win.scene.marker.tiles == [(4, 5)]
+    QTest.keyClick(view, Qt.Key.Key_S)
+    drag_tiles(view, [(1, 1), (3, 2)])  # a selection is not part of the map either
+    assert win.files.export_png(tmp_path / "pinned.png")
+    assert QImage(str(tmp_path / "pinned.png")) == QImage(str(tmp_path / "plain.png"))
+    assert win.scene.marker.isVisible() and win.scene.selection.tiles  # still on screen
+
+
+def test_map_pack_save_dialog_names_packs(make_window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    win = make_window(MapModel(5, 4, name="draft"))
+    asked = {}
+
+    def save_name(parent, title, start, filters, *rest):
+        asked.update(title=title, filters=filters)
+        return str(tmp_path / "p.json"), filters.split(";;")[0]
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_name)
+    from sodwa_editor.editor.dialogs import OPEN_MAP
+
+    assert win.files.export_pack(values={"maps": [OPEN_MAP], "name": "demo", "version": "1.0"})
+    assert asked["filters"].split(";;")[0] == "SODWA map packs (*.json)"
+
+
+def test_pack_version_follows_the_schema_pattern_with_a_clear_message(make_window):
+    from PySide6.QtWidgets import QDialog, QDialogButtonBox
+
+    from sodwa_editor.editor.dialogs import OPEN_MAP, ExportPackDialog
+
+    win = make_window(MapModel(5, 4))
+    dlg = ExportPackDialog([OPEN_MAP], win)
+    dlg.show()
+    ok = dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+    for bad in ("final version", "v2", "1..2"):
+        dlg.version.selectAll()
+        QTest.keyClicks(dlg.version, bad)
+        QTest.mouseClick(ok, Qt.MouseButton.LeftButton)
+        assert dlg.isVisible() and dlg.result() != QDialog.DialogCode.Accepted
+        assert dlg.problem.text() == (
+            f'"{bad}" is not a version number: whole numbers separated by dots '
+            "(e.g. 1.2.0), optionally followed by -beta.1 or +build.7.")
+    dlg.version.selectAll()
+    QTest.keyClicks(dlg.version, "1.2.0-beta.1")
+    QTest.mouseClick(ok, Qt.MouseButton.LeftButton)
+    assert dlg.result() == QDialog.DialogCode.Accepted
+    assert dlg.values()["version"] == "1.2.0-beta.1"
+
+
+def test_pack_files_refuse_a_version_outside_the_pattern():
+    from sodwa_editor.io.packs import pack_from_doc
+
+    doc = {"format": "sodwa-mappack", "format_version": 1, "name": "p", "version": "latest",
+           "maps": []}
+    _pack, problems = pack_from_doc(doc)
+    assert any('"latest" is not a version number' in p.message for p in problems)
+
+
+def test_a_long_message_wraps_inside_the_view(make_window):
+    from PySide6.QtCore import QRectF
+
+    m = MapModel(24, 16)
+    for i in range(3):
+        m.put_character(Character(f"c{i}", "red", 20 + i, 14))
+    m.set_start_zone("red", {(22, 15), (23, 15)})
+    win = make_window(m)
+    win.resize(760, 600)
+    QApplication.processEvents()
+    move(win.view, 10.5, 8.5)
+    assert win.files.resize_map((12, 10, 0, 0))
+    note = win.last_note
+    assert "removed 3 characters, 2 start-zone tiles (Undo restores them)" in \
+        note.text().replace("\n", " ")
+    assert "\n" in note.text()  # wrapped: the view is narrower than the message
+    view = win.view
+    shown = QRectF(view.viewportTransform().map(note.pos()), note.boundingRect().size())
+    assert QRectF(view.viewport().rect()).contains(shown)

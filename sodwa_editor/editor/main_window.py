@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -30,6 +30,7 @@ from .docks.validation import ValidationDock
 from .document import Document
 from .file_ops import FileController
 from .geometry import nearest_edge
+from .notes import place_note
 from .recovery import Recovery
 from .scene.map_scene import MapScene
 from .style import TILE
@@ -199,11 +200,9 @@ class MainWindow(QMainWindow):
         note.setBrush(style.FOCUS)
         note.setZValue(100)
         note.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        center = self.view.mapToScene(self.view.viewport().rect().center())
-        pos = self.view.mapToScene(self.view.mapFromGlobal(self.cursor().pos()))
-        if not self.view.sceneRect().contains(pos):
-            pos = center
-        note.setPos(pos)
+        # at the pointer, wrapped and moved to lie inside the view
+        place_note(self.view, note, QPointF(self.view.viewport().mapFromGlobal(
+            self.cursor().pos())))
         if self.last_note is not None and self.last_note.scene() is self.scene:
             self.scene.removeItem(self.last_note)
         self.scene.addItem(note)
