@@ -51,12 +51,11 @@ class FillTool(Tool):
         if self._shown is not None and self._shown[1] is region:
             return  # the same area as shown
         self._shown = (m.revision, region)
-        ys, xs = np.nonzero(region)
-        self.scene.preview.set_shape(zip(xs.tolist(), ys.tolist(), strict=True))
+        self.scene.preview.set_mask(region)
         here = m.registry[int(m.terrain[y, x])].name
         new = m.registry[self.state.terrain_id].name \
             if 0 <= self.state.terrain_id < len(m.registry) else "?"
-        n = len(xs)
+        n = int(region.sum())
         if new == here:
             self.state.hint.emit(f"Fill: these {n} {here} tile(s) are already {new}")
         else:
