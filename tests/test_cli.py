@@ -177,7 +177,9 @@ def test_pack_build_errors_are_one_line_each(tmp_path, capsys):
     code, _, err = run(capsys, "pack", "build", str(MAPS / "indoor-compound.json"),
                        "-o", str(tmp_path / "p.json"), "--pack-version", "")
     assert code == 1
-    assert err.splitlines() == ['  error: /version: "" is too short (at least 1 character(s))',
+    assert err.splitlines() == ['  error: /version: "" is not a version number: whole numbers '
+                                "separated by dots (e.g. 1.2.0), optionally followed by -beta.1 "
+                                "or +build.7",
                                 "sodwa pack: error: pack not written: 1 error(s), listed above"]
 
 

@@ -121,7 +121,9 @@ class InspectorDock(QWidget):
             form = self._form("Nothing selected")
             self.summary = QLabel(self._map_line())
             form.addRow(self.summary)
-            form.addRow(QLabel("Use the Select tool (S) to inspect a tile, edge or character."))
+            hint = QLabel("Use the Select tool (S) to inspect a tile, edge or character.")
+            hint.setWordWrap(True)  # the dock keeps its width (DockBody)
+            form.addRow(hint)
             return
         if sel.kind == "tile" and m.in_bounds(*sel.value):
             self._tile(*sel.value)
