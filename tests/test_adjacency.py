@@ -227,6 +227,29 @@ def test_transition_tile_at_a_corner_counts_as_difficult():
     assert cls(m, (0, 0), (1, 1)) is IMPEDED
 
 
+def issue10_corner_map() -> MapModel:
+    """Issue 10's 2x2 map: (0,0) Clear level 1, (1,0) Impeding level 1, (0,1) Clear level 0,
+    (1,1) Clear level 1, a transition border on edge 0,0,S."""
+    m = MapModel(2, 2)
+    m.elevation[:] = [[1, 1], [0, 1]]
+    m.terrain[0, 1] = int(Base.IMPEDING)
+    m.transition_s[0, 0] = True
+    m.notify_bulk_change()
+    return m
+
+
+def test_transition_border_on_a_way_around_a_corner_counts_as_difficult():
+    """RB *Elevated Terrain*: transition borders "are considered to be Difficult Terrain";
+    *Terrain*: "the least restrictive type governs".  (0,0)-(1,1): one way around crosses
+    the Impeding tile (1,0), the other the transition border 0,0,S, so both hinder."""
+    m = issue10_corner_map()
+    assert pair_crossing(m, (0, 0), (1, 1)) == (IMPEDED, "corner 1,1 impeded")
+    m.set_transition_edge(Edge(0, 0, "S"), False)
+    assert cls(m, (0, 0), (1, 1)) is CLEAR  # without it, the way via (0,1) is clear
+    m.set_border(Edge(0, 0, "S"), int(Base.DIFFICULT))
+    assert cls(m, (0, 0), (1, 1)) is IMPEDED  # exactly as a Difficult border there
+
+
 # -------------------------------------------------------------------- flight
 def flight_map(setting: str) -> MapModel:
     m = MapModel(3, 2, setting=setting)  # type: ignore[arg-type]

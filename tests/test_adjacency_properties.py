@@ -90,6 +90,32 @@ def test_adjacency_is_equivariant_under_the_8_symmetries(m, sym, flight):
             pair_crossing(t, ta, tb, flight=flight)[0], (a, b, ta, tb)
 
 
+@settings(max_examples=80, deadline=None)
+@given(random_maps(), st.data(), st.booleans())
+def test_transition_border_on_a_detour_behaves_like_a_difficult_border(m, data, flight):
+    """A6: an edge carrying only a transition border gives every pair the class it gets
+    with a Difficult border there instead (RB: transition borders "are considered to be
+    Difficult Terrain"), walkers and flyers alike; only the orthogonal pair across the
+    edge may differ, and only at different elevations (a transition joins levels, a
+    Difficult border does not)."""
+    edges = [Edge(x, y, "E") for y in range(m.height) for x in range(m.width - 1)]
+    edges += [Edge(x, y, "S") for y in range(m.height - 1) for x in range(m.width)]
+    if not edges:
+        return
+    edge = data.draw(st.sampled_from(edges), label="edge")
+    stairs, fence = m.copy(), m.copy()
+    stairs.set_border(edge, 0)
+    stairs.set_transition_edge(edge, True)
+    fence.set_border(edge, int(Base.DIFFICULT))
+    fence.set_transition_edge(edge, False)
+    a, b = edge.tiles
+    level = m.elevation[a[1], a[0]] == m.elevation[b[1], b[0]] or flight
+    got, want = classes(stairs, flight=flight), classes(fence, flight=flight)
+    for pair, c in got.items():
+        if level or set(pair) != {a, b}:
+            assert c is want[pair], (edge, pair)
+
+
 @settings(max_examples=40, deadline=None)
 @given(random_maps())
 def test_graph_and_blocked_pairs_partition_the_neighbour_pairs(m):

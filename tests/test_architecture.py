@@ -1,5 +1,5 @@
-"""Architecture contracts: the engine and io layers never import Qt, and layers
-depend one way (editor -> io -> engine)."""
+"""Architecture contracts: the engine, battle and io layers never import Qt, and layers
+depend one way (editor -> io -> battle -> engine)."""
 
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ def layer_files(layer: str) -> list[Path]:
     return sorted((PACKAGE / layer).rglob("*.py"))
 
 
-@pytest.mark.parametrize("layer", ["engine", "io"])
-def test_engine_and_io_import_no_qt(layer):
+@pytest.mark.parametrize("layer", ["engine", "battle", "io"])
+def test_engine_battle_and_io_import_no_qt(layer):
     offenders = {
         str(p.relative_to(PACKAGE.parent)): sorted(n for n in imported_roots(p)
                                                      if n.split(".")[0] in QT_ROOTS)
@@ -45,7 +45,8 @@ def test_engine_and_io_import_no_qt(layer):
     assert {k: v for k, v in offenders.items() if v} == {}
 
 
-@pytest.mark.parametrize(("layer", "forbidden"), [("engine", ("io", "editor", "cli")),
+@pytest.mark.parametrize(("layer", "forbidden"), [("engine", ("battle", "io", "editor", "cli")),
+                                                  ("battle", ("io", "editor", "cli")),
                                                   ("io", ("editor", "cli"))])
 def test_dependencies_point_one_way(layer, forbidden):
     bad = {}
@@ -57,11 +58,12 @@ def test_dependencies_point_one_way(layer, forbidden):
     assert bad == {}
 
 
-def test_importing_engine_and_io_loads_no_qt_module():
+def test_importing_engine_battle_and_io_loads_no_qt_module():
     code = (
         "import sys, sodwa_editor.engine.los, sodwa_editor.engine.model, sodwa_editor.io;"
         "import pkgutil, importlib, sodwa_editor.engine as e, sodwa_editor.io as i;"
-        "[importlib.import_module(m.name) for p in (e, i) for m in "
+        "import sodwa_editor.battle as b;"
+        "[importlib.import_module(m.name) for p in (e, b, i) for m in "
         "pkgutil.walk_packages(p.__path__, p.__name__ + '.')];"
         f"print(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(QT_ROOTS)!r}))"
     )
@@ -86,4 +88,7 @@ def test_package_data_links_point_at_the_top_level_schemas_and_resources():
     for pattern in patterns:
         assert list(PACKAGE.glob(pattern)), pattern
     assert {p.name for p in PACKAGE.glob("data/schemas/*.json")} == {
-        "map.schema.json", "mappack.schema.json"}
+        "map.schema.json", "mappack.schema.json", "roster.schema.json", "rules.schema.json",
+        "team.schema.json"}
+    assert {p.name for p in PACKAGE.glob("data/resources/*.json")} == {"roster.json",
+                                                                       "rules.json"}

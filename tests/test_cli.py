@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -90,6 +91,24 @@ def test_graph_json_is_node_link(capsys):
     assert code == 0 and len(data["nodes"]) == 65
     assert {e["crossing"] for e in data["edges"]} <= {"clear", "impeded"}
     assert data["blocked"] and "reason" in data["blocked"][0]
+    assert out.count("\n") == 1  # compact: one line, as the README says
+
+
+def test_graph_json_equals_networkx_node_link_data(capsys):
+    """The one-pass conversion writes exactly what networkx.node_link_data gives,
+    tiles as [x, y] lists."""
+    import networkx as nx
+
+    from sodwa_editor.engine.adjacency import AdjacencyGraph
+    from sodwa_editor.io import load_map
+
+    path = str(MAPS / "tiered-keep.json")
+    code, out, _ = run(capsys, "graph", path, "--json")
+    data = json.loads(out)
+    expected = json.loads(json.dumps(
+        nx.node_link_data(AdjacencyGraph(load_map(path)).graph, edges="edges")))
+    del data["blocked"]
+    assert code == 0 and data == expected
 
 
 def test_pack_build_and_validate(tmp_path, capsys):
@@ -129,13 +148,19 @@ def test_console_script_runs():
     assert out.stdout.startswith("sodwa ")
 
 
-def test_a_reader_that_stops_early_gets_no_traceback():
-    """``sodwa graph MAP --json | head``: the closed pipe ends the command quietly."""
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    """``sodwa graph MAP --json | head``: the closed pipe ends the command quietly
+    (a 64x64 map: megabytes of output, far more than a pipe's buffer)."""
+    from sodwa_editor.engine.generate import make_mixed_map
+    from sodwa_editor.io import save_map
+
+    path = tmp_path / "big.json"
+    save_map(make_mixed_map(64, seed=1), path)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sodwa_editor.cli", "graph", str(MAPS / "tiered-keep.json"),
+        [sys.executable, "-m", "sodwa_editor.cli", "graph", str(path),
          "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
-    assert proc.stdout.read(10) == b'{\n  "direc'
+    assert proc.stdout.read(10) == b'{"directed'
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 141
@@ -152,5 +177,92 @@ def test_pack_build_errors_are_one_line_each(tmp_path, capsys):
     code, _, err = run(capsys, "pack", "build", str(MAPS / "indoor-compound.json"),
                        "-o", str(tmp_path / "p.json"), "--pack-version", "")
     assert code == 1
-    assert err.splitlines() == ['  error: /version: "" is too short (at least 1 character(s))',
+    assert err.splitlines() == ['  error: /version: "" is not a version number: whole numbers '
+                                "separated by dots (e.g. 1.2.0), optionally followed by -beta.1 "
+                                "or +build.7",
                                 "sodwa pack: error: pack not written: 1 error(s), listed above"]
+
+
+# ------------------------------------------------- issue 9: values no map can hold
+def small_map_text(tmp_path, name: str, raw_move: str = "5", raw_name: str = '"n"') -> str:
+    path = tmp_path / name
+    path.write_text(
+        '{"format": "sodwa-map", "format_version": 1, "name": "t", "width": 2, "height": 1, '
+        f'"terrain": [".."], "characters": [{{"id": "a", "team": "r", "x": 0, "y": 0, '
+        f'"move": {raw_move}, "name": {raw_name}}}]}}', encoding="utf-8")
+    return str(path)
+
+
+def test_a_huge_integer_is_one_problem_in_validate_and_pack(tmp_path, capsys):
+    huge = small_map_text(tmp_path, "huge.json", raw_move="9" * 4301)
+    code, out, err = run(capsys, "validate", huge)
+    assert code == 1 and err == ""
+    assert out.splitlines() == [
+        f"{huge}: unknown: 1 error(s)",
+        "  error: /characters/0/move: the whole number 999999999999... has 4301 digits; "
+        "numbers of more than 4300 digits are refused"]
+    code, out, _ = run(capsys, "validate", huge, "--json")
+    assert code == 1 and json.loads(out)["files"][0]["problems"][0]["code"] == "json"
+    code, out, _ = run(capsys, "pack", "validate", huge)
+    assert code == 1 and "/characters/0/move: the whole number" in out
+    code, _, err = run(capsys, "pack", "build", huge, "-o", str(tmp_path / "p.json"))
+    assert code == 1 and "has 4301 digits" in err and not (tmp_path / "p.json").exists()
+
+
+@pytest.mark.parametrize("move", ["1000", "100000000000000000000", "-1", "9" * 5000])
+def test_reach_move_past_the_bound_is_a_usage_error(capsys, move):
+    with pytest.raises(SystemExit) as exc:
+        main(["reach", RULEBOOK, "--from", "0,0", "--move", move])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("sodwa reach: error: argument --move: ") and len(err) < 120
+
+
+def test_reach_move_at_the_bound_runs(capsys):
+    from sodwa_editor.engine.model import MAX_MOVE
+
+    code, out, _ = run(capsys, "reach", RULEBOOK, "--from", "0,0", "--move", str(MAX_MOVE))
+    assert code == 0 and f"with Move {MAX_MOVE}:" in out
+
+
+def test_reach_from_a_character_with_a_negative_move_is_one_line(tmp_path, capsys):
+    neg = small_map_text(tmp_path, "neg.json", raw_move="-3")
+    code, out, _ = run(capsys, "validate", neg)
+    assert code == 1 and "character 'a' has Move -3" in out  # a rule error: the map loads
+    code, out, err = run(capsys, "reach", neg, "--from", "0,0")
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        "sodwa reach: error: no movement range from character 'a' on 0,0: Move must be at "
+        "least 0, not -3 (fix the map, or give --move N)"]
+    code, out, _ = run(capsys, "reach", neg, "--from", "0,0", "--move", "1", "--json")
+    assert code == 0 and json.loads(out)["move"] == 1
+
+
+def test_a_lone_surrogate_is_refused_by_validate_and_pack_build(tmp_path):
+    """Run as the console script with a strict UTF-8 output, where printing a lone
+    surrogate (from the file, or in a file name that is not UTF-8) raised."""
+    bad = small_map_text(tmp_path, "bad\udcff.json", raw_name=r'"\ud800"')
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+
+    def sodwa(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "sodwa_editor.cli", *args], env=env,
+                              capture_output=True, timeout=120)
+
+    res = sodwa("validate", bad)
+    out = res.stdout.decode()
+    assert res.returncode == 1 and res.stderr == b""
+    shown = bad.replace("\udcff", "\\udcff")
+    assert out.splitlines() == [
+        f"{shown}: unknown: 1 error(s)",
+        "  error: /characters/0/name: the text holds \\ud800, a lone UTF-16 surrogate "
+        "(not a Unicode character)"]
+    out_path = tmp_path / "p.json"
+    res = sodwa("pack", "build", bad, "-o", str(out_path))
+    err = res.stderr.decode()
+    assert res.returncode == 1 and "Traceback" not in err and not out_path.exists()
+    assert err.splitlines()[-1] == "sodwa pack: error: pack not written: 1 error(s), listed above"
+    res = sodwa("pack", "build", str(MAPS / "indoor-compound.json"), "-o", str(out_path),
+                "--name", "pack \udcff")
+    err = res.stderr.decode()
+    assert res.returncode == 1 and "Traceback" not in err and not out_path.exists()
+    assert "/name: the text holds \\udcff" in err

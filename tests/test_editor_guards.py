@@ -80,18 +80,20 @@ def test_properties_dialog_and_tool_options_are_capped(make_window):
 
 
 # --------------------------------------------------------- shown values
-def test_showing_a_large_move_does_not_change_it(make_window):
+def test_showing_a_move_outside_the_spin_box_does_not_change_it(make_window):
+    """A file may hold Move -2 (a rule error it still opens with; the spin boxes
+    step 0..999)."""
     m = MapModel(6, 5)
-    m.characters["k"] = Character("k", "blue", 1, 1, move=150, range=120)
+    m.characters["k"] = Character("k", "blue", 1, 1, move=-2, range=-5)
     win = make_window(m)
     select_character(win, 1, 1)
-    for attr, value in (("move", 150), ("range", 120)):
+    for attr, value in (("move", -2), ("range", -5)):
         spin = win.inspector.fields[attr]
         assert spin.value() == value
         spin.editingFinished.emit()  # focus in and out without typing
     assert win.document.undo_stack.count() == 0
     assert not win.isWindowModified()
-    assert win.document.model.characters["k"].move == 150
+    assert win.document.model.characters["k"].move == -2
 
 
 # --------------------------------------------------------- refused edits

@@ -70,6 +70,18 @@ def test_elevation_and_transition_groups():
     assert not transition_group_mask(m, (0, 0)).any()
 
 
+def test_an_obstructing_tile_is_in_no_stairway():
+    """G2: an Obstructing tile flagged as a transition tile is a wall ("A Tile of
+    Obstructing Terrain may not be occupied"), so it neither belongs to a stairway nor
+    joins the transition tiles on either side of it into one."""
+    m = MapModel(3, 1)
+    m.transition[:] = True
+    m.terrain[0, 1] = int(Base.OBSTRUCTING)
+    assert [x.size for x in transition_groups(m).groups] == [1, 1]
+    assert transition_group_mask(m, (0, 0)).tolist() == [[True, False, False]]
+    assert not transition_group_mask(m, (1, 0)).any()
+
+
 @settings(max_examples=60, deadline=None)
 @given(random_maps(max_side=8))
 def test_terrain_groups_are_the_connected_components(m):

@@ -85,8 +85,8 @@ def test_absurd_size_is_refused_without_allocating(monkeypatch):
         tracemalloc.stop()
     assert model is None
     assert paths_and_messages(problems) == [
-        ("/width", "1000000 is outside the allowed range 1..1024"),
-        ("/height", "1000000 is outside the allowed range 1..1024"),
+        ("/width", "1000000 is outside the allowed range 1..256"),
+        ("/height", "1000000 is outside the allowed range 1..256"),
     ]
     assert peak < 2**20, peak
 

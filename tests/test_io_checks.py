@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from sodwa_editor.engine.generate import make_mixed_map
-from sodwa_editor.engine.model import Character, Edge, MapModel, MapObject
+from sodwa_editor.engine.model import (
+    MAX_ATTRIBUTE,
+    MAX_MOVE,
+    MAX_RANGE,
+    Character,
+    Edge,
+    MapModel,
+    MapObject,
+)
 from sodwa_editor.engine.samples import SAMPLE_MAPS
 from sodwa_editor.engine.terrain import Base
 from sodwa_editor.io import MODEL_CHECKS, Problem, read_map, register_check, validate_model
@@ -138,6 +146,24 @@ def test_transition_tile_needs_a_transition_border():
 
 
 @pytest.mark.parametrize("wall", ["obstructing", "special"])
+def test_obstructing_transition_tile_is_reported(wall):
+    """docs/rules.md G2: an Obstructing tile flagged as a transition tile is a wall, no
+    part of a stairway (a special Obstructing type as well)."""
+    m = base_map()
+    tid = int(Base.OBSTRUCTING) if wall == "obstructing" else \
+        m.registry.register("cliff", Base.OBSTRUCTING)
+    m.set_transition(2, 1, True)
+    m.set_transition_edge(Edge(2, 1, "E"), True)
+    m.set_transition(2, 0, True)
+    m.set_transition_edge(Edge(2, 0, "E"), True)
+    m.set_terrain(2, 0, tid)
+    assert only(m) == [("warning", "transition-tile-obstructing", "/transition_tiles/0",
+                        (2, 0), None)]
+    m.destroy_obstruction_tile(2, 0)  # rubble: Difficult, a stair again
+    assert only(m) == []
+
+
+@pytest.mark.parametrize("wall", ["obstructing", "special"])
 def test_character_object_and_zone_on_obstructing(wall):
     m = base_map()
     tid = int(Base.OBSTRUCTING) if wall == "obstructing" else m.registry.register(
@@ -163,6 +189,16 @@ def test_two_characters_on_one_tile_and_negative_attributes():
         ("error", "negative-attribute", "/characters/0/move", None, None),
         ("error", "negative-attribute", "/characters/0/range", None, None),
         ("error", "shared-tile", "/characters/1", (0, 4), None),
+    ]
+
+
+def test_attributes_past_what_a_file_holds_are_reported_in_memory():
+    m = base_map()
+    m.put_character(Character("r0", "red", 1, 4, move=MAX_MOVE + 1, range=MAX_RANGE,
+                              attributes={"hp": -MAX_ATTRIBUTE - 1, "ok": MAX_ATTRIBUTE}))
+    assert only(m) == [
+        ("error", "attribute-range", "/characters/0/move", None, None),
+        ("error", "attribute-range", "/characters/0/attributes/hp", None, None),
     ]
 
 

@@ -4,6 +4,7 @@ while loading never accept what the schema refuses."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,12 +12,13 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from sodwa_editor.engine.generate import make_mixed_map
-from sodwa_editor.engine.model import MAX_SIDE
+from sodwa_editor.engine.model import MAX_ATTRIBUTE, MAX_MOVE, MAX_RANGE, MAX_SIDE
 from sodwa_editor.engine.samples import outdoor_skirmish
 from sodwa_editor.engine.terrain import MAX_TERRAIN_TYPES
-from sodwa_editor.io import dumps_map, map_to_dict
+from sodwa_editor.io import dumps_map, map_to_dict, parse_map
 from sodwa_editor.io.schemas import (
     FAST_ARRAYS,
+    MAX_ELEVATION_ROW,
     _def_validator,
     _to_problems,
     load_schema,
@@ -41,6 +43,9 @@ def test_schema_limits_match_the_model():
     props = load_schema("map")["properties"]
     assert props["width"]["maximum"] == props["height"]["maximum"] == MAX_SIDE
     assert props["terrain"]["maxItems"] == MAX_SIDE
+    assert props["terrain"]["items"]["maxLength"] == MAX_SIDE
+    assert props["elevation"]["maxItems"] == MAX_SIDE
+    assert props["elevation"]["items"]["maxLength"] == MAX_ELEVATION_ROW == 3 * MAX_SIDE - 1
     assert props["terrain_types"]["maxItems"] == MAX_TERRAIN_TYPES - 5
     assert props["format_version"]["const"] == 1
 
@@ -120,3 +125,55 @@ def test_type_errors_name_the_value_once():
     assert messages == ["must be a list, not null"]
     doc["borders"] = 5
     assert [p.message for p in map_schema_problems(doc)] == ["must be a list, not number 5"]
+
+
+def test_character_numbers_are_bounded_by_the_model_constants():
+    """One constant per bound (engine/model.py); the static schema mirrors it."""
+    props = load_schema("map")["$defs"]["character"]["properties"]
+    assert (props["move"]["minimum"], props["move"]["maximum"]) == (-MAX_MOVE, MAX_MOVE)
+    assert (props["range"]["minimum"], props["range"]["maximum"]) == (-MAX_RANGE, MAX_RANGE)
+    attr = props["attributes"]["additionalProperties"]
+    assert (attr["minimum"], attr["maximum"]) == (-MAX_ATTRIBUTE, MAX_ATTRIBUTE)
+
+
+@pytest.mark.parametrize("thing", ["character", "object"])
+def test_every_number_of_a_character_or_object_has_bounds(thing):
+    """Coordinates are bounded by the map size (the loader's `outside` check); every
+    other integer has a minimum and a maximum in the schema."""
+    props = load_schema("map")["$defs"][thing]["properties"]
+    found = []
+    for name, schema in props.items():
+        for s in (schema, schema.get("additionalProperties")):
+            if isinstance(s, dict) and s.get("type") in ("integer", "number"):
+                found.append(name)
+                if name not in ("x", "y"):
+                    assert "minimum" in s and "maximum" in s, name
+    assert {"x", "y"} <= set(found)
+
+
+def test_the_roster_fits_the_bounds():
+    roster = json.loads((Path(__file__).parents[1] / "resources" / "roster.json").read_text())
+    for entry in roster["characters"]:
+        assert 0 <= entry["move"] <= MAX_MOVE and 0 <= entry["range"] <= MAX_RANGE
+        assert all(abs(v) <= MAX_ATTRIBUTE for v in entry["attributes"].values())
+
+
+def test_numbers_past_the_bounds_are_schema_errors_with_their_path():
+    doc = map_to_dict(outdoor_skirmish())
+    c = doc["characters"][0]
+    c.update(move=MAX_MOVE + 1, range=-MAX_RANGE - 1, attributes={"health": MAX_ATTRIBUTE + 1})
+    model, problems = parse_map(json.dumps(doc))
+    assert model is None
+    assert [(p.path, p.message) for p in problems] == [
+        ("/characters/0/move", f"{MAX_MOVE + 1} is outside the allowed range "
+                               f"{-MAX_MOVE}..{MAX_MOVE}"),
+        ("/characters/0/range", f"{-MAX_RANGE - 1} is outside the allowed range "
+                                f"{-MAX_RANGE}..{MAX_RANGE}"),
+        ("/characters/0/attributes/health", f"{MAX_ATTRIBUTE + 1} is outside the allowed "
+                                            f"range {-MAX_ATTRIBUTE}..{MAX_ATTRIBUTE}"),
+    ]
+    c.update(move=MAX_MOVE, range=-1, attributes={"health": -MAX_ATTRIBUTE})
+    model, problems = parse_map(json.dumps(doc))
+    assert model is not None  # a negative Range is a rule error: the map opens to be fixed
+    assert [(p.code, p.path) for p in problems if p.is_error] == [
+        ("negative-attribute", "/characters/0/range")]

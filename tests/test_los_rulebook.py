@@ -233,6 +233,20 @@ def test_impeding_rim_border_of_higher_tile_impedes_mixed_pair():
     assert los(m, (0, 0), (3, 0)).crossing is Crossing.CLEAR  # grounded fence ignored
 
 
+def test_rim_wall_stands_on_top_and_blocks_the_upper_pair():
+    """L9 (our decision): a wall on a plateau's rim stands on the plateau, so two
+    characters on top whose line dips over the lower ground between them do not see
+    over it, while the lower ground itself is seen over (RB: Obstructing Terrain "will
+    not obstruct LoS if both characters are at a higher elevation")."""
+    m = make(5, 1)
+    m.elevation[0, :] = [1, 1, 0, 1, 1]
+    m.notify_bulk_change()
+    assert los(m, (0, 0), (4, 0)).crossing is Crossing.CLEAR
+    m.set_border(Edge(1, 0, "E"), int(Base.OBSTRUCTING))
+    r = los(m, (0, 0), (4, 0))
+    assert r.crossing is Crossing.BLOCKED and r.reason.edge == Edge(1, 0, "E")
+
+
 def test_target_obstructing_tile_is_blocked():
     m = make(3, 1)
     m.set_terrain(2, 0, int(Base.OBSTRUCTING))

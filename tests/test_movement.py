@@ -70,6 +70,21 @@ def test_corner_example_movement_stops_after_the_intersection():
     assert (0, 2) not in r and (1, 2) not in r  # nothing beyond the stop
 
 
+def test_corner_detour_across_a_transition_border_ends_movement():
+    """Issue 10's 2x2 map (A6): both ways round the corner from (0,0) to (1,1) hinder,
+    one through the Impeding tile (1,0), the other across the transition border 0,0,S
+    (RB: transition borders "are considered to be Difficult Terrain"), so the move ends
+    after the intersection (RB: "the character would have to stop after passing the
+    intersection")."""
+    m = MapModel(2, 2)
+    m.elevation[:] = [[1, 1], [0, 1]]
+    m.terrain[0, 1] = IMP
+    m.transition_s[0, 0] = True
+    m.notify_bulk_change()
+    r = reach(m, (0, 0), 1)
+    assert r.steps[1, 1] == 1 and r.must_stop[1, 1]
+
+
 def test_obstructing_tiles_cannot_be_entered():
     """RB: "a character may never end their movement on a tile of Obstructing Terrain"."""
     m = grid(".X. .X. ...")
@@ -232,18 +247,80 @@ def test_transition_border_of_another_tile_still_stops_a_transition_starter():
     assert r.steps[0, 2] == 2 and r.must_stop[0, 2]  # up another border: stops
 
 
+def test_only_the_start_tiles_transition_border_is_free():
+    """Issue 10's 3x1 map (M7): the mover starts on (2,0), an Impeding tile that is not a
+    transition tile; (1,0), a transition tile of the same Impeding group, may be passed
+    freely (M6), but its transition border 0,0,E is not part of the tile the mover
+    started in, so crossing it ends the move (RB: "If the border is part of a transition
+    tile and the character starts its turn in that tile, ... it does not need to end it
+    turn after passing through the transition border")."""
+    m = MapModel(3, 1)
+    m.terrain[0, 1:] = IMP
+    m.elevation[0, 1:] = 1
+    m.transition[0, 1] = True
+    m.transition_e[0, 0] = True
+    m.notify_bulk_change()
+    r = reach(m, (2, 0), 4)
+    assert r.halved and r.start_group.tolist() == [[False, True, True]]
+    assert r.steps.tolist() == [[2, 1, 0]]
+    assert r.must_stop.tolist() == [[True, False, False]]
+    r = reach(m, (1, 0), 4)  # started in that tile: its own border is free
+    assert r.steps.tolist() == [[1, 0, 1]] and not r.must_stop.any()
+
+
+def test_rubble_start_beside_a_stair_does_not_free_the_stairs_border():
+    """M7 with a rubble start: destroying the wall 2,0,E turns (2,0) (the top of a stair)
+    and (3,0) into Difficult rubble (RB: "the tiles on either side become Difficult
+    Terrain"), one terrain group.  Starting on (3,0) the mover crosses the rubble freely
+    but the stair's border 1,0,E ends its move; starting on the stair it does not."""
+    m = MapModel(5, 1)
+    m.elevation[0, 2:] = 1
+    m.transition[0, 2] = True
+    m.transition_e[0, 1] = True
+    m.border_e[0, 2] = OBS
+    m.notify_bulk_change()
+    m.destroy_obstruction_border(Edge(2, 0, "E"))
+    assert m.terrain[0].tolist() == [0, 0, DIF, DIF, 0]
+    r = reach(m, (3, 0), 8)
+    assert r.budget == 4 and r.start_group.tolist() == [[False, False, True, True, False]]
+    assert r.steps.tolist() == [[-1, 2, 1, 0, 1]] and bool(r.must_stop[0, 1])
+    r = reach(m, (2, 0), 8)
+    assert r.steps.tolist() == [[2, 1, 0, 1, 2]] and not r.must_stop[0, 1]
+
+
+def test_another_transition_tile_of_the_same_stairway_does_not_free_its_border():
+    """Decision M12: a stairway two tiles wide, (0,0) and (0,1) on the ground, each with a
+    transition border up to the plateau; the plateau tiles are split by a wall.  Starting
+    on (0,0) the mover walks onto (0,1) freely (contiguous transition tiles, M6) but
+    crossing (0,1)'s border ends its move: RB "If the border is part of a transition tile
+    and the character starts its turn in that tile" names one tile, and a hindering
+    border crossed inside the start group ends a move (RB: "or crosses a Border of
+    Impeding Terrain, they must end their movement")."""
+    m = MapModel(3, 2)
+    m.elevation[:, 1:] = 1
+    m.transition[:, 0] = True
+    m.transition_e[:, 0] = True
+    m.border_s[0, 1:] = OBS
+    m.notify_bulk_change()
+    r = reach(m, (0, 0), 8)
+    assert r.start_group.tolist() == [[True, False, False], [True, False, False]]
+    assert r.steps.tolist() == [[0, 1, 2], [1, 2, -1]]
+    assert r.must_stop.tolist() == [[False, False, False], [False, True, False]]
+
+
 @pytest.mark.parametrize("flight", [False, True])
-def test_an_obstructing_tile_in_the_start_group_stays_obstructing(flight):
-    """M6/M7: start-group tiles do not *hinder*; that does not make an Obstructing tile
-    flagged as a transition tile passable (M3, M9: Indoor walls stop flyers too), nor a
-    corner between two Obstructing tiles open (A5).  Regression: hypothesis seed 3 of
-    test_paths_are_valid_moves found a path through such a tile."""
+def test_an_obstructing_transition_tile_is_not_part_of_the_stairway(flight):
+    """M13: an Obstructing tile flagged as a transition tile is a wall, not part of
+    the mover's stairway, so it is not in the start group and stays Obstructing (M3,
+    M9: Indoor walls stop flyers too); a corner between two Obstructing tiles stays
+    closed (A5).  Regression: hypothesis seed 3 of test_paths_are_valid_moves found a
+    path through such a tile."""
     m = MapModel(3, 1, setting="indoor")
     m.set_terrain(1, 0, OBS)
     m.set_transition(0, 0, True)
-    m.set_transition(1, 0, True)  # same 8-connected transition group as the start
+    m.set_transition(1, 0, True)  # 8-connected to the start, but a wall
     r = reach(m, (0, 0), 4, flight=flight)
-    assert r.halved and r.start_group.tolist() == [[True, True, False]]
+    assert r.halved and r.start_group.tolist() == [[True, False, False]]
     assert r.steps.tolist() == [[0, -1, -1]]
     m = MapModel(2, 2, setting="indoor")
     m.set_terrain(1, 0, OBS)
@@ -254,6 +331,28 @@ def test_an_obstructing_tile_in_the_start_group_stays_obstructing(flight):
 
 
 # ------------------------------------------------------------------ flight
+def test_flyer_on_a_stairway_does_not_pass_an_outdoor_wall_flagged_as_transition():
+    """Issue 10: a flyer starting on the stairway (0,0) next to an Outdoor wall (1,0) that
+    is also flagged as a transition tile.  The wall is no part of the stairway (M13), so
+    it is not a free start-group tile; as a transition tile it is Difficult (RB: "These
+    borders and tiles are considered to be Difficult Terrain") and the flyer would have to
+    stop over it, which it may not (M9).  The transition tile (2,0) beyond it is another
+    stairway: entering it ends the move."""
+    m = MapModel(4, 2)
+    m.set_terrain(1, 0, OBS)
+    for x in (0, 1, 2):
+        m.set_transition(x, 0, True)
+    r = reach(m, (0, 0), 8, flight=True)
+    assert r.start_group.tolist() == [[True, False, False, False], [False] * 4]
+    assert r.path_to((2, 0)) == [(0, 0), (1, 1), (2, 0)]
+    assert r.steps[0, 2] == 2 and r.must_stop[0, 2]
+    m2 = MapModel(3, 1)
+    m2.set_terrain(1, 0, OBS)
+    m2.set_transition(0, 0, True)
+    m2.set_transition(1, 0, True)
+    assert reach(m2, (0, 0), 8, flight=True).steps.tolist() == [[0, -1, -1]]
+
+
 @pytest.mark.parametrize("setting", ["outdoor", "indoor"])
 def test_flight_over_outdoor_but_not_indoor_obstructions(setting):
     """RB: "A character can fly over Outdoor Obstructing Terrain but would be unable to fly
@@ -303,3 +402,99 @@ def test_reach_overlay_arrays_and_tiles_agree():
     for (x, y), info in tiles.items():
         assert info.steps == r.steps[y, x] == len(info.path) - 1
         assert info.must_stop == r.must_stop[y, x]
+
+
+def _serpentine(size: int, *, walls: str = "tiles") -> MapModel:
+    """A snake: Obstructing walls across the map with one gap at alternating
+    ends, so the only way from the top-left corner to the bottom walks every
+    row.  ``walls="tiles"``: odd rows are walls; ``"borders"``: every row is
+    open and the walls are borders on the S edges."""
+    from sodwa_editor.engine.model import Rect
+
+    m = MapModel(size, size)
+    wall = m.registry.id_of("obstructing")
+    if walls == "tiles":
+        for y in range(1, size, 2):
+            m.fill_terrain(Rect(0, y, size - 1, y), wall)
+            m.set_terrain(size - 1 if (y // 2) % 2 == 0 else 0, y, 0)
+        return m
+    for y in range(size - 1):
+        gap = size - 1 if y % 2 == 0 else 0
+        for x in range(size):
+            if x != gap:
+                m.set_border(Edge(x, y, "S"), wall)
+    return m
+
+
+def _bfs_oracle(m: MapModel, start: tuple[int, int]) -> dict[tuple[int, int], int]:
+    """Steps on an all-Clear map with Obstructing S borders: an orthogonal step
+    needs no border between; a diagonal one needs one way round the corner
+    with no border on either of its two edges (least restrictive governs)."""
+    from collections import deque
+
+    def open_s(x: int, y: int) -> bool:  # edge between (x, y) and (x, y + 1)
+        return m.border_at(Edge(x, y, "S")) == 0
+
+    def orth(a, b) -> bool:
+        (ax, ay), (_bx, by) = a, b
+        return True if ay == by else open_s(ax, min(ay, by))
+
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        a = queue.popleft()
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                b = (a[0] + dx, a[1] + dy)
+                if b == a or not m.in_bounds(*b) or b in dist:
+                    continue
+                if dx and dy:
+                    c1, c2 = (b[0], a[1]), (a[0], b[1])
+                    ok = (orth(a, c1) and orth(c1, b)) or (orth(a, c2) and orth(c2, b))
+                else:
+                    ok = orth(a, b)
+                if ok:
+                    dist[b] = dist[a] + 1
+                    queue.append(b)
+    return dist
+
+
+def test_reach_counts_steps_past_int16_on_a_serpentine():
+    """Issue 9: distances were int16, so on a serpentine with paths longer than
+    32,767 steps the search wrapped round and wrote past its queue (SIGSEGV).
+    A 256x256 snake of wall borders has paths of ~65,000 steps: every tile's
+    step count matches an independent breadth-first search, and the path to
+    the far end is that long."""
+    m = _serpentine(256, walls="borders")
+    r = reach(m, (0, 0), 70_000)
+    oracle = _bfs_oracle(m, (0, 0))
+    expected = np.full(m.shape, -1, np.int64)
+    for (x, y), d in oracle.items():
+        expected[y, x] = d
+    assert r.steps.dtype == np.int32
+    assert int(expected.max()) > 65_000
+    assert np.array_equal(r.steps, expected)
+    far = max(oracle, key=oracle.__getitem__)
+    path = r.path_to(far)
+    assert path is not None and len(path) == oracle[far] + 1
+    assert all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+               for a, b in zip(path, path[1:], strict=False))
+
+
+def test_reach_tiles_builds_no_path_until_asked(monkeypatch):
+    """Issue 9: ``Reach.tiles()`` rebuilt the full path of every tile (quadratic:
+    Move 8,000 on a serpentine took 15 s).  Listing tiles builds no path; a
+    tile's path is built when read, and is the shortest one."""
+    from sodwa_editor.engine import movement
+
+    r = reach(_serpentine(64), (0, 0), 5_000)
+    calls = []
+    real = movement.Reach.path_to
+    monkeypatch.setattr(movement.Reach, "path_to",
+                        lambda self, tile: calls.append(tile) or real(self, tile))
+    tiles = r.tiles()
+    assert len(tiles) == int((r.steps >= 0).sum()) and calls == []
+    far = max(tiles, key=lambda t: tiles[t].steps)
+    info = tiles[far]
+    assert len(info.path) == info.steps + 1 and calls == [far]
+    assert info.path[0] == (0, 0) and info.path[-1] == far

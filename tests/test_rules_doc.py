@@ -18,7 +18,7 @@ def defined_tests() -> set[str]:
 
 
 def decision_rows() -> dict[str, str]:
-    rows = re.findall(r"^\| ([LAMGR]\d+) \|(.*)$", RULES.read_text(encoding="utf-8"), re.M)
+    rows = re.findall(r"^\| ([LAMGRB]\d+) \|(.*)$", RULES.read_text(encoding="utf-8"), re.M)
     return dict(rows)
 
 
@@ -34,7 +34,7 @@ def test_every_decision_names_existing_tests():
 
 
 def test_decision_ids_are_unique_and_numbered_in_order():
-    ids = re.findall(r"^\| ([LAMGR])(\d+) \|", RULES.read_text(encoding="utf-8"), re.M)
-    for prefix in "LAMGR":
+    ids = re.findall(r"^\| ([LAMGRB])(\d+) \|", RULES.read_text(encoding="utf-8"), re.M)
+    for prefix in "LAMGRB":
         numbers = [int(n) for p, n in ids if p == prefix]
         assert numbers == list(range(1, len(numbers) + 1)), prefix

@@ -62,10 +62,10 @@ def build(win: MainWindow) -> dict[str, QAction]:
                                    "Bundle map files into a map pack")
     a["quit"] = make_action(win, "&Quit", win.close, SK.Quit)
 
-    undo = stack.createUndoAction(win, "&Undo")
-    undo.setShortcuts([QKeySequence("Ctrl+Z")])
-    redo = stack.createRedoAction(win, "&Redo")
-    redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+    undo = make_action(win, "&Undo", doc.undo, "Ctrl+Z")
+    redo = make_action(win, "&Redo", doc.redo, ["Ctrl+Shift+Z", "Ctrl+Y"])
+    _follow_stack(undo, "Undo", stack.canUndoChanged, stack.undoTextChanged, stack.canUndo())
+    _follow_stack(redo, "Redo", stack.canRedoChanged, stack.redoTextChanged, stack.canRedo())
     a["undo"], a["redo"] = undo, redo
     a["cut"] = make_action(win, "Cu&t", win.cut, "Ctrl+X", "Cut the selected region")
     a["copy"] = make_action(win, "&Copy", win.copy, "Ctrl+C", "Copy the selected region")
@@ -167,6 +167,21 @@ def build(win: MainWindow) -> dict[str, QAction]:
     tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     win.addToolBar(tb)
     win.addToolBarBreak()
-    for act in (undo, redo):
-        _tip(act)
     return a
+
+
+def _follow_stack(action: QAction, verb: str, can_changed, text_changed, can: bool) -> None:
+    """Undo/Redo name the command in the menu and the tool tip ("Undo Paint Line
+    (Ctrl+Z)") while the tool bar button keeps its short, fixed text, so the
+    buttons after it never move (Tiled does the same)."""
+    keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+
+    def named(command: str) -> None:
+        label = f"{verb} {command}" if command else verb
+        action.setText(f"&{label}")
+        action.setToolTip(f"{label} ({keys})")
+
+    action.setIconText(verb)
+    action.setEnabled(can)
+    can_changed.connect(action.setEnabled)
+    text_changed.connect(named)

@@ -73,12 +73,19 @@ def parse_overlay(spec: str) -> tuple[str, tuple[int, int] | None, int | None]:
 
     Raises ``ValueError`` naming the overlay and the accepted forms.
     """
+    from ..engine.model import MAX_MOVE
+
+    shown = spec if len(spec) <= 40 else spec[:37] + "..."
     m = _OVERLAY.fullmatch(spec.strip())
     if m is None or (m["kind"] == "los" and m["n"] is not None):
-        raise ValueError(f"bad overlay {spec!r}: use los:X,Y, reach:X,Y[:MOVE] or graph "
+        raise ValueError(f"bad overlay {shown!r}: use los:X,Y, reach:X,Y[:MOVE] or graph "
                          "(X, Y and MOVE whole numbers from 0)")
     if m["kind"] is None:
         return "graph", None, None
+    if m["n"] and (len(m["n"]) > 9 or int(m["n"]) > MAX_MOVE):
+        raise ValueError(f"bad overlay {shown!r}: MOVE is at most {MAX_MOVE}")
+    if len(m["x"]) > 9 or len(m["y"]) > 9:
+        raise ValueError(f"bad overlay {shown!r}: the tile is outside any map")
     return m["kind"], (int(m["x"]), int(m["y"])), (int(m["n"]) if m["n"] else None)
 
 

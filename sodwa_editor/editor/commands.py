@@ -10,8 +10,8 @@ Cell edits go through the model's own mutators, which validate values and tell
 listeners the touched rectangle; an edit of more than :data:`BULK` cells writes
 the arrays and calls ``notify_bulk_change(layer)`` once instead.
 
-Commands of one drag stroke share a ``stroke`` number and merge (``mergeWith``)
-into one undo step.
+Commands of one drag stroke share a ``stroke`` number and merge (``mergeWith``);
+the document pushes them as one :class:`Stroke` step when the stroke ends.
 """
 
 from __future__ import annotations
@@ -202,6 +202,29 @@ class SetIndoor(EditCells):
 
 class PasteStamp(EditCells):
     MERGE_ID = 6
+
+
+class Stroke(QUndoCommand):
+    """The commands of one drag stroke as one undo step, named after the first.
+    They were applied while the stroke was drawn, so pushing it applies nothing."""
+
+    def __init__(self, commands: list[QUndoCommand]) -> None:
+        super().__init__(commands[0].text())
+        self.commands = commands
+        # redo calls so far (an int, not a bool: every step on the stack would hold a
+        # reference to True, which tests/test_qt_regressions.py counts)
+        self._redos = 0
+
+    def redo(self) -> None:
+        self._redos += 1
+        if self._redos == 1:  # QUndoStack.push calls redo: the map already shows it
+            return
+        for cmd in self.commands:
+            cmd.redo()
+
+    def undo(self) -> None:
+        for cmd in reversed(self.commands):
+            cmd.undo()
 
 
 class SetStartZone(QUndoCommand):

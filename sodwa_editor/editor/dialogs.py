@@ -3,6 +3,7 @@ type, and the problem list shown when a file cannot be opened."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -206,12 +207,31 @@ class ExportPackDialog(QDialog):
         fields = load_schema("mappack")["properties"]
         for key in ("name", "version", "author", "description"):
             getattr(self, key).setMaxLength(fields[key]["maxLength"])
+        self.version_rule = fields["version"]  # pattern and the words for it
+        self.version.setToolTip(self.version_rule["description"])
         form.addRow("Name", self.name)
         form.addRow("Version", self.version)
         form.addRow("Author", self.author)
         form.addRow("Description", self.description)
         lay.addLayout(form)
+        self.problem = QLabel()
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #c0392b")
+        self.problem.hide()
+        lay.addWidget(self.problem)
         lay.addWidget(_buttons(self))
+
+    def accept(self) -> None:
+        """Stay open, saying why, while the version is not one the pack format takes
+        (the schema's pattern, so a pack written here always opens again)."""
+        version = self.version.text().strip()
+        if not re.search(self.version_rule["pattern"], version):
+            shown = f'"{version}"' if version else "An empty version"
+            self.problem.setText(f"{shown} is not {self.version_rule['description']}.")
+            self.problem.show()
+            self.version.setFocus()
+            return
+        super().accept()
 
     def _remove(self) -> None:
         for item in self.maps.selectedItems():

@@ -3,29 +3,42 @@
 :class:`Document` is the only thing in the editor that changes a map.  Tools,
 docks and scene items call its methods; each method builds one command and
 pushes it on the undo stack (nothing happens, and nothing is pushed, when the
-edit would change nothing).  A drag gesture is a *stroke*: every command of a
-stroke merges into one undo step, and :meth:`cancel_stroke` takes the whole
-stroke back without leaving a redo entry.
+edit would change nothing).  A drag gesture is a *stroke*: its commands apply
+as the pointer moves, merge, and reach the undo stack as one step when the
+stroke ends; :meth:`cancel_stroke` takes the whole stroke back and leaves the
+undo stack exactly as it was (the redo step available before included).
 """
 
 from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from ..engine.model import Character, Edge, MapModel, MapObject, Setting
+from ..engine.model import (
+    MAX_ATTRIBUTE,
+    MAX_MOVE,
+    MAX_RANGE,
+    Character,
+    Edge,
+    MapModel,
+    MapObject,
+    Setting,
+)
 from ..engine.terrain import Base
 from ..io.schemas import map_text_limits
+from ..io.values import lone_surrogate
 from . import commands as c
 from .geometry import Tile, edge_index, tile_index
 
 _strokes = itertools.count(1)
+#: the Layers-dock layers a stamp writes (paste, cut, delete)
+STAMP_LAYERS = ("terrain", "elevation", "transitions", "borders")
 
 
 class Document(QObject):
@@ -39,6 +52,8 @@ class Document(QObject):
     path_changed = Signal(object)
     #: a user-facing message (a refused edit, a saved file)
     message = Signal(str)
+    #: another map was loaded (new, open, revert, recovery): the view fits it
+    loaded = Signal()
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None,
                  parent: QObject | None = None) -> None:
@@ -48,6 +63,10 @@ class Document(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.indexChanged.connect(self._on_index_changed)
         self._stroke: int | None = None
+        self._pending: list[QUndoCommand] = []  # the open stroke's commands, applied
+        #: why an edit of these Layers-dock layers is refused (hidden, locked), or None
+        self.layer_guard: Callable[[Iterable[str]], str | None] | None = None
+        self._refused: str | None = None  # the refusal already said in this stroke
 
     # ------------------------------------------------------------ bookkeeping
     def _on_index_changed(self, _index: int) -> None:
@@ -61,9 +80,18 @@ class Document(QObject):
         return self.path.name if self.path else (self.model.name or "untitled")
 
     def push(self, cmd: QUndoCommand) -> bool:
-        """Push ``cmd`` unless it is an empty cell edit. True when pushed."""
+        """Push ``cmd`` unless it is an empty cell edit. True when pushed.
+
+        During a stroke the command is applied at once and kept (merged with the
+        stroke's previous one when it can) until the stroke ends."""
         if isinstance(cmd, c.EditCells) and cmd.cell_count() == 0:
             return False
+        if self._stroke is not None:
+            cmd.redo()
+            if not (self._pending and self._pending[-1].mergeWith(cmd)):
+                self._pending.append(cmd)
+            self.edited.emit()
+            return True
         self.undo_stack.push(cmd)
         return True
 
@@ -74,18 +102,28 @@ class Document(QObject):
 
     def reset(self, model: MapModel, path: Path | None) -> None:
         """Start over with another map (New, Open, Revert): history is cleared."""
-        self._stroke = None
+        self._stroke, self._pending = None, []
         self.undo_stack.clear()
         self.replace_model(model)
         self.path = Path(path) if path is not None else None
         self.path_changed.emit(self.path)
         self.undo_stack.setClean()
         self.edited.emit()
+        self.loaded.emit()
 
     def mark_saved(self, path: Path) -> None:
         self.path = Path(path)
         self.undo_stack.setClean()
         self.path_changed.emit(self.path)
+
+    def undo(self) -> None:
+        """Undo the last step (the Undo action); not while a stroke is in progress."""
+        if not self._stroke_in_progress("undo"):
+            self.undo_stack.undo()
+
+    def redo(self) -> None:
+        if not self._stroke_in_progress("redo"):
+            self.undo_stack.redo()
 
     # ---------------------------------------------------------------- strokes
     @property
@@ -94,25 +132,47 @@ class Document(QObject):
         return self._stroke is not None
 
     def begin_stroke(self) -> int:
+        """Open a stroke: its edits apply at once (the map shows them) but reach the
+        undo stack only at :meth:`end_stroke`, as one step."""
         self._stroke = next(_strokes)
+        self._pending = []
+        self._refused = None
         return self._stroke
 
     def end_stroke(self) -> None:
-        self._stroke = None
+        """Put the stroke on the undo stack as one step (nothing when it changed nothing)."""
+        pending = self._pending
+        self._stroke, self._pending = None, []
+        if pending:
+            self.undo_stack.push(c.Stroke(pending))
 
     def cancel_stroke(self) -> None:
-        """Undo everything the current stroke did and drop it from the history."""
-        stroke, self._stroke = self._stroke, None
-        if stroke is None:
-            return
-        stack = self.undo_stack
-        idx = stack.index()
-        if idx > 0:
-            top = stack.command(idx - 1)
-            if getattr(top, "stroke", None) == stroke:
-                top.undo()  # Qt does not undo an obsolete command, it only drops it
-                top.setObsolete(True)
-                stack.undo()
+        """Take back everything the current stroke did.  The undo stack never saw the
+        stroke, so it is exactly as before it: the same steps, the same redo step
+        and the same saved (clean) state."""
+        pending = self._pending
+        self._stroke, self._pending = None, []
+        for cmd in reversed(pending):
+            cmd.undo()
+        if pending:
+            self.edited.emit()
+
+    def _stroke_in_progress(self, what: str) -> bool:
+        if self._stroke is None:
+            return False
+        self.message.emit(f"release the mouse button before you {what} "
+                          "(Escape cancels the stroke)")
+        return True
+
+    def _layer_refused(self, *layers: str) -> bool:
+        """Refuse (with the reason, once per stroke) an edit of a hidden or locked layer."""
+        reason = self.layer_guard(layers) if self.layer_guard is not None else None
+        if reason is None:
+            return False
+        if self._stroke is None or reason != self._refused:
+            self._refused = reason
+            self.message.emit(reason)
+        return True
 
     def _edit(self, cls: type[c.EditCells], text: str, edits: list[c.FieldEdit]) -> bool:
         return self.push(cls(self, text, edits, self._stroke))
@@ -129,20 +189,37 @@ class Document(QObject):
         if not 0 <= terrain_id < len(self.model.registry):
             self.message.emit(f"this map has no terrain type {terrain_id}; pick one in the palette")
             return False
+        if self._layer_refused("terrain"):
+            return False
         return self._edit(c.PaintTerrain, text,
                           [self._tile_edit("terrain", cells, terrain_id)])
 
     def set_elevation(self, cells: Iterable[Tile] | np.ndarray, level: int | np.ndarray,
                       text: str = "Set Elevation") -> bool:
+        if self._layer_refused("elevation"):
+            return False
         return self._edit(c.SetElevation, text, [self._tile_edit("elevation", cells, level)])
 
     def set_transition_tiles(self, cells: Iterable[Tile], on: bool) -> bool:
         text = "Add Transition Tile" if on else "Remove Transition Tile"
+        if self._layer_refused("transitions"):
+            return False
         return self._edit(c.SetTransition, text,
                           [self._tile_edit("transition", cells, int(on))])
 
+    def make_stair(self, tile: Tile, edge: Edge) -> bool:
+        """A stair: ``tile`` becomes a transition tile and ``edge`` (one of its edges)
+        a transition border, as one undo step."""
+        if self._layer_refused("transitions"):
+            return False
+        return self._edit(c.SetTransition, "Add Stair",
+                          [self._tile_edit("transition", [tile], 1),
+                           *self._edge_edits("transition", [edge], 1)])
+
     def set_tile_indoor(self, cells: Iterable[Tile], indoor: bool | None) -> bool:
         code = -1 if indoor is None else int(indoor)
+        if self._layer_refused("terrain"):
+            return False
         return self._edit(c.SetIndoor, f"Set Obstruction {_indoor_word(indoor)}",
                           [self._tile_edit("tile_indoor", cells, code)])
 
@@ -154,8 +231,9 @@ class Document(QObject):
                 for s, i in idx.items() if len(i)]
 
     def set_borders(self, edges: Iterable[Edge], terrain_id: int,
-                    indoor: bool | None = None) -> bool:
-        """Put a border of ``terrain_id`` (0 removes) on each edge."""
+                    indoor: bool | None = None, text: str | None = None) -> bool:
+        """Put a border of ``terrain_id`` (0 removes) on each edge; ``text`` names the
+        undo step (default Place Border / Remove Border)."""
         if not 0 <= terrain_id < len(self.model.registry):
             self.message.emit(f"this map has no terrain type {terrain_id}; pick a border type")
             return False
@@ -165,17 +243,25 @@ class Document(QObject):
             if self.model.registry[terrain_id].base not in BORDER_BASES:
                 self.message.emit(f"{self.model.registry[terrain_id].name} cannot be a border")
                 return False
+        if self._layer_refused("borders"):
+            return False
         code = -1 if indoor is None else int(indoor)
-        text = "Remove Border" if terrain_id == 0 else "Place Border"
+        text = text or ("Remove Border" if terrain_id == 0 else "Place Border")
         edges = list(edges)
         value = terrain_id * 4 + (code + 1 if terrain_id else 0)
         return self._edit(c.SetBorders, text, self._edge_edits("border", edges, value))
 
     def set_border_indoor(self, edges: Iterable[Edge], indoor: bool | None) -> bool:
+        """Set the Indoor/Outdoor override of the borders on ``edges`` (edges without a
+        border, and edges outside the map, are skipped like in :meth:`set_borders`)."""
+        if self._layer_refused("borders"):
+            return False
         code = -1 if indoor is None else int(indoor)
         m = self.model
         edits = []
         for e in edges:
+            if not m.edge_in_bounds(e):
+                continue
             tid = m.border_at(e)
             if tid:
                 edits += self._edge_edits("border", [e], tid * 4 + code + 1)
@@ -183,6 +269,8 @@ class Document(QObject):
 
     def set_transition_edges(self, edges: Iterable[Edge], on: bool) -> bool:
         text = "Add Transition Border" if on else "Remove Transition Border"
+        if self._layer_refused("transitions"):
+            return False
         return self._edit(c.SetTransition, text,
                           self._edge_edits("transition", edges, int(on)))
 
@@ -213,6 +301,8 @@ class Document(QObject):
             return False
         if on and self._too_long("team name", team, "team"):
             return False
+        if self._layer_refused("start zones"):
+            return False
         cells = {(int(x), int(y)) for x, y in cells if self.model.in_bounds(x, y)}
         current = self.model.start_zones
         after = {t: set(z) - cells for t, z in current.items()}
@@ -236,13 +326,39 @@ class Document(QObject):
         return next(f"{base}-{i}" for i in itertools.count(2) if f"{base}-{i}" not in taken)
 
     def _too_long(self, what: str, text: str, field: str) -> bool:
-        """Refuse (with a message) text longer than the map format holds."""
+        """Refuse (with a message) text longer than the map format holds, or text
+        no file can hold (a lone UTF-16 surrogate)."""
         limit = map_text_limits()[field]
-        if len(text) <= limit:
-            return False
-        self.message.emit(f"the {what} is {len(text)} characters long; "
-                          f"a map file holds at most {limit}")
-        return True
+        if len(text) > limit:
+            self.message.emit(f"the {what} is {len(text)} characters long; "
+                              f"a map file holds at most {limit}")
+            return True
+        why = lone_surrogate(text)
+        if why is not None:
+            self.message.emit(f"the {what} cannot be stored: {why}")
+            return True
+        return False
+
+    def _out_of_range(self, ch: Character, before: Character | None) -> bool:
+        """Refuse (with a message) a new or changed Move, Range or other attribute
+        outside what the map format holds (Move and Range 0..MAX_MOVE/MAX_RANGE)."""
+        for attr, limit in (("move", MAX_MOVE), ("range", MAX_RANGE)):
+            value = getattr(ch, attr)
+            if (before is None or value != getattr(before, attr)) and not 0 <= value <= limit:
+                self.message.emit(f"{attr.capitalize()} {value} refused: it is a whole number "
+                                  f"from 0 to {limit}")
+                return True
+        old = before.attributes if before is not None else {}
+        for name, value in ch.attributes.items():
+            if old.get(name) != value and not -MAX_ATTRIBUTE <= value <= MAX_ATTRIBUTE:
+                self.message.emit(f"attribute {name} = {value} refused: a map holds "
+                                  f"-{MAX_ATTRIBUTE}..{MAX_ATTRIBUTE}")
+                return True
+            why = lone_surrogate(name) if name not in old else None
+            if why is not None:
+                self.message.emit(f"the attribute name cannot be stored: {why}")
+                return True
+        return False
 
     def _refuse_token(self, what: str, ch: Character | MapObject, *, placed: bool) -> bool:
         """Emit why a character or object ``ch`` cannot be stored and return True, or return False.
@@ -268,7 +384,10 @@ class Document(QObject):
         m = self.model
         if not m.in_bounds(character.x, character.y):
             return False
-        if self._refuse_token("character", character, placed=True):
+        if self._layer_refused("characters"):
+            return False
+        if self._refuse_token("character", character, placed=True) or \
+                self._out_of_range(character, m.characters.get(character.id)):
             return False
         other = m.character_at(character.x, character.y)
         if other is not None and other.id != character.id:
@@ -283,10 +402,11 @@ class Document(QObject):
         after = copy.deepcopy(before)
         for k, v in changes.items():
             setattr(after, k, v)
-        if after == before:
+        if after == before or self._layer_refused("characters"):
             return False
         moved = (after.x, after.y) != (before.x, before.y)
-        if self._refuse_token("character", after, placed=moved):
+        if self._refuse_token("character", after, placed=moved) or \
+                self._out_of_range(after, before):
             return False
         if moved:
             other = self.model.character_at(after.x, after.y)
@@ -300,14 +420,14 @@ class Document(QObject):
 
     def remove_character(self, character_id: str) -> bool:
         before = self.model.characters.get(character_id)
-        if before is None:
+        if before is None or self._layer_refused("characters"):
             return False
         return self.push(c.PutCharacter(self, "Remove Character", before, None))
 
     def place_object(self, obj: MapObject) -> bool:
         before = self.model.objects.get(obj.id)
         text = "Place Object" if before is None else "Edit Object"
-        if before == obj:
+        if before == obj or self._layer_refused("characters"):
             return False
         moved = before is None or (before.x, before.y) != (obj.x, obj.y)
         if self._refuse_token("object", obj, placed=moved):
@@ -316,7 +436,7 @@ class Document(QObject):
 
     def remove_object(self, object_id: str) -> bool:
         before = self.model.objects.get(object_id)
-        if before is None:
+        if before is None or self._layer_refused("characters"):
             return False
         return self.push(c.PutObject(self, "Remove Object", before, None))
 
@@ -326,6 +446,8 @@ class Document(QObject):
         Terrain is matched by type name; special types the stamp uses that this
         map does not declare are declared first, in the same undo step.
         """
+        if self._layer_refused(*STAMP_LAYERS):
+            return False
         missing = stamp.missing_types(self.model)
         if not missing:
             return self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))

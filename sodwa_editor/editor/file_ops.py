@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QFileDialog, QGraphicsItem, QMessageBox
 
 from ..engine.model import MapModel, Setting
 from ..engine.terrain import Base
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 MAP_FILTER = "SODWA maps (*.json);;All files (*)"
+PACK_FILTER = "SODWA map packs (*.json);;All files (*)"
 MAX_RECENT = 10
 
 
@@ -66,8 +67,7 @@ class FileController(QObject):
         if setting not in ("outdoor", "indoor"):
             raise ValueError(f"map setting {setting!r} is neither 'outdoor' nor 'indoor'")
         kind: Setting = "indoor" if setting == "indoor" else "outdoor"
-        self.doc.reset(MapModel(w, h, name=name, setting=kind), None)
-        self.win.view.zoom_fit()
+        self.doc.reset(MapModel(w, h, name=name, setting=kind), None)  # fits the view
         return True
 
     def open_map(self, path: Path | str | None = None, *, ask_save: bool = True) -> bool:
@@ -94,7 +94,6 @@ class FileController(QObject):
         if errors:
             self.win.show_message(f"{path.name} opened with {len(errors)} error(s): see the "
                                   "Validation dock")
-        self.win.view.zoom_fit()
         return True
 
     def _show_problems(self, title: str, summary: str, problems: list) -> None:
@@ -195,17 +194,33 @@ class FileController(QObject):
             if not name:
                 return False
             path = name
-        self.win.scene.selection.clear()
-        self.win.scene.hover.clear()
+        hidden = [item for item in self._transient_items() if item.isVisible()]
+        for item in hidden:  # the map and its visible layers only, not the tools' marks
+            item.setVisible(False)
         try:
             used = save_png(self.win.scene, Path(path), scale)
         except OSError as exc:
             QMessageBox.critical(self.win, "Export Failed", str(exc))
             return False
+        finally:
+            for item in hidden:
+                item.setVisible(True)
         note = f" at {used * 100:.0f}% (largest image side {MAX_IMAGE_SIDE} px)" \
             if used < scale else ""
         self.win.statusBar().showMessage(f"Exported {path}{note}", 6000)
         return True
+
+    def _transient_items(self) -> list[QGraphicsItem]:
+        """What the view shows besides the map: hover, tool preview, selection,
+        highlight, notes, the paste preview, and the pinned-source marker unless a
+        preview it belongs to is on."""
+        scene, win = self.win.scene, self.win
+        items: list[QGraphicsItem] = [scene.hover, scene.preview, scene.selection, scene.focus]
+        if not any(win.previews.enabled.values()):
+            items.append(scene.marker)
+        if win.last_note is not None and win.last_note.scene() is scene:
+            items.append(win.last_note)
+        return items + [win.select_tool.stamp_item]
 
     def export_pack(self, out: Path | str | None = None, values: dict | None = None) -> bool:
         from ..io import build_pack, save_pack
@@ -217,7 +232,7 @@ class FileController(QObject):
                 return False
         if out is None:
             name, _ = QFileDialog.getSaveFileName(self.win, "Save Map Pack",
-                                                  f"{values['name']}.json", MAP_FILTER)
+                                                  f"{values['name']}.json", PACK_FILTER)
             if not name:
                 return False
             out = name

@@ -3,9 +3,8 @@ lines and flood fill.  Pure functions on tile coordinates (no Qt)."""
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
+from numba import njit
 
 from ..engine.model import Edge, MapModel
 
@@ -92,6 +91,19 @@ def line_cells(a: Tile, b: Tile) -> list[Tile]:
             y0 += sy
 
 
+def room_edges(model: MapModel, a: Tile, b: Tile) -> list[Edge]:
+    """The edges around the rectangle of tiles with corners ``a`` and ``b`` (the four
+    walls of a room), clockwise from the north-west corner; edges on the map's
+    boundary do not exist and are left out."""
+    x0, x1 = sorted((a[0], b[0]))
+    y0, y1 = sorted((a[1], b[1]))
+    out = [Edge(x, y0 - 1, "S") for x in range(x0, x1 + 1)]
+    out += [Edge(x1, y, "E") for y in range(y0, y1 + 1)]
+    out += [Edge(x, y1, "S") for x in range(x1, x0 - 1, -1)]
+    out += [Edge(x0 - 1, y, "E") for y in range(y1, y0 - 1, -1)]
+    return [e for e in out if model.edge_in_bounds(e)]
+
+
 def rect_cells(a: Tile, b: Tile) -> list[Tile]:
     x0, x1 = sorted((a[0], b[0]))
     y0, y1 = sorted((a[1], b[1]))
@@ -100,29 +112,46 @@ def rect_cells(a: Tile, b: Tile) -> list[Tile]:
 
 def flood_region(model: MapModel, start: Tile, *, respect_borders: bool = True) -> np.ndarray:
     """bool (H, W): tiles 4-connected to ``start`` with the same terrain id and
-    elevation; with ``respect_borders`` a border of any type stops the fill."""
+    elevation; with ``respect_borders`` a border of any type stops the fill.
+    Compiled (a 256x256 area in well under a millisecond), so the Fill tool can
+    show the area under the pointer before the click."""
     h, w = model.shape
     sx, sy = start
-    key_t = model.terrain[sy, sx]
-    key_e = model.elevation[sy, sx]
-    same = (model.terrain == key_t) & (model.elevation == key_e)
-    open_e = np.ones((h, max(w - 1, 0)), bool)
-    open_s = np.ones((max(h - 1, 0), w), bool)
+    same = (model.terrain == model.terrain[sy, sx]) & (model.elevation == model.elevation[sy, sx])
+    open_e = np.ones((h, max(w - 1, 0)), np.bool_)
+    open_s = np.ones((max(h - 1, 0), w), np.bool_)
     if respect_borders:
         open_e = model.border_e == 0
         open_s = model.border_s == 0
-    out = np.zeros((h, w), bool)
+    return _flood(same, open_e, open_s, int(sx), int(sy))
+
+
+@njit(cache=True, nogil=True)
+def _flood(same, open_e, open_s, sx, sy):  # pragma: no cover - compiled
+    """Breadth-first fill of ``same`` from (sx, sy) through open edges."""
+    h, w = same.shape
+    out = np.zeros((h, w), np.bool_)
+    queue = np.empty(h * w, np.int64)
     out[sy, sx] = True
-    todo = deque([(sx, sy)])
-    while todo:
-        x, y = todo.popleft()
-        for nx, ny, ok in ((x + 1, y, x + 1 < w and open_e[y, x]),
-                           (x - 1, y, x > 0 and open_e[y, x - 1]),
-                           (x, y + 1, y + 1 < h and open_s[y, x]),
-                           (x, y - 1, y > 0 and open_s[y - 1, x])):
+    queue[0] = sy * w + sx
+    head, tail = 0, 1
+    while head < tail:
+        k = queue[head]
+        head += 1
+        y, x = k // w, k % w
+        for d in range(4):
+            if d == 0:
+                nx, ny, ok = x + 1, y, x + 1 < w and open_e[y, x]
+            elif d == 1:
+                nx, ny, ok = x - 1, y, x > 0 and open_e[y, x - 1]
+            elif d == 2:
+                nx, ny, ok = x, y + 1, y + 1 < h and open_s[y, x]
+            else:
+                nx, ny, ok = x, y - 1, y > 0 and open_s[y - 1, x]
             if ok and same[ny, nx] and not out[ny, nx]:
                 out[ny, nx] = True
-                todo.append((nx, ny))
+                queue[tail] = ny * w + nx
+                tail += 1
     return out
 
 

@@ -32,7 +32,12 @@ def build_scene(model: MapModel, overlays=(), hidden=()) -> MapScene:
 
             c = model.character_at(*tile)
             move = n if n is not None else (c.move if c is not None else 5)
-            scene.previews["reach"].set_reach(model, reach(model, tile, move))
+            try:
+                result = reach(model, tile, move)
+            except ValueError as exc:  # e.g. a negative Move: a rule error the map loads with
+                raise ValueError(f"no movement range from {tile[0]},{tile[1]}: {exc} (fix the "
+                                 "map, or give reach:X,Y:MOVE)") from exc
+            scene.previews["reach"].set_reach(model, result)
             scene.previews["reach"].setVisible(True)
         else:
             scene.items_by_name["graph"].setVisible(True)

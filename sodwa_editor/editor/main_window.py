@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QScrollArea,
     QUndoView,
     QWidget,
 )
@@ -32,6 +33,7 @@ from .document import Document
 from .file_ops import FileController
 from .geometry import nearest_edge
 from .layout import WindowLayout
+from .notes import place_note
 from .recovery import Recovery
 from .scene.map_scene import MapScene
 from .style import TILE
@@ -41,6 +43,27 @@ from .tools.select import SelectTool
 from .view import MapView
 
 APP_NAME = "SODWA Editor"
+#: width a dock starts with; afterwards only the user changes it (DockBody)
+DOCK_WIDTH = 260
+
+
+class DockBody(QScrollArea):
+    """A dock's content in a scroll area whose size hints never change: what the
+    dock shows (a character's form, a long problem) cannot widen or narrow the dock
+    and so move the map under the pointer.  Content wider than the dock scrolls."""
+
+    def __init__(self, content: QWidget) -> None:
+        super().__init__()
+        self.setWidget(content)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(DOCK_WIDTH, 200)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(120, 60)
 
 
 def default_settings() -> QSettings:
@@ -81,7 +104,9 @@ class MainWindow(QMainWindow):
         self.tool_options = ToolOptionsBar(self)
         self.addToolBar(self.tool_options)
         self._build_docks()
+        self.document.layer_guard = self.layers.refusal  # hidden or locked: refused
         self._build_status()
+        self.state.hint.connect(self.statusBar().showMessage)
         self.window_layout = WindowLayout(self)
         self.window_layout.restore()  # geometry, docks, layers of the last run
         follow_map_size(self.docks["minimap"], self.document.model)
@@ -90,6 +115,7 @@ class MainWindow(QMainWindow):
         d.edited.connect(self.scene.flush)
         d.edited.connect(self._on_edited)
         d.message.connect(self.show_message)
+        d.loaded.connect(self.view.zoom_fit)  # new, open, revert, recovery: fitted
         # Bound methods, not lambdas: Qt drops them when the window is deleted.
         d.undo_stack.cleanChanged.connect(self._update_title)
         d.path_changed.connect(self._update_title)
@@ -109,7 +135,7 @@ class MainWindow(QMainWindow):
               area=Qt.DockWidgetArea.RightDockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(widget)
+        dock.setWidget(DockBody(widget))
         self.addDockWidget(area, dock)
         self.view_menu.addAction(dock.toggleViewAction())
         return dock
@@ -193,11 +219,9 @@ class MainWindow(QMainWindow):
         note.setBrush(style.FOCUS)
         note.setZValue(100)
         note.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        center = self.view.mapToScene(self.view.viewport().rect().center())
-        pos = self.view.mapToScene(self.view.mapFromGlobal(self.cursor().pos()))
-        if not self.view.sceneRect().contains(pos):
-            pos = center
-        note.setPos(pos)
+        # at the pointer, wrapped and moved to lie inside the view
+        place_note(self.view, note, QPointF(self.view.viewport().mapFromGlobal(
+            self.cursor().pos())))
         if self.last_note is not None and self.last_note.scene() is self.scene:
             self.scene.removeItem(self.last_note)
         self.scene.addItem(note)
@@ -211,6 +235,7 @@ class MainWindow(QMainWindow):
     # ----------------------------------------------------------------- tools
     def set_tool(self, name: str) -> None:
         tool = self.tools[name]
+        self.state.set_tool(name)  # before the tool: its own options apply
         self.view.set_tool(tool)
         act = self.action_map.get(f"tool_{name}")
         if act is not None and not act.isChecked():

@@ -192,7 +192,12 @@ class PreviewController(QObject):
 
         c = m.character_at(*src)
         move = c.move if c is not None else self.move_value
-        result = reach(m, src, move)
+        try:
+            result = reach(m, src, move)
+        except ValueError as exc:  # e.g. a negative Move: a rule error the map opens with
+            self.reach_item.setVisible(False)
+            who = f"{c.id!r} on " if c is not None else ""
+            return [f"no movement range for {who}{src[0]}, {src[1]}: {exc}"]
         self.reach_item.set_reach(m, result)
         target = self._target()
         if target is None:

@@ -1,5 +1,15 @@
-"""Stamps: a copied rectangle of a map (tile layers and the edges inside it),
-rotated or flipped and pasted back as one command.
+"""Stamps: a copied rectangle of a map (its tile layers and every edge of its
+tiles, the rectangle's outline included), rotated or flipped and pasted back as
+one command.
+
+A selection owns the edges on its outline: copying the tiles of a walled room
+copies its walls, pasting writes them, and Cut/Delete clear them.  Every layer
+a tile or an edge carries goes with it: terrain, elevation, transition tile and
+the Indoor/Outdoor flag of a tile; border type with its Indoor/Outdoor flag and
+transition border of an edge.  (Start zones, characters and objects are not
+part of a stamp.)  Outline edges that lie on the map's boundary do not exist;
+they are stored as :data:`MISSING` and a paste leaves the target's edge there
+as it is.
 
 A stamp remembers the terrain types of the map it was copied from, so it can be
 pasted into another map: terrain is matched by type *name*, and special types
@@ -18,12 +28,18 @@ from ..engine.terrain import TerrainRegistry, TerrainType
 from .commands import FieldEdit, read_field
 
 TILE_FIELDS = ("terrain", "elevation", "transition", "tile_indoor")
+EDGE_FIELDS = ("border_e", "border_s", "transition_e", "transition_s")
+#: an outline edge on the boundary of the source map: no edge, nothing to paste
+MISSING = -1
 
 
 @dataclass
 class Stamp:
-    """Tile layers (h, w) and inner edge layers: east (h, w-1), south (h-1, w).
-    Border values are packed as in :func:`~.commands.read_field`."""
+    """Tile layers (h, w) and edge layers with the outline: east (h, w+1), column
+    ``c`` the edge east of tile ``c - 1`` (column 0: the outline's west side);
+    south (h+1, w), row ``r`` the edge south of tile row ``r - 1``.  Border values
+    are packed as in :func:`~.commands.read_field`; :data:`MISSING` marks an
+    outline edge beyond the map."""
 
     tiles: dict[str, np.ndarray]
     border_e: np.ndarray
@@ -48,35 +64,45 @@ class Stamp:
         tiles = {f: getattr(model, f)[sl].astype(np.int32) for f in TILE_FIELDS}
 
         def edges(field: str, xs: range, ys: range) -> np.ndarray:
-            shape = getattr(model, field).shape
+            """Values of the edges at (xs, ys) of an edge layer; MISSING beyond it."""
+            fh, fw = getattr(model, field).shape
             gy, gx = np.meshgrid(np.array(ys, np.intp), np.array(xs, np.intp), indexing="ij")
-            if gy.size == 0:
-                return np.zeros(gy.shape, np.int32)
-            return read_field(model, field, np.ravel_multi_index((gy, gx), shape)).reshape(
-                gy.shape)
+            out = np.full(gy.shape, MISSING, np.int32)
+            ok = (gx >= 0) & (gy >= 0) & (gx < fw) & (gy < fh)
+            if ok.any():
+                out[ok] = read_field(model, field, np.ravel_multi_index((gy[ok], gx[ok]),
+                                                                        (fh, fw)))
+            return out
 
-        return cls(
-            tiles,
-            edges("border_e", range(x0, x1), range(y0, y1 + 1)),
-            edges("border_s", range(x0, x1 + 1), range(y0, y1)),
-            edges("transition_e", range(x0, x1), range(y0, y1 + 1)),
-            edges("transition_s", range(x0, x1 + 1), range(y0, y1)),
-            tuple(model.registry),
-        )
+        east = (range(x0 - 1, x1 + 1), range(y0, y1 + 1))
+        south = (range(x0, x1 + 1), range(y0 - 1, y1 + 1))
+        return cls(tiles, edges("border_e", *east), edges("border_s", *south),
+                   edges("transition_e", *east), edges("transition_s", *south),
+                   tuple(model.registry))
 
     @classmethod
     def empty(cls, w: int, h: int) -> Stamp:
-        """A stamp of Clear ground (what Cut and Delete leave behind)."""
+        """A stamp of Clear ground without borders or transitions, its outline
+        included (what Cut and Delete leave behind)."""
         tiles = {f: np.zeros((h, w), np.int32) for f in TILE_FIELDS}
         tiles["tile_indoor"][:] = INDOOR_DEFAULT
-        e = np.zeros((h, max(w - 1, 0)), np.int32)
-        s = np.zeros((max(h - 1, 0), w), np.int32)
+        e = np.zeros((h, w + 1), np.int32)
+        s = np.zeros((h + 1, w), np.int32)
         return cls(tiles, e, s, e.copy(), s.copy())
+
+    def edge_layers(self) -> dict[str, np.ndarray]:
+        return {"border_e": self.border_e, "border_s": self.border_s,
+                "transition_e": self.transition_e, "transition_s": self.transition_s}
+
+    def border_count(self) -> int:
+        """Edges (outline included) that carry a border."""
+        return int(sum((a // 4 > 0).sum() for a in (self.border_e, self.border_s)))
 
     # ------------------------------------------------------------ transforms
     def rotated(self, clockwise: bool = True) -> Stamp:
         """Rotated by 90 degrees: tile (x, y) goes to (h-1-y, x) clockwise; east
-        edges become south edges and the other way round."""
+        edges become south edges and the other way round (the outline columns
+        and rows turn with them)."""
         if not clockwise:
             return self.rotated().rotated().rotated()
 
@@ -103,7 +129,7 @@ class Stamp:
         """The terrain types that occur in the stamp's tiles or borders."""
         ids = set(np.unique(self.tiles["terrain"]).tolist())
         for borders in (self.border_e, self.border_s):
-            ids |= {v // 4 for v in np.unique(borders).tolist() if v // 4}
+            ids |= {v // 4 for v in np.unique(borders).tolist() if v // 4 > 0}
         return [self.types[i] for i in sorted(ids) if i < len(self.types)]
 
     def missing_types(self, model: MapModel) -> list[TerrainType]:
@@ -118,18 +144,21 @@ class Stamp:
 
     def edits(self, model: MapModel, ox: int, oy: int) -> list[FieldEdit]:
         """Cell edits pasting this stamp with its top-left tile at (ox, oy); terrain
-        of a type ``model`` does not declare is left out."""
+        of a type ``model`` does not declare, edges beyond the map and
+        :data:`MISSING` outline edges are left out."""
         out = []
-        layers = [(f, a) for f, a in self.tiles.items()] + [
-            ("border_e", self.border_e), ("border_s", self.border_s),
-            ("transition_e", self.transition_e), ("transition_s", self.transition_s)]
+        shift = {"border_e": (-1, 0), "transition_e": (-1, 0),  # the outline's west column
+                 "border_s": (0, -1), "transition_s": (0, -1)}  # and north row
+        layers = [*self.tiles.items(), *self.edge_layers().items()]
         id_map = self._id_map(model)
         for field_name, arr in layers:
             if arr.size == 0:
                 continue
-            ys, xs = np.nonzero(np.ones(arr.shape, bool))
+            ys, xs = np.nonzero(arr != MISSING) if field_name in shift else \
+                np.nonzero(np.ones(arr.shape, bool))
             values = arr[ys, xs].astype(np.int64)
-            ty, tx = ys + oy, xs + ox
+            dx, dy = shift.get(field_name, (0, 0))
+            ty, tx = ys + oy + dy, xs + ox + dx
             fh, fw = getattr(model, field_name).shape
             ok = (tx >= 0) & (ty >= 0) & (tx < fw) & (ty < fh)
             if field_name == "terrain":

@@ -83,6 +83,8 @@ BACKGROUND = QColor(70, 72, 78)
 SELECTION = QColor(40, 120, 255)
 HOVER = QColor(255, 255, 255, 150)
 PREVIEW = QColor(40, 120, 255, 110)
+#: opacity of the paste preview (the stamp drawn as it will look)
+STAMP_OPACITY = 0.6
 FOCUS = QColor(255, 0, 200)
 
 # --------------------------------------------------------------- previews

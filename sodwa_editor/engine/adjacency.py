@@ -55,10 +55,12 @@ class Inputs:
     ``tile``: class of a tile as a place to stand (``BLOCKED`` = cannot be
     occupied, ``IMPEDED`` = hindering: Impeding/Difficult/Liquid or a transition
     tile).  ``elev``: elevation used for the rule (all zero for a flyer).
-    ``cross_*``: class of crossing an edge orthogonally (border, transition
-    border); ``side_*``: class of the border alone (for the ways around a
-    corner); ``link_*``: transition border (joins different elevations).
-    ``*_e`` arrays are ``(h, w-1)``, ``*_s`` arrays ``(h-1, w)``.
+    ``cross_*``: class of crossing an edge, orthogonally or on a way around a
+    corner: its border's class, and at least Difficult (``IMPEDED``) for a
+    transition border; ``side_*``: class of the border alone (reasons, and the
+    start-tile exemption of :mod:`.movement`); ``link_*``: transition border
+    (joins different elevations).  ``*_e`` arrays are ``(h, w-1)``, ``*_s``
+    arrays ``(h-1, w)``.
     """
 
     tile: np.ndarray
@@ -156,6 +158,8 @@ def _endpoints(ta: np.ndarray, tb: np.ndarray, cls: np.ndarray,
 def _route(edge1: np.ndarray, t: np.ndarray, el: np.ndarray, e: np.ndarray,
            edge2: np.ndarray) -> np.ndarray:
     """One way around a corner, via tile R: ``max(edge P|R, tileclass(R), edge R|Q)``.
+    An edge counts as it does when crossed, so a transition border is Difficult there
+    too (RB: "These borders and tiles are considered to be Difficult Terrain").
     tileclass(R) for a mover at elevation ``e``: Obstructing or higher ground is
     ``BLOCKED`` (RB: "For Grounded characters, Elevated Terrain is considered to be
     Obstructing Terrain for movement"), lower ground is ``CLEAR``, else R's class."""
@@ -188,8 +192,8 @@ def _pair_classes(inp: Inputs) -> PairClasses:
                    inp.cross_s, inp.side_s, inp.link_s)
     a, b, c, d = t[:-1, :-1], t[:-1, 1:], t[1:, :-1], t[1:, 1:]
     ea, eb, ec, ed = el[:-1, :-1], el[:-1, 1:], el[1:, :-1], el[1:, 1:]
-    ab, cd = inp.side_e[:-1, :], inp.side_e[1:, :]
-    ac, bd = inp.side_s[:, :-1], inp.side_s[:, 1:]
+    ab, cd = inp.cross_e[:-1, :], inp.cross_e[1:, :]
+    ac, bd = inp.cross_s[:, :-1], inp.cross_s[:, 1:]
     # SE: a -> d, around via b or via c, at a's elevation.
     cse, wse = _diag(a, d, ea, ed, _route(ab, b, eb, ea, bd), _route(ac, c, ec, ea, cd))
     # SW: b -> c, around via a or via d, at b's elevation.

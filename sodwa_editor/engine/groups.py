@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from .model import CLEAR_ID, MapModel, Rect
+from .terrain import Base
 
 Tile = tuple[int, int]
 
@@ -171,12 +172,20 @@ def elevation_groups(model: MapModel) -> Groups:
     return _groups(model.elevation.astype(np.int32), model.elevation > 0, None, model.elevation)
 
 
+def _stairs(model: MapModel) -> np.ndarray:
+    """Transition tiles that can be stood on: an Obstructing tile flagged as a transition
+    tile is a wall, not part of a stairway (RB: "A Tile of Obstructing Terrain may not be
+    occupied"; docs/rules.md G2)."""
+    walls = model.registry.base_table()[model.terrain] == Base.OBSTRUCTING
+    return np.ascontiguousarray(model.transition & ~walls)
+
+
 def transition_groups(model: MapModel) -> Groups:
     """Rulebook *Elevated Terrain* transition tiles (EL: "Part of a stairway or ladder
     is on terrain of a lower elevation and part is on terrain of a higher elevation"):
     8-connected transition tiles, whatever their elevation, so one stairway is one
-    group."""
-    return _groups(np.zeros(model.shape, np.int32), model.transition, None, None)
+    group.  Obstructing tiles are in none (:func:`_stairs`)."""
+    return _groups(np.zeros(model.shape, np.int32), _stairs(model), None, None)
 
 
 def terrain_group_mask(model: MapModel, tile: Tile) -> np.ndarray:
@@ -185,6 +194,6 @@ def terrain_group_mask(model: MapModel, tile: Tile) -> np.ndarray:
 
 
 def transition_group_mask(model: MapModel, tile: Tile) -> np.ndarray:
-    """bool mask of the transition-tile group containing ``tile`` (empty if it is none)."""
-    return _flood8(np.zeros(model.shape, np.int32), np.ascontiguousarray(model.transition),
-                   tile[0], tile[1])
+    """bool mask of the transition-tile group (stairway) containing ``tile`` (empty if it
+    is in none, an Obstructing tile included)."""
+    return _flood8(np.zeros(model.shape, np.int32), _stairs(model), tile[0], tile[1])

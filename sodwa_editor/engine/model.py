@@ -30,8 +30,20 @@ import numpy as np
 
 from .terrain import BORDER_BASES, CLEAR_ID, Base, TerrainRegistry
 
-MAX_SIDE = 1024
+#: Largest map side the model, the files and the editor accept: the size for which
+#: every whole-map operation stays within the budget of docs/map-format.md
+#: (*Size budget*; measured by bench/large_maps.py).
+MAX_SIDE = 256
 MAX_ELEVATION = 99
+#: Largest Move and Range a character may have (the schema's bounds, the CLI's
+#: ``--move`` and the editor's inputs all use these; tests/test_io_schema.py checks
+#: the schema).  The file holds -MAX..MAX so that a negative value, a rule error,
+#: still opens in the editor to be fixed.
+MAX_MOVE = 999
+MAX_RANGE = 999
+#: Bound of the other character attributes (Health, Defense, Initiative ...):
+#: -MAX_ATTRIBUTE..MAX_ATTRIBUTE.
+MAX_ATTRIBUTE = 999_999
 Setting = Literal["outdoor", "indoor"]
 Side = Literal["E", "S"]
 

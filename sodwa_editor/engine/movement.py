@@ -51,7 +51,7 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
     """
     h, w = hinder.shape
     hw = h * w
-    dist = np.full(4 * hw, -1, np.int16)
+    dist = np.full(4 * hw, -1, np.int32)
     parent = np.empty(4 * hw, np.int32)
     queue = np.empty(4 * hw, np.int32)
     k0 = start_g * 2 * hw + sy * w + sx
@@ -95,7 +95,7 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
             if not stop:
                 queue[tail] = nk
                 tail += 1
-    steps = np.full((h, w), -1, np.int16)
+    steps = np.full((h, w), -1, np.int32)
     chosen = np.full((h, w), -1, np.int32)
     rank = np.zeros((h, w), np.int8)
     for j in range(n_seen):
@@ -119,18 +119,27 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
 
 @dataclass(frozen=True)
 class ReachInfo:
-    """One reachable tile: steps used, whether movement must end there, the path."""
+    """One reachable tile: steps used, whether movement must end there, and the
+    path (built on first use from the search's parent links, so that listing
+    every tile of a long range stays linear)."""
 
+    tile: Tile
     steps: int
     must_stop: bool
-    path: list[Tile]
+    _reach: Reach = field(repr=False, compare=False)
+
+    @property
+    def path(self) -> list[Tile]:
+        path = self._reach.path_to(self.tile)
+        assert path is not None
+        return path
 
 
 @dataclass(frozen=True)
 class Reach:
     """Result of :func:`reach`.
 
-    ``steps`` (int16, ``-1`` = cannot end there) and ``must_stop`` (bool) are
+    ``steps`` (int32, ``-1`` = cannot end there) and ``must_stop`` (bool) are
     ``(H, W)`` arrays for overlays; ``move`` is the Move used, ``budget`` the
     steps allowed after halving (``halved``); ``start_group`` the tiles the mover
     may pass through without stopping (empty unless it starts on hindering terrain).
@@ -170,21 +179,19 @@ class Reach:
         return out[::-1]
 
     def info(self, tile: Tile) -> ReachInfo | None:
-        path = self.path_to(tile)
-        if path is None:
+        if tile not in self:
             return None
         x, y = tile
-        return ReachInfo(int(self.steps[y, x]), bool(self.must_stop[y, x]), path)
+        return ReachInfo((x, y), int(self.steps[y, x]), bool(self.must_stop[y, x]), self)
 
     def tiles(self) -> dict[Tile, ReachInfo]:
-        """Every tile the move can end on (the start included), row-major."""
+        """Every tile the move can end on (the start included), row-major; linear in
+        the number of tiles (paths are built only when asked for)."""
         ys, xs = np.nonzero(self.steps >= 0)
-        out = {}
-        for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
-            info = self.info((x, y))
-            assert info is not None
-            out[(x, y)] = info
-        return out
+        steps = self.steps[ys, xs].tolist()
+        stops = self.must_stop[ys, xs].tolist()
+        return {(x, y): ReachInfo((x, y), s, st, self)
+                for x, y, s, st in zip(xs.tolist(), ys.tolist(), steps, stops, strict=True)}
 
 
 def start_group(model: MapModel, start: Tile, tile_class: np.ndarray) -> np.ndarray:
@@ -197,8 +204,10 @@ def start_group(model: MapModel, start: Tile, tile_class: np.ndarray) -> np.ndar
 
     The tiles the mover may pass through freely: the terrain group of the start tile
     (same id and elevation, 8-connected) when its terrain hinders movement, together
-    with the contiguous transition tiles when the start is a transition tile.  Empty
-    when the start tile does not hinder."""
+    with its stairway (:func:`.groups.transition_group_mask`: the contiguous
+    transition tiles, never an Obstructing one) when the start is a transition tile.
+    Empty when the start tile does not hinder.  Which transition borders are free is
+    narrower (only the start tile's own, :func:`_group_steps`)."""
     x, y = start
     group = np.zeros(model.shape, np.bool_)
     if tile_class[y, x] != adj.IMPEDED:
@@ -211,20 +220,26 @@ def start_group(model: MapModel, start: Tile, tile_class: np.ndarray) -> np.ndar
     return group
 
 
-def _group_steps(model: MapModel, group: np.ndarray, flight: bool) -> np.ndarray:
+def _group_steps(model: MapModel, group: np.ndarray, start: Tile,
+                 flight: bool) -> np.ndarray:
     """Step classes out of start-group tiles: the same adjacency rule, on inputs where
-    the group's own tiles do not hinder and transition borders of the group's
-    transition tiles are not Difficult (see :func:`start_group`).  Only hindering
-    (``IMPEDED``) group tiles become ``CLEAR``: a tile that cannot be occupied (an
-    Obstructing tile flagged as a transition tile) stays ``BLOCKED``."""
+    the group's own tiles do not hinder and, when the start tile is a transition tile,
+    the transition borders on the start tile's own edges are not Difficult.  RB: "If
+    the border is part of a transition tile and the character starts its turn in that
+    tile, ... it does not need to end it turn after passing through the transition
+    border": the tile the character starts in, not another tile of its group or
+    stairway (docs/rules.md M7).  Only hindering (``IMPEDED``) group tiles become
+    ``CLEAR``: a tile that cannot be occupied stays ``BLOCKED``."""
     ys, xs = np.nonzero(group)
     win = Rect(int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())).grow(
         1, model.width, model.height)
     inp = adj.inputs(model, flight=flight, rect=win)
     g = group[win.y0 : win.y1 + 1, win.x0 : win.x1 + 1]
-    gt = g & model.transition[win.y0 : win.y1 + 1, win.x0 : win.x1 + 1]
-    free_e = inp.link_e & (gt[:, :-1] | gt[:, 1:])
-    free_s = inp.link_s & (gt[:-1, :] | gt[1:, :])
+    own = np.zeros(g.shape, np.bool_)  # the start tile, when it is a transition tile
+    own[start[1] - win.y0, start[0] - win.x0] = (
+        group[start[1], start[0]] and model.transition[start[1], start[0]])
+    free_e = inp.link_e & (own[:, :-1] | own[:, 1:])
+    free_s = inp.link_s & (own[:-1, :] | own[1:, :])
     inp = replace(inp, tile=np.where(g & (inp.tile == adj.IMPEDED), adj.CLEAR,
                                      inp.tile).astype(np.uint8),
                   cross_e=np.where(free_e, inp.side_e, inp.cross_e),
@@ -279,7 +294,7 @@ def reach(model: MapModel, start: Tile, move: int | None = None, *,
     group = start_group(model, start, tile_class)
     halved = bool(hinder[sy, sx])
     budget = move // 2 if halved else move
-    gstep = _group_steps(model, group, flight) if group.any() else data.step
+    gstep = _group_steps(model, group, start, flight) if group.any() else data.step
     steps, chosen, parent = _search(
         data.step, gstep, group, hinder, endable, passable, sx, sy, int(group.any()), budget,
         ORDER, _DX, _DY, _PREFERENCE)

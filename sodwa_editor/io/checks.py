@@ -18,7 +18,15 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.model import INDOOR_DEFAULT, MAX_ELEVATION, Edge, MapModel
+from ..engine.model import (
+    INDOOR_DEFAULT,
+    MAX_ATTRIBUTE,
+    MAX_ELEVATION,
+    MAX_MOVE,
+    MAX_RANGE,
+    Edge,
+    MapModel,
+)
 from ..engine.regions import region_sizes, regions
 from ..engine.terrain import BORDER_BASES, Base
 from .encode import edge_layers, entry_edges
@@ -197,6 +205,16 @@ def check_integrity(model: MapModel, loc: Locator) -> Iterator[Problem]:
         if not model.in_bounds(c.x, c.y):
             yield error(f"character {c.id!r} at ({c.x}, {c.y}) is outside the {size}",
                         loc.character(c.id), code="outside", tile=(c.x, c.y))
+        for attr, limit in (("move", MAX_MOVE), ("range", MAX_RANGE)):
+            if getattr(c, attr) > limit:  # (negative values: check_occupants)
+                yield error(f"character {c.id!r} has {attr.capitalize()} {getattr(c, attr)}; a "
+                            f"map holds at most {limit}", loc.character(c.id, attr),
+                            code="attribute-range")
+        for name, value in c.attributes.items():
+            if not -MAX_ATTRIBUTE <= value <= MAX_ATTRIBUTE:
+                yield error(f"character {c.id!r} has {name} {value}; a map holds "
+                            f"-{MAX_ATTRIBUTE}..{MAX_ATTRIBUTE}",
+                            loc.character(c.id, "attributes", name), code="attribute-range")
     for key, o in model.objects.items():
         if key != o.id:
             yield error(f"object stored as {key!r} has id {o.id!r}", loc.obj(o.id),
@@ -213,8 +231,9 @@ def check_integrity(model: MapModel, loc: Locator) -> Iterator[Problem]:
 
 @register_check
 def check_transitions(model: MapModel, loc: Locator) -> Iterator[Problem]:
-    """Transition borders join different elevations and are not walls; every
-    transition tile has a transition border."""
+    """Transition borders join different elevations and are not walls; transition
+    tiles are not walls (an Obstructing transition tile is no part of a stairway,
+    docs/rules.md G2); every transition tile has a transition border."""
     levels = _edge_pairs(model, model.elevation)
     obstructing_id = model.registry.base_table() == Base.OBSTRUCTING
     for side in ("E", "S"):
@@ -233,6 +252,10 @@ def check_transitions(model: MapModel, loc: Locator) -> Iterator[Problem]:
             yield error(f"edge {edge_label(edge)} is a transition border and also an "
                         "Obstructing border: nothing can pass it", loc.border(edge),
                         code="transition-obstructing", edge=edge)
+    for x, y in _cells(model.transition & _obstructing(model)):
+        yield warning(f"transition tile ({x}, {y}) is Obstructing terrain: nothing can stand "
+                      "on it, so it is no part of a stairway", loc.transition_tile(x, y),
+                      code="transition-tile-obstructing", tile=(x, y))
     has = np.zeros(model.shape, np.bool_)
     has[:, :-1] |= model.transition_e
     has[:, 1:] |= model.transition_e

@@ -20,6 +20,7 @@ from .. import __version__
 from ..engine.model import INDOOR_DEFAULT, INDOOR_YES, Edge, MapModel
 from ..engine.terrain import TerrainRegistry
 from .schemas import map_schema_problems
+from .values import lone_surrogates
 
 MAP_FORMAT, PACK_FORMAT = "sodwa-map", "sodwa-mappack"
 FORMAT_VERSION = 1
@@ -109,6 +110,7 @@ def map_to_dict(model: MapModel) -> dict[str, Any]:
                           for team, tiles in sorted(model.start_zones.items()) if tiles}
     doc["characters"] = [_character(model.characters[k]) for k in sorted(model.characters)]
     doc["objects"] = [_object(model.objects[k]) for k in sorted(model.objects)]
+    _check_text(doc)
     _check_schema(doc)
     return doc
 
@@ -201,6 +203,19 @@ def _check_storable(model: MapModel) -> None:
         if not model.in_bounds(x, y):
             raise ValueError(f"{what} {ident!r} at ({x}, {y}) is outside the "
                              f"{model.width}x{model.height} map")
+
+
+#: Parts of a map document that hold free text (the rest is written from the model's
+#: arrays and names the schema restricts to ASCII patterns).
+_TEXT_KEYS = ("name", "description", "terrain_types", "start_zones", "characters", "objects")
+
+
+def _check_text(doc: dict[str, Any]) -> None:
+    """Refuse text that cannot be written as UTF-8 (a lone surrogate), naming where."""
+    problems = [p for k in _TEXT_KEYS for p in lone_surrogates(doc[k], k)]
+    if problems:
+        listed = "; ".join(f"{p.location()}: {p.message}" for p in problems[:5])
+        raise ValueError(f"the map holds text that cannot be stored: {listed}")
 
 
 def _check_schema(doc: dict[str, Any]) -> None:

@@ -22,6 +22,7 @@ from .checks import Locator, validate_model
 from .decode import decode_map
 from .encode import MAP_FORMAT, PACK_FORMAT, dumps_map
 from .problems import MapLoadError, MapSaveError, Problem, error, has_errors
+from .values import parse_checked
 
 #: Files larger than this are refused before they are read.
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -69,7 +70,10 @@ def parse_json(text: str | bytes, *, source: str | None = None
                ) -> tuple[Any, list[Problem]]:
     """Parsed JSON, or ``(None, problems)`` naming the line and column of a syntax error.
 
-    NaN and Infinity are refused; so are objects that repeat a key.
+    NaN and Infinity are refused; so are objects that repeat a key, and values
+    no map can hold (:mod:`.values`): integers of more than 4,300 digits, numbers
+    beyond the float range and strings holding a lone UTF-16 surrogate, each
+    reported at its JSON pointer.
     """
     if len(text) > MAX_FILE_BYTES:
         return None, [error(f"the text is over {MAX_FILE_BYTES // 2**20} MiB; refused",
@@ -84,7 +88,8 @@ def parse_json(text: str | bytes, *, source: str | None = None
         return out
 
     try:
-        doc = json.loads(text, object_pairs_hook=pairs, parse_constant=_reject_constant)
+        doc, unholdable = parse_checked(text, object_pairs_hook=pairs,
+                                        parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         msg = f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         return None, [error(msg, code="json").located(source=source)]
@@ -97,6 +102,8 @@ def parse_json(text: str | bytes, *, source: str | None = None
     except RecursionError:
         return None, [error("invalid JSON: nested too deeply", code="json")
                       .located(source=source)]
+    if unholdable:
+        return None, [p.located(source=source) for p in unholdable]
     if duplicates:
         return None, [error(f"invalid JSON: key {k!r} appears twice in one object", code="json")
                       .located(source=source) for k in dict.fromkeys(duplicates)]
@@ -188,8 +195,13 @@ def atomic_write_text(path: PathLike, text: str) -> None:
                              or not os.stat(target).st_mode & 0o222):  # (root passes access)
         raise MapSaveError(f"cannot save {target}: the file is read-only; the previous "
                            "file is unchanged")
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: no UTF-8 file can hold it
+        raise MapSaveError(f"cannot save {target}: the text holds \\u{ord(text[exc.start]):04x}, "
+                           "which is not a Unicode character; the previous file is "
+                           "unchanged") from exc
     tmp = folder / f".{target.name}.{secrets.token_hex(4)}.tmp"
-    data = text.encode("utf-8")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as exc:

@@ -16,6 +16,7 @@ from .encode import FORMAT_VERSION, GENERATOR, PACK_FORMAT, dumps_pack_doc, map_
 from .files import PathLike, atomic_write_text, map_from_doc, parse_json, read_map, read_text
 from .problems import MapLoadError, MapSaveError, Problem, error, has_errors, pointer
 from .schemas import pack_schema_problems
+from .values import lone_surrogates
 
 
 def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author: str = "",
@@ -50,7 +51,7 @@ def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author
         "maps": maps,
     }
     if not has_errors(problems):
-        problems += pack_schema_problems(pack) + _duplicate_names(pack)
+        problems += pack_schema_problems(pack) + _header_text(pack) + _duplicate_names(pack)
     return (None if has_errors(problems) else pack), problems
 
 
@@ -61,7 +62,8 @@ def pack_from_doc(doc: Any, *, source: str | None = None
     The pack comes back (with the problems) when its own structure is valid, so a
     caller can list its maps; check the problems for errors before using it.
     """
-    problems = format_problems(doc, PACK_FORMAT) or pack_schema_problems(doc)
+    problems = format_problems(doc, PACK_FORMAT) or pack_schema_problems(doc) or \
+        _header_text(doc)
     if problems:
         return None, [p.located(source=source) for p in problems]
     for i, m in enumerate(doc["maps"]):
@@ -106,6 +108,12 @@ def save_pack(pack: dict[str, Any], path: PathLike) -> None:
         lines = "\n".join(f"  {p.location()}: {p.message}" for p in errors[:20])
         raise MapSaveError(f"cannot save pack {path}: {len(errors)} error(s):\n{lines}")
     atomic_write_text(path, dumps_pack(pack))
+
+
+def _header_text(pack: dict[str, Any]) -> list[Problem]:
+    """Lone surrogates in the pack's own fields (e.g. a name given on the command
+    line), which no UTF-8 file can hold; the maps' text is checked with each map."""
+    return lone_surrogates({k: v for k, v in pack.items() if k != "maps"})
 
 
 def _duplicate_names(pack: dict[str, Any]) -> list[Problem]:

@@ -28,6 +28,7 @@ from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.validators import extend
 from referencing import Registry, Resource
 
+from ..engine.model import MAX_SIDE
 from .problems import Problem, capped, error, pointer
 
 SCHEMA_DIR = Path(__file__).parents[1] / "data" / "schemas"  # -> schemas/ (pyproject)
@@ -153,17 +154,20 @@ def indoor_override_ok(item: object) -> bool:
             and type(item.get("indoor")) is bool)
 
 
+#: Longest elevation row: MAX_SIDE two-digit levels and the spaces between them.
+MAX_ELEVATION_ROW = 3 * MAX_SIDE - 1
 _ELEVATION_ROW = re.compile(r"^[0-9]{1,2}( [0-9]{1,2})*$")
 
 
 def terrain_row_ok(item: object) -> bool:
     """Fast test of a ``terrain`` row."""
-    return type(item) is str and 1 <= len(item) <= 1024
+    return type(item) is str and 1 <= len(item) <= MAX_SIDE
 
 
 def elevation_row_ok(item: object) -> bool:
     """Fast test of an ``elevation`` row (same regex semantics as jsonschema: search)."""
-    return type(item) is str and len(item) <= 3072 and _ELEVATION_ROW.search(item) is not None
+    return (type(item) is str and len(item) <= MAX_ELEVATION_ROW
+            and _ELEVATION_ROW.search(item) is not None)
 
 
 #: Arrays of a map document whose items are checked by a fast test: key -> (test,
@@ -246,7 +250,7 @@ def describe(err: ValidationError) -> str:
         return f"must be one of {', '.join(json.dumps(v) for v in value)}, not {_short(inst)}"
     if kind in ("minimum", "maximum"):
         bounds = (err.schema.get("minimum", "..."), err.schema.get("maximum", "..."))
-        return f"{inst} is outside the allowed range {bounds[0]}..{bounds[1]}"
+        return f"{_short(inst)} is outside the allowed range {bounds[0]}..{bounds[1]}"
     if kind == "minItems":
         return f"needs at least {value} item(s), has {len(inst)}"
     if kind == "maxItems":

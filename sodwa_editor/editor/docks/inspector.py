@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MAX_ELEVATION, Edge
+from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MAX_ELEVATION, MAX_MOVE, MAX_RANGE, Edge
 from ...engine.terrain import BORDER_BASES, Base
 from ...io.schemas import map_text_limits
 from ..geometry import edge_changes_elevation, elevation_changes_at
@@ -121,7 +121,9 @@ class InspectorDock(QWidget):
             form = self._form("Nothing selected")
             self.summary = QLabel(self._map_line())
             form.addRow(self.summary)
-            form.addRow(QLabel("Use the Select tool (S) to inspect a tile, edge or character."))
+            hint = QLabel("Use the Select tool (S) to inspect a tile, edge or character.")
+            hint.setWordWrap(True)  # the dock keeps its width (DockBody)
+            form.addRow(hint)
             return
         if sel.kind == "tile" and m.in_bounds(*sel.value):
             self._tile(*sel.value)
@@ -209,7 +211,8 @@ class InspectorDock(QWidget):
         self.fields.update(name=name, team=team)
         form.addRow("Name", name)
         form.addRow("Team", team)
-        for attr, hi in (("x", m.width - 1), ("y", m.height - 1), ("move", 99), ("range", 99)):
+        for attr, hi in (("x", m.width - 1), ("y", m.height - 1), ("move", MAX_MOVE),
+                         ("range", MAX_RANGE)):
             spin = self._spin(0, hi, getattr(c, attr),
                               lambda v, a=attr: d.update_character(cid, **{a: v}))
             self.fields[attr] = spin

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSpinBox, QToolBar, QWidget
 
 from ...engine.model import MAX_ELEVATION
 from ...engine.terrain import BORDER_BASES
 from ...io.schemas import map_text_limits
 from ..roster import load_roster
+from ..tools.border import BORDER_MODES
 from ..tools.elevation import MODES
+from ..tools.zone import ZONE_MODES
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
@@ -46,6 +50,13 @@ class ToolOptionsBar(QToolBar):
         self.size_spin.valueChanged.connect(lambda v: st.set("brush_size", v))
         self._add("brush_size", "Size", self.size_spin)
 
+        self.border_mode = QComboBox()
+        self.border_mode.addItems(BORDER_MODES)
+        self.border_mode.setToolTip("edges: click or drag along grid lines; room: drag a "
+                                    "rectangle for its four walls, click a wall for a door")
+        self.border_mode.currentTextChanged.connect(lambda t: st.set("border_mode", t))
+        self._add("border_mode", "Draw", self.border_mode)
+
         self.border = QComboBox()
         self.border.currentIndexChanged.connect(
             lambda i: self._chosen(i, "border_id", self.border))
@@ -68,6 +79,11 @@ class ToolOptionsBar(QToolBar):
         self.level.setValue(st.elevation_level)
         self.level.valueChanged.connect(lambda v: st.set("elevation_level", v))
         self._add("elevation_level", "Level", self.level)
+
+        self.zone_mode = QComboBox()
+        self.zone_mode.addItems(ZONE_MODES)
+        self.zone_mode.currentTextChanged.connect(lambda t: st.set("zone_mode", t))
+        self._add("zone_mode", "Shape", self.zone_mode)
 
         self.team = QComboBox()
         self.team.setEditable(True)
@@ -93,10 +109,29 @@ class ToolOptionsBar(QToolBar):
         self.kind.currentTextChanged.connect(lambda t: st.set("object_kind", t.strip()))
         self._add("object_kind", "Object", self.kind)
 
+        self.none_label = QLabel("")
+        self.none_label.setEnabled(False)  # greyed: says the tool has nothing to set
+        self.none_action = self.addWidget(self.none_label)
+
         win.document.model_replaced.connect(lambda _m: self.refresh_lists())
         win.document.edited.connect(self._refresh_teams)
         st.changed.connect(self._state_changed)
         self.refresh_lists()
+        # The bar keeps the height of its tallest widgets whatever the tool shows (a
+        # tool without options must not move the map up under the pointer).
+        self.setFixedHeight(self.sizeHint().height())
+        for widget in self.findChildren(QWidget):
+            if isinstance(widget, QSpinBox | QComboBox | QLineEdit):
+                widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Enter or Escape in an option hands the keyboard back to the map view, so
+        single-key shortcuts (R, P...) work again at once; the key itself still
+        reaches the widget first (Enter commits a typed size)."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and \
+                event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape):
+            QTimer.singleShot(0, self.win.view.setFocus)
+        return False
 
     def _chosen(self, index: int, key: str, box: QComboBox) -> None:
         """A combo box choice goes to the editor state (-1 = the box was cleared)."""
@@ -112,6 +147,8 @@ class ToolOptionsBar(QToolBar):
         for key, acts in self.widgets.items():
             for a in acts:
                 a.setVisible(key in tool.options)
+        self.none_label.setText(f" {tool.label}: no options")
+        self.none_action.setVisible(not tool.options)
 
     def refresh_lists(self) -> None:
         reg = self.win.document.model.registry
@@ -145,7 +182,11 @@ class ToolOptionsBar(QToolBar):
 
     def _state_changed(self, name: str) -> None:
         st = self.win.state
-        if name == "terrain_id":
+        if name == "brush_size" and self.size_spin.value() != st.brush_size:
+            self.size_spin.blockSignals(True)
+            self.size_spin.setValue(st.brush_size)
+            self.size_spin.blockSignals(False)
+        elif name == "terrain_id":
             i = self.terrain.findData(st.terrain_id)
             if i >= 0 and i != self.terrain.currentIndex():
                 self.terrain.setCurrentIndex(i)

@@ -176,6 +176,12 @@ class MapScene(QGraphicsScene):
     def layer_visible(self, layer: str) -> bool:
         return self.items_by_name[LAYERS[layer][0]].isVisible()
 
+    def set_layer_opacity(self, layer: str, opacity: float) -> None:
+        """Opacity of a layer's items (the elevation shading is part of the terrain
+        fill and keeps its own)."""
+        for name in LAYERS[layer]:
+            self.items_by_name[name].setOpacity(opacity)
+
 
 KNOWN_LAYERS = frozenset({
     "terrain", "elevation", "transition", "indoor", "borders", "transition_borders",

@@ -220,7 +220,7 @@ class ReachItem(ArrayImage):
         steps = getattr(result, "steps", None)
         stop = getattr(result, "must_stop", None)
         if not isinstance(steps, np.ndarray):
-            steps = np.full(model.shape, -1, np.int16)
+            steps = np.full(model.shape, -1, np.int32)
             stop = np.zeros(model.shape, bool)
             for (x, y), info in result.tiles().items():
                 steps[y, x] = info.steps

@@ -54,18 +54,29 @@ class Selection:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+#: settings each tool keeps for itself (a zone painted 3x3 leaves the brush at its size)
+PER_TOOL = {"brush_size": 1}
+
+
 class EditorState(QObject):
-    """Current tool settings shared by tools, tool options and docks."""
+    """Current tool settings shared by tools, tool options and docks.  The chosen
+    terrain, border type, team... are shared; :data:`PER_TOOL` settings are kept per
+    tool and read for the active one (:attr:`tool`)."""
 
     changed = Signal(str)
     selection_changed = Signal(object)
+    #: what the active tool would do here (status bar text, e.g. the Fill tool's count)
+    hint = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self.tool = ""  # name of the active tool
+        self._per_tool: dict[tuple[str, str], Any] = {}
         self.terrain_id = 1
-        self.brush_size = 1
         self.border_id = 2  # obstructing
         self.border_indoor: bool | None = None
+        self.border_mode = "edges"  # edges | room (BORDER_MODES)
+        self.zone_mode = "brush"  # brush | rectangle (ZONE_MODES)
         self.elevation_mode = "raise"  # raise | lower | set | plateau
         self.elevation_level = 1
         self.team = "blue"
@@ -87,6 +98,22 @@ class EditorState(QObject):
         for key, name in names.items():
             self.set(key, model.registry.id_of(name)
                      if name is not None and name in model.registry else 1)
+
+    @property
+    def brush_size(self) -> int:
+        """The active tool's brush size."""
+        return int(self._per_tool.get((self.tool, "brush_size"), PER_TOOL["brush_size"]))
+
+    @brush_size.setter
+    def brush_size(self, value: int) -> None:
+        self._per_tool[(self.tool, "brush_size")] = value
+
+    def set_tool(self, name: str) -> None:
+        """Another tool is active: its own per-tool settings apply (and are shown)."""
+        if name != self.tool:
+            self.tool = name
+            for key in PER_TOOL:
+                self.changed.emit(key)
 
     def set(self, name: str, value: Any) -> None:
         if getattr(self, name) != value:

@@ -1,7 +1,7 @@
 """Select tool (S): click to inspect a tile, edge, character or object; drag
-to select a region for Copy/Cut/Delete; Paste enters stamp mode (the stamp
-follows the pointer, click places it, Z / Shift+Z rotate, X / Y flip,
-Escape leaves)."""
+to select a region for Copy/Cut/Delete; Paste enters stamp mode (the stamp,
+drawn as it will look, follows the pointer; click places it, Z / Shift+Z
+rotate, X / Y flip, Escape leaves)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from PySide6.QtGui import QKeyEvent
 
 from ...engine.model import Rect
 from ..geometry import Tile, nearest_edge, rect_cells
+from ..scene.stamp_item import StampPreview
 from ..stamp import Stamp
 from .base import Selection, Tool, ToolEvent
 
@@ -31,6 +32,15 @@ class SelectTool(Tool):
         self.region: Rect | None = None
         self.stamp: Stamp | None = None
         self.stamp_at: Tile | None = None
+        self._stamp_item: StampPreview | None = None
+
+    @property
+    def stamp_item(self) -> StampPreview:
+        """The paste preview (made on first use)."""
+        if self._stamp_item is None:
+            self._stamp_item = StampPreview()
+            self.scene.addItem(self._stamp_item)
+        return self._stamp_item
 
     # ---------------------------------------------------------------- gestures
     def press(self, ev: ToolEvent) -> None:
@@ -103,16 +113,19 @@ class SelectTool(Tool):
 
     def _show_stamp(self, tile: Tile | None) -> None:
         if tile is None or self.stamp is None:
-            self.scene.preview.clear()
+            self.stamp_item.setVisible(False)
             return
         self.stamp_at = tile
-        self.scene.preview.set_shape(self.stamp.footprint(*self._stamp_origin(tile)))
+        self.stamp_item.place(*self._stamp_origin(tile))
 
     def copy(self) -> bool:
         if self.region is None:
             self.message("Select a region first (drag with the Select tool)")
             return False
-        SelectTool.clipboard = Stamp.from_region(self.model, self.region)
+        stamp = Stamp.from_region(self.model, self.region)
+        SelectTool.clipboard = stamp
+        self.message(f"Copied {stamp.width} x {stamp.height} tiles with "
+                     f"{stamp.border_count()} border edge(s), the outline's included")
         return True
 
     def cut(self) -> bool:
@@ -137,6 +150,7 @@ class SelectTool(Tool):
             self.message("Nothing to paste: copy a region first")
             return False
         self.stamp = SelectTool.clipboard
+        self.stamp_item.set_stamp(self.stamp)
         self._show_stamp(self.stamp_at)
         self.message("Click to place the stamp; Z / Shift+Z rotate, X / Y flip, Esc leaves")
         return True
@@ -147,6 +161,7 @@ class SelectTool(Tool):
         self.stamp = {"cw": lambda s: s.rotated(True), "ccw": lambda s: s.rotated(False),
                       "h": lambda s: s.flipped(True), "v": lambda s: s.flipped(False)}[how](
             self.stamp)
+        self.stamp_item.set_stamp(self.stamp)
         self._show_stamp(self.stamp_at)
 
     def key(self, event: QKeyEvent) -> bool:
@@ -164,7 +179,7 @@ class SelectTool(Tool):
         self.anchor = None
         if self.stamp is not None:
             self.stamp = None
-            self.scene.preview.clear()
+            self.stamp_item.set_stamp(None)
         else:
             self.region = None
             self.scene.selection.clear()
@@ -172,5 +187,6 @@ class SelectTool(Tool):
     def deactivate(self) -> None:
         self.stamp = None
         self.anchor = None
-        self.scene.preview.clear()
+        if self._stamp_item is not None:
+            self.stamp_item.set_stamp(None)
         super().deactivate()

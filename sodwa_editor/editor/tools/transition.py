@@ -1,6 +1,10 @@
 """Transition tool (T): toggle transition tiles (click inside a tile) and
 transition borders (click near an edge).  Refuses, with a message, where there
-is no elevation change."""
+is no elevation change.  A click on an edge between two levels that has neither
+a transition border nor a transition tile beside it makes a whole stair: the
+lower tile becomes a transition tile and the edge a transition border (the
+rulebook's picture: the character on the lower transition tile, the border
+between it and the elevated tile a transition border), in one undo step."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ class TransitionTool(StrokeTool):
     label = "Transition"
     shortcut = "T"
     tip = ("Toggle transition tiles (click in a tile) and transition borders (click on an "
-           "edge); only where the elevation changes")
+           "edge); an edge with neither gets a whole stair; only where the elevation changes")
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
@@ -50,6 +54,13 @@ class TransitionTool(StrokeTool):
                              f"level {int(m.elevation[target.y, target.x])}): no transition "
                              "border there")
                 return
+            if self.turn_on and self._bare(target):
+                (ax, ay), (bx, by) = target.tiles
+                low = (ax, ay) if m.elevation[ay, ax] < m.elevation[by, bx] else (bx, by)
+                if self.doc.make_stair(low, target):
+                    self._refuse(f"Stair made: transition tile {low} and transition border "
+                                 f"{target} (one undo step)")
+                return
             self.doc.set_transition_edges([target], self.turn_on)
         else:
             if self.turn_on and not elevation_changes_at(m, target):
@@ -57,6 +68,12 @@ class TransitionTool(StrokeTool):
                              "border another elevation")
                 return
             self.doc.set_transition_tiles([target], self.turn_on)
+
+    def _bare(self, edge) -> bool:
+        """No transition border on the edge and no transition tile on either side."""
+        m = self.model
+        return not m.is_transition_edge(edge) and not any(m.transition[y, x]
+                                                          for x, y in edge.tiles)
 
     def _refuse(self, text: str) -> None:
         if text != self.refused:

@@ -1,0 +1,143 @@
+"""Reading the battle's small JSON files (rules, roster, teams) with one-line errors.
+
+Every problem with a file -- missing, too large, not UTF-8, not JSON, a key
+repeated, a schema error -- raises :class:`BattleInputError` whose message is
+one line naming the file and the key, e.g.
+``my-rules.json: clock.turn_cost: -5 is less than the minimum of 1``.
+
+Schemas live in ``schemas/`` (read through the ``sodwa_editor/data/schemas``
+link, as the map schemas are); an "integer" must be written without a fraction.
+
+>>> try:
+...     validate({"format": "sodwa-rules", "format_version": 1, "clock": {"turn_cost": -5}},
+...              "rules", "r.json")
+... except BattleInputError as exc:
+...     print(exc)
+r.json: clock.turn_cost: -5 is less than the minimum of 1
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError
+from jsonschema.validators import extend
+
+DATA_DIR = Path(__file__).parents[1] / "data"
+SCHEMA_DIR = DATA_DIR / "schemas"  # -> schemas/ (pyproject package-data)
+RESOURCE_DIR = DATA_DIR / "resources"  # -> resources/
+#: Rules, roster and team files are small; anything larger is refused unread.
+MAX_BYTES = 4 * 1024 * 1024
+
+PathLike = str | os.PathLike[str]
+
+
+class BattleInputError(ValueError):
+    """Bad battle input (a file, a sheet, a team); the message is one line."""
+
+
+def _is_int(_checker: object, instance: object) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Strict = extend(Draft202012Validator,
+                 type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_int))
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """The parsed schema ``schemas/<name>.schema.json``."""
+    with open(SCHEMA_DIR / f"{name}.schema.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    schema = load_schema(name)
+    Draft202012Validator.check_schema(schema)
+    return _Strict(schema)
+
+
+def read_json(path: PathLike) -> Any:
+    """The parsed JSON document of a file (NaN, Infinity and repeated keys refused)."""
+    src = str(path)
+    try:
+        size = os.stat(path).st_size
+        if size > MAX_BYTES:
+            raise BattleInputError(f"{src}: the file is {size} bytes; at most {MAX_BYTES} allowed")
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise BattleInputError(f"{src}: file not found") from None
+    except OSError as exc:
+        raise BattleInputError(f"{src}: cannot read the file: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BattleInputError(f"{src}: not UTF-8 text (offset {exc.start})") from None
+    return parse_json(text, src)
+
+
+def parse_json(text: str, source: str) -> Any:
+    repeated: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(items)
+        if len(out) != len(items):
+            repeated.extend(k for k, n in Counter(k for k, _ in items).items() if n > 1)
+        return out
+
+    def no_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a number JSON allows")
+
+    try:
+        doc = json.loads(text, object_pairs_hook=pairs, parse_constant=no_constant)
+    except json.JSONDecodeError as exc:
+        raise BattleInputError(f"{source}: invalid JSON at line {exc.lineno}, column "
+                               f"{exc.colno}: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:
+        raise BattleInputError(f"{source}: invalid JSON: {exc or 'nested too deeply'}") from None
+    if repeated:
+        raise BattleInputError(f"{source}: invalid JSON: key {repeated[0]!r} appears twice "
+                               "in one object")
+    return doc
+
+
+def where(path: object) -> str:
+    """A JSON path as a dotted key: ``clock.turn_cost``, ``members[2].archetype``."""
+    out = ""
+    for part in path:  # type: ignore[attr-defined]
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def validate(doc: Any, schema: str, source: str) -> None:
+    """Raise :class:`BattleInputError` for the first schema error of ``doc`` (by path)."""
+    errors = sorted(validator(schema).iter_errors(doc),
+                    key=lambda e: ([str(p) for p in e.absolute_path], e.validator))
+    if errors:
+        raise BattleInputError(f"{source}: {describe(errors[0])}")
+
+
+def describe(err: ValidationError) -> str:
+    """``key: what is wrong`` for one schema error, naming unknown and missing keys."""
+    at = where(err.absolute_path)
+    inst = err.instance
+    if err.validator == "additionalProperties" and isinstance(inst, dict):
+        allowed = list(err.schema.get("properties", {}))
+        extra = [k for k in inst if k not in allowed][0]
+        key = f"{at}.{extra}" if err.absolute_path else extra
+        return f"{key}: unknown key (allowed here: {', '.join(allowed)})"
+    if err.validator == "required" and isinstance(inst, dict):
+        missing = [k for k in err.validator_value if k not in inst][0]
+        key = f"{at}.{missing}" if err.absolute_path else missing
+        return f"{key}: missing required key"
+    message = err.message
+    if len(message) > 160:
+        message = message[:157] + "..."
+    return f"{at}: {message}"

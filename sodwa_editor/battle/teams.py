@@ -1,0 +1,272 @@
+"""Teams, point values and formations (RB *The Point System*, *Team Management*,
+*Combat*), and the characters a battle starts with.
+
+A battle starts either from the characters already on the map
+(:func:`combatants_from_map`, the default for playtesting a map) or from two
+team files placed into the map's start zones (:func:`place_team`).  Either way
+it gets :class:`Combatant` rows with a battle index order that every later
+part of the battle uses: team 0 first, then by id.
+
+>>> from sodwa_editor.battle.sheet import load_roster
+>>> team = team_from_dict({"format": "sodwa-team", "format_version": 1, "name": "duo",
+...     "members": [{"id": "a", "archetype": "Archer"}, {"id": "k", "archetype": "Knight"}]},
+...     load_roster())
+>>> team_cost(team)
+220
+>>> check_point_cap(team.name, team_cost(team), 200)
+Traceback (most recent call last):
+...
+sodwa_editor.battle.jsonfiles.BattleInputError: team 'duo' costs 220 points, over the 200-point cap
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.model import MapModel
+from ..engine.terrain import Base
+from .jsonfiles import BattleInputError, PathLike, read_json, validate
+from .sheet import Roster, Sheet, sheet_for
+
+Tile = tuple[int, int]
+#: Facings in tie order: unit vector of "forward" (towards the enemy), y down.
+FACINGS: tuple[tuple[str, Tile], ...] = (
+    ("north", (0, -1)), ("east", (1, 0)), ("south", (0, 1)), ("west", (-1, 0)))
+#: Members per row of the default formation (a team file without formations).
+DEFAULT_ROW = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    id: str
+    archetype: str
+    sheet: Sheet
+
+
+@dataclass(frozen=True, slots=True)
+class Formation:
+    """A Team Formation: one ``(column, row)`` per member, in member order; row 0 is
+    the front row."""
+
+    name: str
+    positions: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    name: str
+    members: tuple[Member, ...]
+    formations: tuple[Formation, ...]
+
+    def formation(self, name: str | None = None) -> Formation:
+        """The formation called ``name``; None = the first, else :func:`default_formation`."""
+        if name is None:
+            return self.formations[0] if self.formations else default_formation(
+                len(self.members))
+        for f in self.formations:
+            if f.name == name:
+                return f
+        have = ", ".join(f.name for f in self.formations) or "none"
+        raise BattleInputError(f"team {self.name!r} has no formation {name!r} (has: {have})")
+
+
+@dataclass(frozen=True, slots=True)
+class Combatant:
+    """A character entering battle: its id, side (0 or 1) and side name, sheet, tile."""
+
+    id: str
+    team: int
+    side: str
+    sheet: Sheet
+    x: int
+    y: int
+
+
+def default_formation(n: int) -> Formation:
+    """Members in rows of :data:`DEFAULT_ROW`, the front row first (decision B5)."""
+    return Formation("default", tuple((i % DEFAULT_ROW, i // DEFAULT_ROW) for i in range(n)))
+
+
+def team_from_dict(doc: Any, roster: Roster, source: str = "team") -> Team:
+    """The team of a parsed team document (``schemas/team.schema.json``)."""
+    validate(doc, "team", source)
+    members: list[Member] = []
+    ids: set[str] = set()
+    for i, m in enumerate(doc["members"]):
+        if m["id"] in ids:
+            raise BattleInputError(f"{source}: members[{i}].id: {m['id']!r} appears twice")
+        ids.add(m["id"])
+        arch = roster.find(m["archetype"])
+        if arch is None:
+            raise BattleInputError(f"{source}: members[{i}].archetype: no archetype "
+                                   f"{m['archetype']!r} in the roster (has: "
+                                   f"{', '.join(roster.names())})")
+        members.append(Member(m["id"], arch.name, arch.sheet(m.get("name") or arch.name)))
+    order = [m.id for m in members]
+    formations: list[Formation] = []
+    for j, f in enumerate(doc.get("formations", [])):
+        where = f"{source}: formations[{j}].positions"
+        pos = f["positions"]
+        if set(pos) != ids:
+            missing, extra = sorted(ids - set(pos)), sorted(set(pos) - ids)
+            raise BattleInputError(f"{where}: " + (f"no position for {', '.join(missing)}"
+                                                   if missing else
+                                                   f"{', '.join(extra)} is not a member"))
+        cells = [tuple(pos[mid]) for mid in order]
+        if len(set(cells)) != len(cells):
+            raise BattleInputError(f"{where}: two members share one grid cell")
+        formations.append(Formation(f["name"], tuple((c[0], c[1]) for c in cells)))
+    return Team(doc["name"], tuple(members), tuple(formations))
+
+
+def load_team(path: PathLike, roster: Roster) -> Team:
+    return team_from_dict(read_json(path), roster, str(path))
+
+
+def team_cost(team: Team | Iterable[Sheet]) -> int:
+    """RB: "The point value of a team of characters is the sum of each of their
+    individual point values"."""
+    sheets = (m.sheet for m in team.members) if isinstance(team, Team) else team
+    return sum(s.cost for s in sheets)
+
+
+def check_point_cap(name: str, cost: int, cap: int | None) -> None:
+    """RB: "each player can use teams that cost as much as 400-points" (``battle.point_cap``)."""
+    if cap is not None and cost > cap:
+        raise BattleInputError(f"team {name!r} costs {cost} points, over the {cap}-point cap")
+
+
+# ------------------------------------------------------------------ placement
+def standable(model: MapModel, x: int, y: int) -> bool:
+    """A character may be placed here (RB: Obstructing terrain "may not be occupied")."""
+    return model.in_bounds(x, y) and model.base_at(x, y) is not Base.OBSTRUCTING
+
+
+def facings_towards_centre(model: MapModel, zone: Sequence[Tile]) -> list[str]:
+    """Facings whose forward direction points towards the map centre from the zone's
+    centroid, best first (ties north, east, south, west); ``["north"]`` if the
+    zone is centred."""
+    n = len(zone)
+    vx = n * (model.width - 1) - 2 * sum(t[0] for t in zone)  # 2n (centre - centroid)
+    vy = n * (model.height - 1) - 2 * sum(t[1] for t in zone)
+    scored = [(-(f[0] * vx + f[1] * vy), k, name) for k, (name, f) in enumerate(FACINGS)]
+    good = [name for score, _k, name in sorted(scored) if score < 0]
+    return good or ["north"]
+
+
+def oriented(formation: Formation, facing: str) -> list[Tile]:
+    """Formation cells as tile offsets for a facing, shifted so the smallest is 0:
+    offset = column x right - row x forward (right = forward turned clockwise)."""
+    fx, fy = dict(FACINGS)[facing]
+    rx, ry = -fy, fx
+    raw = [(c * rx - r * fx, c * ry - r * fy) for c, r in formation.positions]
+    mx, my = min(p[0] for p in raw), min(p[1] for p in raw)
+    return [(x - mx, y - my) for x, y in raw]
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where each member (in member order) starts, the facing used, and whether the
+    formation fit as drawn (``exact``) or members went to the nearest free tiles."""
+
+    tiles: tuple[Tile, ...]
+    facing: str
+    exact: bool
+
+
+def place_formation(model: MapModel, side: str, formation: Formation,
+                    taken: Iterable[Tile] = ()) -> Placement:
+    """Place a formation into ``side``'s start zone (decision B4).
+
+    For each facing of :func:`facings_towards_centre`, every anchor where all
+    members land on free tiles of the zone a character may stand on; the anchor
+    that puts the formation's centre closest to the zone's centroid wins (ties:
+    top row, then left).  If no facing fits, each member in order takes the free
+    zone tile nearest its place in the best facing's centred position.
+    """
+    zone_set = model.start_zones.get(side)
+    if not zone_set:
+        raise BattleInputError(f"the map has no start zone for team {side!r}")
+    zone = sorted(zone_set, key=lambda t: (t[1], t[0]))
+    blocked = set(taken)
+    free = {t for t in zone if t not in blocked and standable(model, *t)}
+    n = len(formation.positions)
+    if len(free) < n:
+        raise BattleInputError(f"the start zone of team {side!r} has room for {len(free)} "
+                               f"character(s); the team has {n}")
+    cx2 = sum(t[0] for t in zone) * 2  # 2n x centroid
+    cy2 = sum(t[1] for t in zone) * 2
+    nz = len(zone)
+    x0, x1 = min(t[0] for t in zone), max(t[0] for t in zone)
+    y0, y1 = min(t[1] for t in zone), max(t[1] for t in zone)
+
+    def spread(offsets: list[Tile], fits: bool) -> tuple[int, int] | None:
+        w, h = max(o[0] for o in offsets), max(o[1] for o in offsets)
+        best: tuple[int, int, int] | None = None
+        for ay in range(y0 - h, y1 + 1):
+            for ax in range(x0 - w, x1 + 1):
+                if fits and not all((ax + ox, ay + oy) in free for ox, oy in offsets):
+                    continue
+                dx, dy = nz * (2 * ax + w) - cx2, nz * (2 * ay + h) - cy2
+                key = (dx * dx + dy * dy, ay, ax)
+                if best is None or key < best:
+                    best = key
+        return None if best is None else (best[2], best[1])
+
+    facings = facings_towards_centre(model, zone)
+    for facing in facings:
+        offsets = oriented(formation, facing)
+        anchor = spread(offsets, True)
+        if anchor is not None:
+            ax, ay = anchor
+            return Placement(tuple((ax + ox, ay + oy) for ox, oy in offsets), facing, True)
+    offsets = oriented(formation, facings[0])
+    ax, ay = spread(offsets, False) or (x0, y0)
+    tiles: list[Tile] = []
+    for ox, oy in offsets:
+        ix, iy = ax + ox, ay + oy
+        pick = min(free, key=lambda t: ((t[0] - ix) ** 2 + (t[1] - iy) ** 2, t[1], t[0]))
+        free.discard(pick)
+        tiles.append(pick)
+    return Placement(tuple(tiles), facings[0], False)
+
+
+def place_team(model: MapModel, side: str, team_index: int, team: Team,
+               formation: str | None = None, taken: Iterable[Tile] = ()) -> list[Combatant]:
+    """The team's combatants in ``side``'s start zone (ids ``side.member``)."""
+    placement = place_formation(model, side, team.formation(formation), taken)
+    return [Combatant(f"{side}.{m.id}", team_index, side, m.sheet, x, y)
+            for m, (x, y) in zip(team.members, placement.tiles, strict=True)]
+
+
+def place_teams(model: MapModel, sides: Sequence[tuple[str, Team, str | None]],
+                cap: int | None = None) -> list[Combatant]:
+    """Both teams placed (team 0 first, so it chooses tiles first where zones overlap),
+    each checked against the point cap."""
+    if len(sides) != 2:
+        raise BattleInputError(f"a battle needs exactly 2 teams, not {len(sides)}")
+    out: list[Combatant] = []
+    for index, (side, team, formation) in enumerate(sides):
+        check_point_cap(team.name, team_cost(team), cap)
+        out += place_team(model, side, index, team, formation, [(c.x, c.y) for c in out])
+    return out
+
+
+def combatants_from_map(model: MapModel, roster: Roster, cap: int | None = None
+                        ) -> list[Combatant]:
+    """The characters already on the map, as they stand (decision B3).
+
+    The two teams are the map's character teams in name order (team 0 first);
+    each character's sheet is :func:`.sheet.sheet_for`; order team, then id.
+    """
+    sides = sorted({c.team for c in model.characters.values()})
+    if len(sides) != 2:
+        raise BattleInputError(f"a battle needs characters of exactly 2 teams; the map has "
+                               f"{len(sides)}" + (f": {', '.join(sides)}" if sides else ""))
+    out = [Combatant(c.id, sides.index(c.team), c.team, sheet_for(c, roster), c.x, c.y)
+           for c in sorted(model.characters.values(), key=lambda c: (sides.index(c.team), c.id))]
+    for index, side in enumerate(sides):
+        check_point_cap(side, team_cost(c.sheet for c in out if c.team == index), cap)
+    return out
