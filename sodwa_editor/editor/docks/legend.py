@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from ...engine.terrain import Base, Crossing
 from .. import style
@@ -206,18 +206,18 @@ def swatch(paint: Painter) -> QPixmap:
     return pix
 
 
-class LegendDock(QScrollArea):
-    """The drawing conventions, each beside a swatch drawn the map's way."""
+class LegendDock(QWidget):
+    """The drawing conventions, each beside a swatch drawn the map's way (the
+    main window puts it in a scrolling dock body)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWidgetResizable(True)
-        body = QWidget()
-        lay = QVBoxLayout(body)
+        lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         self.swatches: dict[str, QLabel] = {}
         for title, items in entries():
             head = QLabel(f"<b>{title}</b>")
+            head.setWordWrap(True)
             lay.addWidget(head)
             grid = QGridLayout()
             grid.setColumnStretch(1, 1)
@@ -231,4 +231,3 @@ class LegendDock(QScrollArea):
                 self.swatches[text] = pic
             lay.addLayout(grid)
         lay.addStretch(1)
-        self.setWidget(body)
