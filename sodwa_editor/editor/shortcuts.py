@@ -2,10 +2,11 @@
 Shortcuts and written into the README.
 
 The Tools row comes from the tool classes themselves; the other rows are
-:data:`ROWS`, with keys written ``{Ctrl+Z}``.  tests/test_editor_help.py checks
+:data:`ROWS`, with keys written ``{Ctrl+Z}``.  tests/test_editor_view.py checks
 that every shortcut of every menu action is in the sheet and that the README
-holds exactly :func:`markdown` between its markers; after changing a shortcut,
-regenerate the README with ``python -m sodwa_editor.editor.shortcuts README.md``.
+holds exactly :func:`markdown` between its markers (tests/test_editor_help.py
+that the Help menu shows it); after changing a shortcut or a tool, regenerate
+the README with ``python -m sodwa_editor.editor.shortcuts README.md``.
 """
 
 from __future__ import annotations
