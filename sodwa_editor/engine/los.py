@@ -394,12 +394,9 @@ def _explain(
         why = f"{terrain} terrain" if model.registry[int(model.terrain[y, x])].los else "an object"
         return Reason("target-tile", f"{verb}: the target's tile ({x}, {y}) holds {why}", tile=tile)
     if kind == k.R_CHARACTER:
-        if who is not None:
-            name = who(tile)
-        else:
-            c = model.character_at(x, y)
-            name = c.id if c is not None else None
-        text = f"character {name!r}" if name is not None else "a character"
+        c = model.character_at(x, y) if who is None else None
+        found: str | None = who(tile) if who is not None else (c.id if c is not None else None)
+        text = f"character {found!r}" if found is not None else "a character"
         return Reason("character", f"{verb} by {text} on ({x}, {y})", tile=tile)
     if kind == k.R_ELEVATION:
         level = int(model.elevation[y, x])
