@@ -541,3 +541,15 @@ def test_occupants_replace_the_models_characters():
     assert np.array_equal(r.steps, expected.steps)
     assert np.array_equal(r.must_stop, expected.must_stop)
     assert reach(m, (0, 1), 5, occupants=[]).steps[1, 1] == 1  # no ghost
+
+
+def test_a_start_that_became_hindering_after_the_turn_began_has_no_start_group():
+    """M6 frees the start group of a character that *starts its turn* on hindering
+    terrain; a battle passes ``hindered_start=False`` when the tile turned to rubble
+    during the turn (a wall destroyed beside it), and entering the next rubble tile
+    then ends the move."""
+    m = grid("DD....")
+    assert reach(m, (0, 0), budget=3).steps.tolist() == [[0, 1, 2, 3, -1, -1]]
+    fresh = reach(m, (0, 0), budget=3, hindered_start=False)
+    assert fresh.steps.tolist() == [[0, 1, -1, -1, -1, -1]]
+    assert fresh.must_stop[0, 1] and not fresh.start_group.any()

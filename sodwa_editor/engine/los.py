@@ -99,6 +99,7 @@ class LosInputs:
     contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]]
     terrain: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
         default_factory=dict)
+    stacks: dict[int, tuple[Stack, list[tuple[int, bool]]]] = field(default_factory=dict)
 
     def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Coded class arrays (crossed tiles, east borders, south borders) for a pair
@@ -110,6 +111,17 @@ class LosInputs:
             ys, xs = np.nonzero(self.occ)
             self.contexts[key] = (_place_characters(self, tc, lo, level, xs, ys), ec, sc)
         return self.contexts[key]
+
+    def terrain_stack(self, a: int) -> tuple[Stack, list[tuple[int, bool]]]:
+        """:func:`_stack` of the terrain contexts for a viewer at level ``a`` (shared,
+        read-only) and the ``(lo, level)`` key of each stacked layer."""
+        hit = self.stacks.get(a)
+        if hit is None:
+            stack, keys = _stack(self, self.terrain_context, a)
+            for arr in stack:
+                arr.flags.writeable = False
+            hit = self.stacks[a] = (stack, keys)
+        return hit
 
     def terrain_context(self, lo: int, level: bool
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -167,12 +179,18 @@ def _place_characters(inp: LosInputs, tc: np.ndarray, lo: int, level: bool,
     ``lo`` (a pair at different elevations ignores characters at ``lo``: "Elevated
     characters ignore all grounded characters", L8; higher tiles block anyway)."""
     out = tc.copy()
+    _mark_characters(inp, out, lo, level, xs, ys)
+    return out
+
+
+def _mark_characters(inp: LosInputs, out: np.ndarray, lo: int, level: bool,
+                     xs: Iterable[int], ys: Iterable[int]) -> None:
+    """:func:`_place_characters` in place (the one statement of L4)."""
     if level:
         e, t = inp.elev, inp.tile_los
         for x, y in zip(xs, ys, strict=True):
             if e[y, x] == lo and t[y, x] != 2:
                 out[y, x] = CHARACTER_CODE
-    return out
 
 
 def _border_context(cls: np.ndarray, elev: np.ndarray, lo: int, level: bool) -> np.ndarray:
@@ -264,16 +282,26 @@ def los_fan(model: MapModel, src: Tile) -> np.ndarray:
     return _fan(model, inp, inp.context, src)
 
 
-def _fan(model: MapModel, inp: LosInputs,
-         context: Callable[[int, bool], tuple[np.ndarray, ...]], src: Tile) -> np.ndarray:
-    a = int(inp.elev[src[1], src[0]])
+Stack = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _stack(inp: LosInputs, context: Callable[[int, bool], tuple[np.ndarray, ...]],
+           a: int) -> tuple[Stack, list[tuple[int, bool]]]:
+    """``(ctx, tcs, ecs, scs)`` for a viewer at level ``a``: ``ctx[y, x]`` is the index
+    of the stacked context arrays that apply to a target on ``(x, y)`` (they depend on
+    the target's level relative to the viewer's); and the ``(lo, level)`` keys."""
     levels = np.unique(inp.elev)
     keys = [(min(a, int(b)), a == int(b)) for b in levels]
     stacked = [context(lo, level) for lo, level in keys]
     ctx = np.searchsorted(levels, inp.elev).astype(np.intp)  # target level -> context index
-    tcs = np.stack([c[0] for c in stacked])
-    ecs = np.stack([c[1] for c in stacked])
-    scs = np.stack([c[2] for c in stacked])
+    return (ctx, np.stack([c[0] for c in stacked]), np.stack([c[1] for c in stacked]),
+            np.stack([c[2] for c in stacked])), keys
+
+
+def _fan(model: MapModel, inp: LosInputs,
+         context: Callable[[int, bool], tuple[np.ndarray, ...]], src: Tile,
+         stack: Stack | None = None) -> np.ndarray:
+    ctx, tcs, ecs, scs = stack or _stack(inp, context, int(inp.elev[src[1], src[0]]))[0]
     out = np.zeros(model.shape, np.uint8)
     k.fan(src[0], src[1], ctx, tcs, ecs, scs, inp.target, out)
     x0, y0 = src
@@ -304,7 +332,7 @@ class LosBoard:
     <Crossing.CLEAR: 0>
     """
 
-    __slots__ = ("model", "inputs", "occupied", "names", "_contexts", "revision")
+    __slots__ = ("model", "inputs", "occupied", "names", "_contexts", "_stacks", "revision")
 
     def __init__(self, model: MapModel, occupied: Sequence[Tile],
                  names: Callable[[Tile], str | None] | None = None) -> None:
@@ -316,6 +344,7 @@ class LosBoard:
             _check(model, tile)
         self.names = names
         self._contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._stacks: dict[int, Stack] = {}
 
     def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         key = (lo, level)
@@ -345,10 +374,26 @@ class LosBoard:
         _check(self.model, dst)
         return _result(self.model, src, dst, self.walk(src, dst), self.names)
 
+    def stack(self, level: int) -> Stack:
+        """``(ctx, tcs, ecs, scs)`` for a viewer at ``level``, the inputs of the kernel's
+        ``walk`` for any target tile ``t``: ``tcs[ctx[t]], ecs[ctx[t]], scs[ctx[t]]`` and
+        ``inputs.target`` (for compiled callers that walk many lines)."""
+        hit = self._stacks.get(level)
+        if hit is None:
+            (ctx, tcs, ecs, scs), keys = self.inputs.terrain_stack(level)
+            tcs = tcs.copy()
+            xs = [t[0] for t in self.occupied]
+            ys = [t[1] for t in self.occupied]
+            for j, (lo, lvl) in enumerate(keys):
+                _mark_characters(self.inputs, tcs[j], lo, lvl, xs, ys)
+            hit = self._stacks[level] = (ctx, tcs, ecs, scs)
+        return hit
+
     def fan(self, src: Tile) -> np.ndarray:
         """As :func:`los_fan` for this arrangement."""
         _check(self.model, src)
-        return _fan(self.model, self.inputs, self.context, src)
+        level = int(self.inputs.elev[src[1], src[0]])
+        return _fan(self.model, self.inputs, self.context, src, self.stack(level))
 
 
 def _adjacent(model: MapModel, a: Tile, b: Tile) -> bool:

@@ -46,7 +46,7 @@ _PREFERENCE = np.array([2, 0, 3, 1], np.int64)
 @njit(cache=True, nogil=True)
 def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budget,
             order, ddx, ddy, preference):  # pragma: no cover - compiled
-    """Breadth-first search; returns ``(steps, chosen_state, parent)``.
+    """Breadth-first search; returns ``(steps, chosen_state, parent, must_stop)``.
 
     State ``k = layer * H * W + y * W + x`` with ``layer = g * 2 + stop``: ``g`` the
     mover is still inside its start group, ``stop`` movement ended on entering.
@@ -116,7 +116,12 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
             steps[y, x] = d
             chosen[y, x] = k
             rank[y, x] = r
-    return steps, chosen, parent
+    must = np.zeros((h, w), np.bool_)
+    for y in range(h):
+        for x in range(w):
+            if steps[y, x] >= 0:
+                must[y, x] = (chosen[y, x] // hw) % 2 == 1
+    return steps, chosen, parent, must
 
 
 @dataclass(frozen=True)
@@ -272,10 +277,9 @@ START_CACHE_BYTES = 32 * 1024 * 1024
 
 
 def _terrain_part(model: MapModel, flight: bool) -> _TerrainPart:
-    data = adj.steps(model, flight=flight)
     part = _TERRAIN.get(model, {}).get(flight)
     if part is None or part.revision != model.revision or part.hinder.shape != model.shape:
-        tile_class = data.inputs.tile
+        tile_class = adj.steps(model, flight=flight).inputs.tile
         # A flyer passes over Outdoor Obstructing tiles but may not end there.
         bases = model.registry.base_table()[model.terrain]
         endable = (tile_class != adj.BLOCKED) & (bases != Base.OBSTRUCTING)
@@ -318,13 +322,18 @@ def move_budget(model: MapModel, start: Tile, move: int, *, flight: bool = False
     """
     if move < 0:
         raise ValueError(f"Move must be at least 0, not {move}")
-    halved = bool(_terrain_part(model, flight).hinder[start[1], start[0]])
+    return _halve(_terrain_part(model, flight), start, move)
+
+
+def _halve(part: _TerrainPart, start: Tile, move: int) -> tuple[int, bool]:
+    halved = bool(part.hinder[start[1], start[0]])
     return (move // 2 if halved else move), halved
 
 
 def reach(model: MapModel, start: Tile, move: int | None = None, *,
           team: str | None = None, flight: bool | None = None, budget: int | None = None,
-          occupants: Iterable[tuple[int, int, str | None]] | None = None) -> Reach:
+          occupants: Iterable[tuple[int, int, str | None]] | None = None,
+          hindered_start: bool = True) -> Reach:
     """Tiles a character starting on ``start`` can end its move on.
 
     ``move``, ``team`` and ``flight`` default from the character standing on
@@ -341,7 +350,9 @@ def reach(model: MapModel, start: Tile, move: int | None = None, *,
     penalties after the halving (then ``move`` is only reported; it defaults to the
     budget).  ``occupants``: ``(x, y, team)`` of every character, used instead of the
     model's own characters (a battle keeps its characters off the map); an entry on
-    ``start`` is the mover and ignored.
+    ``start`` is the mover and ignored.  ``hindered_start=False``: the mover's turn did
+    not begin on hindering terrain although it stands on some now (a battle's wall
+    destroyed beside it turned its tile to rubble), so it has no start group (M6).
     """
     sx, sy = start
     if not model.in_bounds(sx, sy):
@@ -370,7 +381,8 @@ def reach(model: MapModel, start: Tile, move: int | None = None, *,
     data = adj.steps(model, flight=flight)
     part = _terrain_part(model, flight)
     endable = part.endable.copy()
-    passable = np.ones(model.shape, np.bool_)
+    passable = part.no_group.copy()  # writable
+    passable[:] = True
     for x, y, who in others:
         if (x, y) == (sx, sy):
             continue
@@ -378,14 +390,13 @@ def reach(model: MapModel, start: Tile, move: int | None = None, *,
         if team is None or who != team:
             passable[y, x] = False
     endable[sy, sx] = True
-    group, gstep, some = _start(model, part, start, flight)
-    halving, halved = move_budget(model, start, move, flight=flight)
+    group, gstep, some = (_start(model, part, start, flight) if hindered_start
+                          else (part.no_group, data.step, False))
+    halving, halved = _halve(part, start, move)
     if budget is None:
         budget = halving
-    steps, chosen, parent = _search(
+    steps, chosen, parent, must_stop = _search(
         data.step, gstep, group, part.hinder, endable, passable, sx, sy, int(some), budget,
         ORDER, _DX, _DY, _PREFERENCE)
-    hw = model.width * model.height
-    must_stop = (steps >= 0) & ((chosen // hw) % 2 == 1)
     return Reach(start, move, budget, halved, flight, team, steps, must_stop, group,
                  chosen, parent)
