@@ -53,7 +53,7 @@ def test_every_turn_is_logged_with_tick_and_ip_and_a_battle_ends():
 
 
 def test_two_passing_teams_draw_at_the_turn_cap():
-    """B42: ``battle.max_turns`` turns end a battle in a recorded draw."""
+    """B41: ``battle.max_turns`` turns end a battle in a recorded draw."""
     rules = with_rules(battle={"max_turns": 10})
     s = battle(grid("....."), [fighter("a", 0, 0, 0), fighter("b", 1, 4, 0)], rules)
     out = run_battle(s, [PassController(0), PassController(1)])
@@ -67,7 +67,7 @@ def test_two_passing_teams_draw_at_the_turn_cap():
 
 
 def test_a_team_with_no_character_left_loses_and_the_defeated_leave_the_board():
-    """B32, B35, B42: a defeated character leaves the board (its tile is free and no
+    """B32, B35, B41: a defeated character leaves the board (its tile is free and no
     longer blocks lines) and the clock; the last one's defeat ends the battle."""
     s = battle(grid("......"), [fighter("a", 0, 0, 0, range=5, melee_damage=20, ranged_damage=20),
                                 fighter("e1", 1, 1, 0, health=5), fighter("e2", 1, 4, 0)])

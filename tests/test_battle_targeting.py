@@ -1,4 +1,4 @@
-"""Targeting (B39): melee iff adjacent by the engine's rule, ranged within Range with
+"""Targeting (B38): melee iff adjacent by the engine's rule, ranged within Range with
 LoS, the adjacent-enemy restriction; the BIP preview is pure."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_impeded_line_of_sight_adds_20_defense_and_walls_block():
 
 
 def test_melee_across_a_transition_border_between_levels():
-    """B39 with the engine's adjacency (A3): tiles on either side of a transition border
+    """B38 with the engine's adjacency (A3): tiles on either side of a transition border
     are adjacent though at different elevations, so a melee attack is legal there and
     not where the edge has no transition."""
     m = grid("... ...", "011 011")

@@ -1,4 +1,4 @@
-"""Obstructing terrain in battle (B40): attacks on tiles and borders, accumulated damage,
+"""Obstructing terrain in battle (B39): attacks on tiles and borders, accumulated damage,
 destruction at the rules' threshold on the battle's own copy of the map."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def test_destroying_a_border_makes_its_tiles_adjacent_rubble():
 
 
 def test_ranged_attacks_reach_the_first_wall_on_the_line_only():
-    """B40: a ranged attack on a wall needs Range and a line blocked first by that wall;
+    """B39: a ranged attack on a wall needs Range and a line blocked first by that wall;
     a border is aimed at through the tile beyond it."""
     m = grid("...XX. ......")
     m.set_border(Edge(1, 1, "E"), int(Base.OBSTRUCTING))

@@ -140,7 +140,7 @@ def move_allowance(state: BattleState) -> int:
 
 def defeat(state: BattleState, i: int, by: int) -> list[Event]:
     """Character ``i`` is defeated: it leaves the board and the clock (B32, B35); a team
-    with no character left loses (B42)."""
+    with no character left loses (B41)."""
     state.clock.remove(i)
     tile = state.pos[i]
     state.occ.pop(tile, None)
@@ -351,7 +351,7 @@ def _attack(state: BattleState, actor: int, target: int, roll: Roll) -> list[Eve
 
 def _end_turn(state: BattleState) -> list[Event]:
     """End the turn (a pass if it took no action); at ``battle.max_turns`` turns the
-    battle is a draw (B42)."""
+    battle is a draw (B41)."""
     clock, turn = state.clock, state.turn
     assert turn is not None
     clock.end_turn(turn)

@@ -109,7 +109,7 @@ class Attacked(Event):
 @dataclass(frozen=True, slots=True)
 class TerrainAttacked(Event):
     """A Basic Attack on an Obstructing tile or border: damage dealt, the feature's
-    accumulated damage and the threshold that destroys it (B40)."""
+    accumulated damage and the threshold that destroys it (B39)."""
 
     kind: ClassVar[str] = "terrain_attacked"
     actor: int

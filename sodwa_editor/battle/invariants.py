@@ -59,11 +59,15 @@ def with_characters(state: BattleState) -> MapModel:
     return m
 
 
-def action_problems(state: BattleState, action: Action) -> list[str]:
+def action_problems(state: BattleState, action: Action, *, moves: bool = True) -> list[str]:
     """Why ``action`` (about to be applied by the actor) breaks a targeting or
-    movement rule, re-derived through the engine's public functions (empty: legal)."""
+    movement rule, re-derived through the engine's public functions (empty: legal).
+    ``moves=False`` skips Move Actions (their check runs a full movement search on a
+    fresh map: the slowest check)."""
     actor = state.actor
     if actor is None or isinstance(action, Pass | UseAbility):
+        return []
+    if isinstance(action, Move) and not moves:
         return []
     m = with_characters(state)
     a = state.pos[actor]

@@ -1,4 +1,4 @@
-"""Attacking Obstructing terrain (RB *Obstructing Terrain*; decision B40).
+"""Attacking Obstructing terrain (RB *Obstructing Terrain*; decision B39).
 
 "Obstructing Terrain can be destroyed by taking 3 or more damage. If a Border of
 Obstructing Terrain is destroyed, the tiles on either side become Difficult
@@ -112,7 +112,7 @@ def feature_targets(state: BattleState, attacker: int) -> list[Feature]:
 
 
 def strike(state: BattleState, attacker: int, feature: Feature, ip: int) -> list[Event]:
-    """Deal the attacker's Damage of its kind to ``feature`` (no roll; B40) and destroy
+    """Deal the attacker's Damage of its kind to ``feature`` (no roll; B39) and destroy
     it on the battle's own board once its damage reaches the threshold."""
     kind = feature_kind(state, attacker, feature)
     dealt = state.sheets[attacker].damage(kind == "melee")

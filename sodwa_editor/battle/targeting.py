@@ -1,5 +1,5 @@
 """Who a character may attack, and the facts of an attack read off the board
-(RB *Line of Sight*, *Attacking and Defending*, *Combat Modifiers*; decisions B39).
+(RB *Line of Sight*, *Attacking and Defending*, *Combat Modifiers*; decisions B38).
 
 "If the target is adjacent to the attacking character, the attack is considered a
 Melee Attack. Otherwise, it is considered a Ranged Attack. LoS is not required for
