@@ -128,6 +128,7 @@ def test_the_view_shows_the_board_and_panels_but_not_the_dice():
     assert (view.actor, view.tile(1), view.hp(1), view.ip(a), view.karma(0)) == \
         (a, (4, 0), 14, 500, 0)
     assert view.legal_actions() == legal_actions(s) and view.can_take(ActionType.MOVE)
+    assert (view.last_actor(0), view.last_actor(1)) == (a, None)
     assert view.preview(a, 1) == preview_attack(s, a, 1)
     assert not hasattr(view, "streams") and not hasattr(view, "_streams")
     fork = view.fork()

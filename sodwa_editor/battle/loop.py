@@ -130,6 +130,10 @@ class View:
         """Karma Points team ``team`` holds."""
         return available(self._state.karma, team)
 
+    def last_actor(self, team: int) -> int | None:
+        """The character of ``team`` that took that team's most recent turn."""
+        return self._state.last_actor[team]
+
     def tsb(self, n: int) -> list[Prediction]:
         return self._state.clock.predict(n)
 
