@@ -22,7 +22,8 @@ adjacency exception.  Every decision is listed in docs/rules.md.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -96,31 +97,64 @@ class LosInputs:
     bs: np.ndarray  # uint8 (H-1, W): LoS class of the south border
     target: np.ndarray  # coded uint8 (H, W): the tile as the target's own tile
     contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]]
+    terrain: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=dict)
+    stacks: dict[int, tuple[Stack, list[tuple[int, bool]]]] = field(default_factory=dict)
 
     def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Coded class arrays (crossed tiles, east borders, south borders) for a pair
-        whose lower endpoint stands at ``lo`` and which is level or not."""
+        whose lower endpoint stands at ``lo`` and which is level or not, with the
+        model's characters."""
         key = (lo, level)
         if key not in self.contexts:
-            self.contexts[key] = _pair_context(self, lo, level)
+            tc, ec, sc = self.terrain_context(lo, level)
+            ys, xs = np.nonzero(self.occ)
+            self.contexts[key] = (_place_characters(self, tc, lo, level, xs, ys), ec, sc)
         return self.contexts[key]
+
+    def terrain_stack(self, a: int) -> tuple[Stack, list[tuple[int, bool]]]:
+        """:func:`_stack` of the terrain contexts for a viewer at level ``a`` (shared,
+        read-only) and the ``(lo, level)`` key of each stacked layer."""
+        hit = self.stacks.get(a)
+        if hit is None:
+            stack, keys = _stack(self, self.terrain_context, a)
+            for arr in stack:
+                arr.flags.writeable = False
+            hit = self.stacks[a] = (stack, keys)
+        return hit
+
+    def terrain_context(self, lo: int, level: bool
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """As :meth:`context` without any character (shared, read-only arrays)."""
+        key = (lo, level)
+        if key not in self.terrain:
+            arrays = _pair_context(self, lo, level)
+            for a in arrays:
+                a.flags.writeable = False
+            self.terrain[key] = arrays
+        return self.terrain[key]
 
 
 def _code(cls: np.ndarray, kind: int) -> np.ndarray:
     return (cls | (kind << 2)).astype(np.uint8)
 
 
+#: Coded class of a crossed tile where a character blocks (L4).
+CHARACTER_CODE = 2 | (k.R_CHARACTER << 2)
+
+
 def _pair_context(
     inp: LosInputs, lo: int, level: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The LoS rules for crossed features (docs/rules.md L4, L6-L11).
+    """The LoS rules for crossed terrain features (docs/rules.md L6-L11; characters
+    are added by :func:`_place_characters`).
 
     A crossed tile above ``lo`` is Elevated Terrain, Obstructing for the lower
     party (L6); below ``lo`` it is seen over.  At ``lo``: Obstructing blocks
-    (L7); for a level pair a character blocks (L4) and Impeding terrain or an
-    object impedes (L11); a pair at different elevations ignores them (L8).  A
-    border stands at the higher of its two tiles (L9): ignored below ``lo``,
-    Obstructing blocks, Impeding impedes when level or above ``lo``.
+    (L7); for a level pair Impeding terrain or an object impedes (L11); a pair
+    at different elevations ignores them (L8).  A border stands at the higher of
+    its two tiles (L9): ignored below ``lo``, Obstructing blocks, Impeding
+    impedes when level or above ``lo``.
     """
     e, t = inp.elev, inp.tile_los
     at = e == lo
@@ -130,13 +164,33 @@ def _pair_context(
     tc[wall] = 2 | (k.R_TILE << 2)
     if level:
         rest = at & ~wall
-        tc[rest & inp.occ] = 2 | (k.R_CHARACTER << 2)
-        rest &= ~inp.occ
         tc[rest & (t == 1)] = 1 | (k.R_TILE << 2)
         tc[rest & (t != 1) & inp.obj] = 1 | (k.R_OBJECT << 2)
     ec = _border_context(inp.be, np.maximum(e[:, :-1], e[:, 1:]), lo, level)
     sc = _border_context(inp.bs, np.maximum(e[:-1, :], e[1:, :]), lo, level)
     return tc, ec, sc
+
+
+def _place_characters(inp: LosInputs, tc: np.ndarray, lo: int, level: bool,
+                      xs: Iterable[int], ys: Iterable[int]) -> np.ndarray:
+    """A copy of the terrain context ``tc`` with characters standing on tiles ``(xs,
+    ys)``: RB *Line of Sight* "If this imaginary line crosses ... any tiles occupied by
+    characters, then LoS is blocked" (L4), for a level pair only and on tiles at
+    ``lo`` (a pair at different elevations ignores characters at ``lo``: "Elevated
+    characters ignore all grounded characters", L8; higher tiles block anyway)."""
+    out = tc.copy()
+    _mark_characters(inp, out, lo, level, xs, ys)
+    return out
+
+
+def _mark_characters(inp: LosInputs, out: np.ndarray, lo: int, level: bool,
+                     xs: Iterable[int], ys: Iterable[int]) -> None:
+    """:func:`_place_characters` in place (the one statement of L4)."""
+    if level:
+        e, t = inp.elev, inp.tile_los
+        for x, y in zip(xs, ys, strict=True):
+            if e[y, x] == lo and t[y, x] != 2:
+                out[y, x] = CHARACTER_CODE
 
 
 def _border_context(cls: np.ndarray, elev: np.ndarray, lo: int, level: bool) -> np.ndarray:
@@ -189,15 +243,25 @@ def los(model: MapModel, src: Tile, dst: Tile) -> LosResult:
     _check(model, src)
     _check(model, dst)
     inp = los_inputs(model)
+    raw = _walk(inp, inp.context, src, dst)
+    return _result(model, src, dst, raw, None)
+
+
+def _walk(inp: LosInputs, context: Callable[[int, bool], tuple[np.ndarray, ...]],
+          src: Tile, dst: Tile) -> tuple[int, int, int, int, int]:
     a = int(inp.elev[src[1], src[0]])
     b = int(inp.elev[dst[1], dst[0]])
-    tc, ec, sc = inp.context(min(a, b), a == b)
+    tc, ec, sc = context(min(a, b), a == b)
     cls, kind, rx, ry, side = k.walk(src[0], src[1], dst[0], dst[1], tc, ec, sc, inp.target)
-    crossing = Crossing(int(cls))
-    reason = _explain(model, crossing, int(kind), int(rx), int(ry), int(side))
+    return int(cls), int(kind), int(rx), int(ry), int(side)
+
+
+def _result(model: MapModel, src: Tile, dst: Tile, raw: tuple[int, int, int, int, int],
+            who: Callable[[Tile], str | None] | None) -> LosResult:
+    crossing = Crossing(raw[0])
     if crossing is Crossing.IMPEDED and _adjacent(model, src, dst):
         return LosResult(Crossing.CLEAR, None)
-    return LosResult(crossing, reason)
+    return LosResult(crossing, _explain(model, crossing, *raw[1:], who=who))
 
 
 def los_fan(model: MapModel, src: Tile) -> np.ndarray:
@@ -215,14 +279,29 @@ def los_fan(model: MapModel, src: Tile) -> np.ndarray:
     """
     _check(model, src)
     inp = los_inputs(model)
-    a = int(inp.elev[src[1], src[0]])
+    return _fan(model, inp, inp.context, src)
+
+
+Stack = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _stack(inp: LosInputs, context: Callable[[int, bool], tuple[np.ndarray, ...]],
+           a: int) -> tuple[Stack, list[tuple[int, bool]]]:
+    """``(ctx, tcs, ecs, scs)`` for a viewer at level ``a``: ``ctx[y, x]`` is the index
+    of the stacked context arrays that apply to a target on ``(x, y)`` (they depend on
+    the target's level relative to the viewer's); and the ``(lo, level)`` keys."""
     levels = np.unique(inp.elev)
     keys = [(min(a, int(b)), a == int(b)) for b in levels]
-    stacked = [inp.context(lo, level) for lo, level in keys]
+    stacked = [context(lo, level) for lo, level in keys]
     ctx = np.searchsorted(levels, inp.elev).astype(np.intp)  # target level -> context index
-    tcs = np.stack([c[0] for c in stacked])
-    ecs = np.stack([c[1] for c in stacked])
-    scs = np.stack([c[2] for c in stacked])
+    return (ctx, np.stack([c[0] for c in stacked]), np.stack([c[1] for c in stacked]),
+            np.stack([c[2] for c in stacked])), keys
+
+
+def _fan(model: MapModel, inp: LosInputs,
+         context: Callable[[int, bool], tuple[np.ndarray, ...]], src: Tile,
+         stack: Stack | None = None) -> np.ndarray:
+    ctx, tcs, ecs, scs = stack or _stack(inp, context, int(inp.elev[src[1], src[0]]))[0]
     out = np.zeros(model.shape, np.uint8)
     k.fan(src[0], src[1], ctx, tcs, ecs, scs, inp.target, out)
     x0, y0 = src
@@ -233,15 +312,99 @@ def los_fan(model: MapModel, src: Tile) -> np.ndarray:
     return out
 
 
+class LosBoard:
+    """Lines of sight on a model's terrain with characters standing on ``occupied``
+    instead of the model's own characters: the battle keeps its characters off its
+    map, and asks many lines for one arrangement.  The same rules and results as
+    :func:`los` and :func:`los_fan` on a copy of the model with characters on those
+    tiles (property-tested); the model's own characters are ignored.
+
+    ``names`` gives the reason text a name for the character on a tile.  A board
+    belongs to one model revision and one arrangement: make a new one when either
+    changes.  Contexts are built on first use, a copy of the shared terrain context
+    with the few occupied tiles set.
+
+    >>> from sodwa_editor.engine.model import MapModel
+    >>> board = LosBoard(MapModel(5, 1), [(2, 0)], {(2, 0): "knight"}.get)
+    >>> board.los((0, 0), (4, 0)).describe()
+    "blocked by character 'knight' on (2, 0)"
+    >>> board.crossing((0, 0), (2, 0))
+    <Crossing.CLEAR: 0>
+    """
+
+    __slots__ = ("model", "inputs", "occupied", "names", "_contexts", "_stacks", "revision")
+
+    def __init__(self, model: MapModel, occupied: Sequence[Tile],
+                 names: Callable[[Tile], str | None] | None = None) -> None:
+        self.model = model
+        self.revision = model.revision
+        self.inputs = los_inputs(model)
+        self.occupied = tuple((int(x), int(y)) for x, y in occupied)
+        for tile in self.occupied:
+            _check(model, tile)
+        self.names = names
+        self._contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._stacks: dict[int, Stack] = {}
+
+    def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        key = (lo, level)
+        hit = self._contexts.get(key)
+        if hit is None:
+            tc, ec, sc = self.inputs.terrain_context(lo, level)
+            hit = (_place_characters(self.inputs, tc, lo, level,
+                                     [t[0] for t in self.occupied],
+                                     [t[1] for t in self.occupied]), ec, sc)
+            self._contexts[key] = hit
+        return hit
+
+    def walk(self, src: Tile, dst: Tile) -> tuple[int, int, int, int, int]:
+        """The kernel's raw answer ``(class, reason kind, x, y, side)`` before the
+        adjacency exception (L5); both tiles must be on the map."""
+        return _walk(self.inputs, self.context, src, dst)
+
+    def crossing(self, src: Tile, dst: Tile) -> Crossing:
+        """The LoS class from ``src`` to ``dst`` (as :func:`los`, without the reason)."""
+        cls = _walk(self.inputs, self.context, src, dst)[0]
+        if cls == Crossing.IMPEDED and _adjacent(self.model, src, dst):
+            return Crossing.CLEAR
+        return Crossing(cls)
+
+    def los(self, src: Tile, dst: Tile) -> LosResult:
+        _check(self.model, src)
+        _check(self.model, dst)
+        return _result(self.model, src, dst, self.walk(src, dst), self.names)
+
+    def stack(self, level: int) -> Stack:
+        """``(ctx, tcs, ecs, scs)`` for a viewer at ``level``, the inputs of the kernel's
+        ``walk`` for any target tile ``t``: ``tcs[ctx[t]], ecs[ctx[t]], scs[ctx[t]]`` and
+        ``inputs.target`` (for compiled callers that walk many lines)."""
+        hit = self._stacks.get(level)
+        if hit is None:
+            (ctx, tcs, ecs, scs), keys = self.inputs.terrain_stack(level)
+            tcs = tcs.copy()
+            xs = [t[0] for t in self.occupied]
+            ys = [t[1] for t in self.occupied]
+            for j, (lo, lvl) in enumerate(keys):
+                _mark_characters(self.inputs, tcs[j], lo, lvl, xs, ys)
+            hit = self._stacks[level] = (ctx, tcs, ecs, scs)
+        return hit
+
+    def fan(self, src: Tile) -> np.ndarray:
+        """As :func:`los_fan` for this arrangement."""
+        _check(self.model, src)
+        level = int(self.inputs.elev[src[1], src[0]])
+        return _fan(self.model, self.inputs, self.context, src, self.stack(level))
+
+
 def _adjacent(model: MapModel, a: Tile, b: Tile) -> bool:
     """Rulebook *Elevated Terrain LoS* (Yellow vs Orange): "Because the Yellow and
     Orange characters are adjacent, their LoS to each other is unaffected by the
     Impeding Terrain."  Adjacency is the engine's one adjacency rule."""
     if a == b or max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
         return False
-    from .adjacency import pair_crossing  # local: adjacency may import los helpers
+    from .adjacency import adjacent  # local: adjacency may import los helpers
 
-    return pair_crossing(model, a, b)[0] is not Crossing.BLOCKED
+    return adjacent(model, a, b)
 
 
 def _check(model: MapModel, tile: Tile) -> None:
@@ -251,7 +414,8 @@ def _check(model: MapModel, tile: Tile) -> None:
 
 
 def _explain(
-    model: MapModel, crossing: Crossing, kind: int, x: int, y: int, side: int
+    model: MapModel, crossing: Crossing, kind: int, x: int, y: int, side: int, *,
+    who: Callable[[Tile], str | None] | None = None,
 ) -> Reason | None:
     if crossing is Crossing.CLEAR:
         return None
@@ -275,9 +439,10 @@ def _explain(
         why = f"{terrain} terrain" if model.registry[int(model.terrain[y, x])].los else "an object"
         return Reason("target-tile", f"{verb}: the target's tile ({x}, {y}) holds {why}", tile=tile)
     if kind == k.R_CHARACTER:
-        c = model.character_at(x, y)
-        who = f"character {c.id!r}" if c is not None else "a character"
-        return Reason("character", f"{verb} by {who} on ({x}, {y})", tile=tile)
+        c = model.character_at(x, y) if who is None else None
+        found: str | None = who(tile) if who is not None else (c.id if c is not None else None)
+        text = f"character {found!r}" if found is not None else "a character"
+        return Reason("character", f"{verb} by {text} on ({x}, {y})", tile=tile)
     if kind == k.R_ELEVATION:
         level = int(model.elevation[y, x])
         return Reason(
