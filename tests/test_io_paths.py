@@ -178,7 +178,6 @@ def test_the_next_save_removes_stale_temps_of_its_file_only(tmp_path):
 def test_a_temp_held_by_a_live_save_is_kept(tmp_path):
     import fcntl
 
-    target = tmp_path / "map.json"
     busy = tmp_path / ".map.json.0badcafe.tmp"
     busy.write_text("being written")
     _age(busy, 2 * io_paths.STALE_TEMP_SECONDS)
