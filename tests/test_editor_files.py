@@ -329,7 +329,8 @@ _PACK_TEXT = json.dumps({"format": "sodwa-mappack", "format_version": 1, "name":
     _PACK_TEXT,
     '{"format": "sodwa-map", "format_version": 1, "width": NaN}',
     "[" * 100_000,
-], ids=["truncated", "pack", "nan", "deep"])
+    '{"format": "sodwa-map", "width": ' + "9" * 4301 + "}",  # (once raised at every start)
+], ids=["truncated", "pack", "nan", "deep", "huge-int"])
 def test_an_unrecoverable_file_is_moved_aside_once_and_not_offered_again(
         make_window, tmp_path, map_text):
     rec = tmp_path / "rec"

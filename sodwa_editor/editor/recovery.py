@@ -137,10 +137,7 @@ class Recovery(QObject):
         data = _read_wrapper(entry.file)
         if isinstance(data, str):
             return None, [f"{entry.file}: {data}"]
-        try:
-            return parse_map(data["map"], source=str(entry.file))
-        except (ValueError, RecursionError) as exc:  # start-up must never fail on it
-            return None, [f"{entry.file}: cannot read the map inside: {exc}"]
+        return parse_map(data["map"], source=str(entry.file))
 
     @staticmethod
     def forget(entry: RecoveryEntry) -> None:
