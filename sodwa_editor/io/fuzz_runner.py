@@ -182,10 +182,9 @@ def _slug(text: str) -> str:
 
 def run_campaign(cases: int, seed: int, *, out: Path | None = None, start: int = 0,
                  timeout: float = DEFAULT_TIMEOUT, memory_mb: int = DEFAULT_MEMORY_MB,
-                 huge: bool = True,
                  progress: Callable[[int, Summary], None] | None = None) -> Summary:
-    """Run cases ``start .. start+cases-1`` of campaign ``seed`` (``huge``: see
-    :func:`.fuzz.make_case`); failing inputs go to ``out`` (when given)."""
+    """Run cases ``start .. start+cases-1`` of campaign ``seed``; failing inputs go
+    to ``out`` (when given)."""
     from .fuzz import seed_documents
 
     summary = Summary()
@@ -193,7 +192,7 @@ def run_campaign(cases: int, seed: int, *, out: Path | None = None, start: int =
     t0 = time.perf_counter()
     try:
         for i in range(start, start + cases):
-            case = make_case(seed, i, huge=huge)
+            case = make_case(seed, i)
             result = worker.run(case.data, timeout)
             summary.cases += 1
             summary.outcomes[result["outcome"]] += 1
@@ -239,8 +238,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"seconds per case before it is a hang (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB,
                    help=f"address-space limit of the worker (default {DEFAULT_MEMORY_MB})")
-    p.add_argument("--no-huge", dest="huge", action="store_false",
-                   help="no maps near the largest size (they take seconds each)")
     p.add_argument("--replay", type=Path, metavar="FILE",
                    help="run one saved input in this process and print its outcome")
     return p
@@ -261,8 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   flush=True)
 
     summary = run_campaign(args.cases, args.seed, out=args.out, start=args.start,
-                           timeout=args.timeout, memory_mb=args.memory_mb, huge=args.huge,
-                           progress=progress)
+                           timeout=args.timeout, memory_mb=args.memory_mb, progress=progress)
     print(summary.text())
     if summary.failures:
         print(f"failing inputs: {args.out}/")
