@@ -161,16 +161,19 @@ class Summary:
     failed: list[dict[str, Any]] = field(default_factory=list)  # every failure in full
     refusals: Counter = field(default_factory=Counter)
     seconds: float = 0.0
+    slowest: tuple[float, str] = (0.0, "")  # seconds and label of the slowest answer
 
     def to_json(self) -> dict[str, Any]:
         return {"cases": self.cases, "outcomes": dict(self.outcomes),
                 "failures": {k: {"count": len(v), "examples": v[:5]}
                              for k, v in sorted(self.failures.items())},
-                "refusals": dict(self.refusals.most_common()), "seconds": round(self.seconds, 1)}
+                "refusals": dict(self.refusals.most_common()), "seconds": round(self.seconds, 1),
+                "slowest": {"seconds": self.slowest[0], "case": self.slowest[1]}}
 
     def text(self) -> str:
         lines = [f"{self.cases} case(s) in {self.seconds:.0f} s: "
-                 + ", ".join(f"{self.outcomes[k]} {k}" for k in (OK, REFUSED, FAILURE))]
+                 + ", ".join(f"{self.outcomes[k]} {k}" for k in (OK, REFUSED, FAILURE))
+                 + f"; slowest {self.slowest[0]:.1f} s ({self.slowest[1]})"]
         for kind, labels in sorted(self.failures.items(), key=lambda i: -len(i[1])):
             lines.append(f"  {len(labels):5d}  {kind}  (e.g. {labels[0]})")
         return "\n".join(lines)
@@ -195,6 +198,7 @@ def run_campaign(cases: int, seed: int, *, out: Path | None = None, start: int =
             case = make_case(seed, i)
             result = worker.run(case.data, timeout)
             summary.cases += 1
+            summary.slowest = max(summary.slowest, (result["seconds"], case.label))
             summary.outcomes[result["outcome"]] += 1
             if result["outcome"] == FAILURE:
                 summary.failures.setdefault(result["kind"], []).append(case.label)
