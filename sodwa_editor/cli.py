@@ -2,12 +2,14 @@
 
 A thin layer over :mod:`sodwa_editor.io` and :mod:`sodwa_editor.engine`; every
 rule lives in the engine.  Exit codes: 0 success, 1 the input is invalid (or a
-query failed), 2 the command line is wrong.
+query failed), 2 the command line is wrong, 74 the output could not be written,
+130 interrupted, 141 the reader of the output went away.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
@@ -21,6 +23,10 @@ from . import __version__
 Tile = tuple[int, int]
 LOS_CHARS = {0: ".", 1: "i", 2: "#"}
 
+#: Exit code when standard output cannot be written (closed, disk full, I/O
+#: error): EX_IOERR of sysexits.h.  A reader that went away is 141 instead.
+EXIT_OUTPUT = 74
+
 
 class CliError(Exception):
     """A problem with the command line or its inputs, reported in one line."""
@@ -28,6 +34,54 @@ class CliError(Exception):
     def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code
+
+
+class OutputError(CliError):
+    """Standard output cannot be written; the command's result is lost."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"cannot write the output: {why}", code=EXIT_OUTPUT)
+
+
+class _Output:
+    """``sys.stdout`` while a command runs: a failed write (stdout closed, disk
+    full) becomes :class:`OutputError`; a closed pipe stays ``BrokenPipeError``."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def _call(self, name: str, *args: Any) -> Any:
+        if self._stream is None:  # started with stdout closed (``>&-``)
+            raise OutputError("standard output is closed")
+        try:
+            return getattr(self._stream, name)(*args)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # (ValueError: the stream was closed)
+            raise OutputError(getattr(exc, "strerror", None) or str(exc)) from exc
+
+    def write(self, text: str) -> int:
+        return self._call("write", text)
+
+    def flush(self) -> None:
+        self._call("flush")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _quiet_stdout(stream: Any) -> None:
+    """Point file descriptor 1 at devnull, so that the interpreter's final flush of
+    output that could not be written adds no second message."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+
+
+def _say(text: str) -> None:
+    """One line on stderr (nothing if stderr itself is gone)."""
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            print(text, file=sys.stderr, flush=True)
 
 
 def parse_tile(text: str) -> Tile:
@@ -111,26 +165,41 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _printable_output()
-    args = build_parser().parse_args(argv)
-    handler = {
-        "validate": cmd_validate,
-        "los": cmd_los,
-        "reach": cmd_reach,
-        "graph": cmd_graph,
-        "pack": cmd_pack,
-        "bench": cmd_bench,
-    }[args.command]
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)
     try:
-        return handler(args)
+        return _run(argv)
+    finally:
+        sys.stdout = stdout
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    command = "sodwa"
+    try:
+        args = build_parser().parse_args(argv)
+        command = f"sodwa {args.command}"
+        handler = {
+            "validate": cmd_validate,
+            "los": cmd_los,
+            "reach": cmd_reach,
+            "graph": cmd_graph,
+            "pack": cmd_pack,
+            "bench": cmd_bench,
+        }[args.command]
+        code = handler(args)
+        sys.stdout.flush()
+        return code
     except CliError as exc:
-        print(f"sodwa {args.command}: error: {exc}", file=sys.stderr)
+        _say(f"{command}: error: {exc}")
+        if isinstance(exc, OutputError):
+            _quiet_stdout(sys.stdout)
         return exc.code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         # the reader went away (``sodwa graph MAP --json | head``): stop quietly, as
         # the Python docs advise, pointing stdout at devnull so the exit flush is silent
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _quiet_stdout(sys.stdout)
         return 141
 
 
@@ -327,8 +396,13 @@ def _node_link(graph: Any, blocked: list[Any]) -> dict[str, Any]:
 
 def cmd_pack(args: argparse.Namespace) -> int:
     from .io import build_pack, read_pack, save_pack
+    from .io.paths import refuse_output_among_inputs
 
     if args.pack_command == "build":
+        try:  # never replace a map with the pack (also through a symbolic or hard link)
+            refuse_output_among_inputs(args.output, args.maps)
+        except OSError as exc:
+            raise CliError(str(exc), code=2) from exc
         pack, problems = build_pack(
             args.maps, name=args.name or args.output.stem, version=args.pack_version,
             author=args.author, description=args.description,

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from sodwa_editor.cli import main
+from sodwa_editor.cli import EXIT_OUTPUT, main
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 RULEBOOK = str(MAPS / "rulebook-elevated-los.json")
@@ -266,3 +267,77 @@ def test_a_lone_surrogate_is_refused_by_validate_and_pack_build(tmp_path):
     err = res.stderr.decode()
     assert res.returncode == 1 and "Traceback" not in err and not out_path.exists()
     assert "/name: the text holds \\udcff" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic and hard links")
+def test_pack_build_refuses_to_write_over_one_of_its_maps(tmp_path, capsys):
+    victim = tmp_path / "victim.json"
+    victim.write_bytes((MAPS / "tiered-keep.json").read_bytes())
+    before = victim.read_bytes()
+    (tmp_path / "soft.json").symlink_to(victim)
+    (tmp_path / "hard.json").hardlink_to(victim)
+    for out in ("victim.json", "soft.json", "hard.json"):
+        code, _, err = run(capsys, "pack", "build", str(MAPS / "indoor-compound.json"),
+                           str(victim), "-o", str(tmp_path / out))
+        assert code == 2 and "it is one of the input files" in err and "Traceback" not in err
+        assert victim.read_bytes() == before
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+def test_pack_build_on_a_symlink_loop_is_one_clear_line(tmp_path, capsys):
+    (tmp_path / "a.json").symlink_to(tmp_path / "b.json")
+    (tmp_path / "b.json").symlink_to(tmp_path / "a.json")
+    code, _, err = run(capsys, "pack", "build", str(tmp_path / "a.json"),
+                       "-o", str(tmp_path / "p.json"))
+    assert code == 1 and "Traceback" not in err
+    assert "a.json: /: cannot read the file: Too many levels of symbolic links" in err
+    assert not (tmp_path / "p.json").exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs")
+def test_pack_build_does_not_replace_a_fifo(tmp_path, capsys):
+    fifo = tmp_path / "out.json"
+    os.mkfifo(fifo)
+    code, _, err = run(capsys, "pack", "build", str(MAPS / "indoor-compound.json"),
+                       "-o", str(fifo))
+    assert code == 1 and err.strip() == (
+        f"sodwa pack: error: pack not written: cannot save {fifo}: it is a named pipe (FIFO), "
+        "not a regular file; it was left untouched")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs")
+def test_validate_refuses_a_fifo_instead_of_waiting_for_a_writer(tmp_path):
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "sodwa_editor.cli", "validate", str(fifo)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "cannot read the file: it is a named pipe (FIFO), not a regular file" in done.stdout
+
+
+def _validate_into(stdout, *, close_stdout=False):
+    return subprocess.run(
+        [sys.executable, "-m", "sodwa_editor.cli", "validate", RULEBOOK, "--json"],
+        stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=60, check=False,
+        preexec_fn=(lambda: os.close(1)) if close_stdout else None)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file descriptors")
+def test_closed_stdout_is_one_line_and_exit_74():
+    done = _validate_into(subprocess.DEVNULL, close_stdout=True)  # as `sodwa ... >&-`
+    assert done.returncode == EXIT_OUTPUT == 74
+    assert done.stderr == ("sodwa validate: error: cannot write the output: standard output "
+                           "is closed\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["validate", RULEBOOK], ["validate", RULEBOOK, "--json"],
+                                  ["--help"]])
+def test_a_full_disk_is_one_line_and_exit_74(args):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "sodwa_editor.cli", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    assert done.returncode == EXIT_OUTPUT
+    assert done.stderr.endswith("error: cannot write the output: No space left on device\n")
+    assert done.stderr.count("\n") == 1, done.stderr

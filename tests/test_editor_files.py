@@ -8,6 +8,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import json
+import stat
 
 import pytest
 from PySide6.QtGui import QImage
@@ -232,3 +233,159 @@ def test_sample_map_files_open_and_render(make_window, path, tmp_path):
     assert win.files.save_as(tmp_path / path.name)
     again, problems = read_map(tmp_path / path.name)
     assert again.same_content(model)
+
+
+# ------------------------------------------------ files never overwritten or hidden
+posix_only = pytest.mark.skipif(os.name != "posix", reason="FIFOs, links and lock files")
+
+
+@posix_only
+def test_saving_onto_a_fifo_is_refused_and_the_fifo_kept(make_window, tmp_path):
+    win = make_window()
+    click_tile(win.view, 1, 1)
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    assert not win.files.save_as(fifo)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert "named pipe (FIFO), not a regular file" in win.files.last_dialog.text()
+    assert win.isWindowModified() and win.document.path is None
+    win.files.last_dialog.close()
+
+
+@posix_only
+def test_exporting_a_png_onto_a_fifo_writes_nothing_into_it(make_window, tmp_path, monkeypatch):
+    win = make_window(MapModel(3, 3))
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a: shown.append(a[2]))
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # (a writer then cannot block)
+    try:
+        assert not win.files.export_png(fifo)
+        assert os.read(reader, 1) == b""  # nothing was written into the pipe
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and "FIFO" in shown[0]
+
+
+def test_a_pack_is_not_exported_over_one_of_its_maps(make_window, tmp_path, monkeypatch):
+    win = make_window(samples.indoor_compound())
+    path = tmp_path / "indoor.json"
+    assert win.files.save_as(path)
+    before = path.read_bytes()
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a: shown.append(a[2]))
+    assert not win.files.export_pack(path, {"maps": [path], "name": "demo", "version": "1"})
+    assert path.read_bytes() == before
+    assert "it is one of the input files" in shown[0]
+
+
+@posix_only
+def test_opening_a_symlink_loop_shows_the_problem(make_window, tmp_path):
+    win = make_window()
+    (tmp_path / "a.json").symlink_to(tmp_path / "b.json")
+    (tmp_path / "b.json").symlink_to(tmp_path / "a.json")
+    assert not win.files.open_map(tmp_path / "a.json", ask_save=False)
+    assert "Too many levels of symbolic links" in win.files.last_dialog.lines()[0]
+    win.files.last_dialog.close()
+
+
+def _crashed_session(make_window, tmp_path, rec):
+    """A recovery file of an editor that died (its lock released), and the map in it."""
+    first = make_window(samples.outdoor_skirmish(), recovery_dir=rec)
+    click_tile(first.view, 2, 2)
+    edited = first.document.model.copy()
+    assert first.recovery.autosave()
+    file = first.recovery.file
+    first.recovery.lock.unlock()
+    first.recovery.lock = None
+    first.recovery.file = tmp_path / "elsewhere.json"  # keep its teardown away from rec/
+    return file, edited
+
+
+@posix_only
+@pytest.mark.parametrize("lock", ["folder", "garbage"])
+def test_a_broken_lock_does_not_hide_a_recovery_file(make_window, tmp_path, lock):
+    rec = tmp_path / "rec"
+    file, edited = _crashed_session(make_window, tmp_path, rec)
+    lock_path = file.with_suffix(".lock")
+    if lock == "folder":
+        lock_path.mkdir()
+    else:
+        lock_path.write_bytes(b"\x00garbage\nnot a pid\n")
+    second = make_window(MapModel(4, 4), recovery_dir=rec)
+    assert [e.file for e in second.recovery.pending()] == [file]
+    assert second.offer_recovery(ask=False)
+    assert second.document.model.same_content(edited)
+    assert not lock_path.exists() and second.recovery.pending() == []
+
+
+_PACK_TEXT = json.dumps({"format": "sodwa-mappack", "format_version": 1, "name": "p",
+                         "version": "1", "maps": []})
+
+
+@pytest.mark.parametrize("map_text", [
+    __import__("sodwa_editor.io", fromlist=["dumps_map"]).dumps_map(samples.tiered_keep())[:900],
+    _PACK_TEXT,
+    '{"format": "sodwa-map", "format_version": 1, "width": NaN}',
+    "[" * 100_000,
+    '{"format": "sodwa-map", "width": ' + "9" * 4301 + "}",  # (once raised at every start)
+], ids=["truncated", "pack", "nan", "deep", "huge-int"])
+def test_an_unrecoverable_file_is_moved_aside_once_and_not_offered_again(
+        make_window, tmp_path, map_text):
+    rec = tmp_path / "rec"
+    rec.mkdir()
+    file = rec / "0123456789ab.json"
+    file.write_text(json.dumps({"original": None, "saved_at": 1.7e9, "map_name": "lost",
+                                "map": map_text}), encoding="utf-8")
+    before = file.read_bytes()
+    win = make_window(recovery_dir=rec)
+    assert [e.file for e in win.recovery.pending()] == [file]
+    assert not win.offer_recovery(ask=False)
+    aside = rec / "0123456789ab.json.broken"
+    assert aside.read_bytes() == before and not file.exists()  # kept, never deleted
+    message = win.statusBar().currentMessage()
+    assert message.startswith("could not recover 0123456789ab.json")
+    assert message.endswith(f"; moved it to {aside}")
+    assert win.recovery.pending() == []
+    assert make_window(recovery_dir=rec).recovery.pending() == []
+
+
+@posix_only
+def test_a_fifo_among_the_recovery_files_does_not_block_start_up(make_window, tmp_path):
+    import threading
+
+    rec = tmp_path / "rec"
+    file, edited = _crashed_session(make_window, tmp_path, rec)
+    fifo = rec / "0000aaaa0000.json"
+    os.mkfifo(fifo)
+    second = make_window(MapModel(4, 4), recovery_dir=rec)
+    found: list = []
+    worker = threading.Thread(target=lambda: found.append(second.recovery.pending()),
+                              daemon=True)
+    worker.start()
+    worker.join(10)
+    if worker.is_alive():
+        with open(fifo, "wb"):  # let the blocked reader go on, then fail
+            pass
+        worker.join(5)
+        pytest.fail("pending() blocked on a FIFO in the recovery folder")
+    assert [e.file for e in found[0]] == [file]
+
+
+def test_stale_temp_files_of_killed_autosaves_are_removed(make_window, tmp_path):
+    import time
+
+    from sodwa_editor.io.paths import STALE_TEMP_SECONDS
+
+    rec = tmp_path / "rec"
+    rec.mkdir()
+    stale, fresh = rec / ".0123456789ab.json.0badcafe.tmp", rec / ".ffff.json.00c0ffee.tmp"
+    other = rec / "notes.tmp"
+    for p in (stale, fresh, other):
+        p.write_text("partial")
+    old = time.time() - 2 * STALE_TEMP_SECONDS
+    for p in (stale, other):
+        os.utime(p, (old, old))
+    make_window(recovery_dir=rec).recovery.pending()
+    assert not stale.exists() and fresh.exists() and other.exists()

@@ -74,6 +74,7 @@ def test_patched_kernel_inputs_equal_inputs_built_afresh(model, data):
     keys = [(lo, lvl) for lo in range(4) for lvl in (False, True)]
     for key in keys:
         inp.context(*key)
+        inp.terrain_context(*key)
     inp.levels()
     for _ in range(data.draw(st.integers(1, 5))):
         _edit(data, model)
@@ -85,6 +86,9 @@ def test_patched_kernel_inputs_equal_inputs_built_afresh(model, data):
             assert np.array_equal(a, b)
         for key in keys:
             for a, b in zip(inp.context(*key), fresh.context(*key), strict=True):
+                assert np.array_equal(a, b), key
+            for a, b in zip(inp.terrain_context(*key), fresh.terrain_context(*key),
+                            strict=True):
                 assert np.array_equal(a, b), key
 
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from los_maps import random_maps
 
-from sodwa_editor.engine.los import los, los_fan
+from sodwa_editor.engine.los import LosBoard, los, los_fan
 from sodwa_editor.engine.model import Edge
 from sodwa_editor.engine.terrain import Base, Crossing
 from sodwa_editor.engine.transform import SYMMETRIES, apply
@@ -72,3 +72,20 @@ def test_fan_equals_single_queries_everywhere(model, data):
     fan = los_fan(model, src)
     for x, y in model.tiles():
         assert fan[y, x] == los(model, src, (x, y)).crossing
+
+
+@settings(max_examples=80, deadline=None)
+@given(random_maps(max_side=9, max_level=2), st.data())
+def test_los_board_equals_los_with_the_characters_on_the_model(model, data):
+    """``LosBoard`` (characters given apart from the model, as a battle keeps them)
+    answers exactly as ``los``/``los_fan`` on the model with those characters."""
+    occupied = sorted({(c.x, c.y) for c in model.characters.values()})
+    bare = model.copy()
+    bare.characters = {}
+    bare.notify_bulk_change()
+    names = {(c.x, c.y): c.id for c in model.characters.values()}
+    board = LosBoard(bare, occupied, names.get)
+    src, dst = draw_tile(data, model), draw_tile(data, model)
+    assert board.los(src, dst) == los(model, src, dst)
+    assert board.crossing(src, dst) == los(model, src, dst).crossing
+    assert np.array_equal(board.fan(src), los_fan(model, src))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sodwa_editor.engine.model import Character, Edge, MapModel
-from sodwa_editor.engine.movement import reach
+from sodwa_editor.engine.movement import move_budget, reach
 from sodwa_editor.engine.terrain import Base
 
 IMP, OBS, DIF, LIQ = (int(b) for b in (Base.IMPEDING, Base.OBSTRUCTING, Base.DIFFICULT,
@@ -498,3 +498,58 @@ def test_reach_tiles_builds_no_path_until_asked(monkeypatch):
     info = tiles[far]
     assert len(info.path) == info.steps + 1 and calls == [far]
     assert info.path[0] == (0, 0) and info.path[-1] == far
+
+
+@pytest.mark.parametrize(("move", "on_hindering", "halved_budget"),
+                         [(5, True, 2), (9, True, 4), (1, True, 0), (5, False, 5)])
+def test_move_budget_is_the_one_halving_rule_and_budget_is_exact(move, on_hindering,
+                                                                 halved_budget):
+    """M5 lives in ``move_budget``; ``reach(..., budget=n)`` allows exactly ``n`` steps and
+    does not halve again (the battle's quarter move after an attack, B15: Move 5 on
+    Impeding is 2, a quarter of it 1; passing 1 as ``move`` would halve it to 0)."""
+    m = grid(("I" if on_hindering else ".") + "........")
+    assert move_budget(m, (0, 0), move) == (halved_budget, on_hindering)
+    r = reach(m, (0, 0), move)
+    assert (r.budget, r.halved) == (halved_budget, on_hindering)
+    exact = reach(m, (0, 0), move, budget=1)
+    assert exact.budget == 1 and exact.halved == on_hindering and exact.move == move
+    assert exact.steps.tolist() == [[0, 1] + [-1] * 7]
+    if on_hindering:
+        assert reach(m, (0, 0), 1).budget == 0  # the wrong way: the penalty halved again
+    assert reach(m, (0, 0), budget=3).move == 3
+    with pytest.raises(ValueError, match="budget"):
+        reach(m, (0, 0), 5, budget=-1)
+
+
+def test_occupants_replace_the_models_characters():
+    """A battle keeps its characters off the map and passes them as ``occupants``:
+    friends are passed, enemies block, no move ends on anyone; the model's own
+    characters are then ignored."""
+    m = grid("...... ...... ......")
+    m.characters["ghost"] = Character("ghost", "blue", 1, 1)
+    r = reach(m, (0, 1), 5, team="red", occupants=[(0, 1, "red"), (1, 0, "red"),
+                                                   (1, 1, "red"), (1, 2, "blue")])
+    # steps[y, x]: nobody ends on (1,1), (1,0) or (1,2); column 1 is full, so (2,1) is
+    # reached only by passing a friend
+    assert r.steps[1, 1] == -1 and r.steps[0, 1] == -1 and r.steps[2, 1] == -1
+    assert r.steps[1, 2] == 2 and r.steps[1, 3] == 3
+    with_model = m.copy()
+    with_model.characters = {
+        "a": Character("a", "red", 0, 1), "b": Character("b", "red", 1, 0),
+        "c": Character("c", "red", 1, 1), "d": Character("d", "blue", 1, 2)}
+    expected = reach(with_model, (0, 1), 5)
+    assert np.array_equal(r.steps, expected.steps)
+    assert np.array_equal(r.must_stop, expected.must_stop)
+    assert reach(m, (0, 1), 5, occupants=[]).steps[1, 1] == 1  # no ghost
+
+
+def test_a_start_that_became_hindering_after_the_turn_began_has_no_start_group():
+    """M6 frees the start group of a character that *starts its turn* on hindering
+    terrain; a battle passes ``hindered_start=False`` when the tile turned to rubble
+    during the turn (a wall destroyed beside it), and entering the next rubble tile
+    then ends the move."""
+    m = grid("DD....")
+    assert reach(m, (0, 0), budget=3).steps.tolist() == [[0, 1, 2, 3, -1, -1]]
+    fresh = reach(m, (0, 0), budget=3, hindered_start=False)
+    assert fresh.steps.tolist() == [[0, 1, -1, -1, -1, -1]]
+    assert fresh.must_stop[0, 1] and not fresh.start_group.any()

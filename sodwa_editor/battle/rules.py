@@ -110,6 +110,7 @@ class LiquidRules:
 @dataclass(frozen=True, slots=True)
 class TerrainRules:
     obstruction_damage_threshold: int
+    basic_attack_targets_obstructions: bool
     liquid: LiquidRules
 
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QGraphicsItem, QMessageBox
 
 from ..engine.model import MapModel, Setting
 from ..engine.terrain import Base
+from ..io.paths import resolved
 from .dialogs import (
     OPEN_MAP,
     ExportPackDialog,
@@ -154,14 +155,14 @@ class FileController(QObject):
         return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
     def add_recent(self, path: Path) -> None:
-        p = str(Path(path).resolve())
+        p = str(resolved(path))  # (a symlink loop does not raise)
         files = [p] + [f for f in self.recent() if f != p]
         self.win.settings.setValue("recent_files", files[:MAX_RECENT])
         self.win.settings.setValue("last_dir", str(Path(p).parent))
         self.refresh_recent()
 
     def forget_recent(self, path: Path) -> None:
-        p = str(Path(path).resolve())
+        p = str(resolved(path))  # (a symlink loop does not raise)
         self.win.settings.setValue("recent_files", [f for f in self.recent() if f != p])
         self.refresh_recent()
 
@@ -236,6 +237,13 @@ class FileController(QObject):
             if not name:
                 return False
             out = name
+        from ..io.paths import refuse_output_among_inputs
+
+        try:  # a pack written over one of its maps would lose that map
+            refuse_output_among_inputs(out, [p for p in values["maps"] if p != OPEN_MAP])
+        except OSError as exc:
+            QMessageBox.critical(self.win, "Export Failed", str(exc))
+            return False
         # The open map goes in as it is on screen, unsaved edits included.
         live = {self.doc.path or OPEN_MAP: self.doc.model}
         pack, problems = build_pack(values["maps"], name=values["name"],

@@ -323,9 +323,11 @@ class MainWindow(QMainWindow):
 
     def recover(self, entry) -> bool:
         model, problems = self.recovery.load(entry)
-        if model is None:
+        if model is None:  # moved aside after this one attempt: not offered again
             why = f": {problems[0]}" if problems else ""
-            self.show_message(f"could not recover {entry.file.name}{why}")
+            moved = self.recovery.set_aside(entry)
+            where = f"; moved it to {moved}" if moved else "; it could not be moved aside"
+            self.show_message(f"could not recover {entry.file.name}{why}{where}")
             return False
         self.document.reset(model, entry.original)
         self.document.undo_stack.resetClean()  # recovered changes are unsaved

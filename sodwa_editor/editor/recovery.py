@@ -5,7 +5,10 @@ seconds after an edit to ``<data dir>/recovery/<session>.json``, a small JSON
 wrapper holding the original file path, the time and the map text.  Saving or
 closing normally deletes the file.  A session holds a ``QLockFile`` beside it;
 on start-up, recovery files whose lock is not held by a live editor are
-offered for recovery.
+offered for recovery (a lock that is a folder or holds garbage names no live
+editor and hides nothing).  A recovery file whose map cannot be read is moved
+aside to ``<session>.json.broken`` after the first failed attempt, so it is
+not offered again.
 """
 
 from __future__ import annotations
@@ -107,14 +110,13 @@ class Recovery(QObject):
         """Recovery files left by editors that are no longer running."""
         if not self.dir.is_dir():
             return []
+        from ..io.paths import remove_stale_temps
+
+        remove_stale_temps(self.dir)  # of autosaves killed while writing
         out = []
         for f in sorted(self.dir.glob("*.json")):
-            if f == self.file:
-                continue
-            lock = QLockFile(str(f.with_suffix(".lock")))
-            if os.path.exists(lock.fileName()) and not lock.tryLock(0):
+            if f == self.file or _held_by_live_editor(f.with_suffix(".lock")):
                 continue  # another editor is alive and owns it
-            lock.unlock()
             data = _read_wrapper(f)
             if isinstance(data, str):
                 continue  # not a recovery file this editor wrote; leave it alone
@@ -139,16 +141,64 @@ class Recovery(QObject):
 
     @staticmethod
     def forget(entry: RecoveryEntry) -> None:
-        for f in (entry.file, entry.file.with_suffix(".lock")):
-            with contextlib.suppress(OSError):
-                f.unlink()
+        with contextlib.suppress(OSError):
+            entry.file.unlink()
+        _remove_lock(entry.file.with_suffix(".lock"))
+
+    @staticmethod
+    def set_aside(entry: RecoveryEntry) -> Path | None:
+        """Move a recovery file that could not be recovered out of the way
+        (``<session>.json.broken``, never deleted) so that it is not offered again;
+        the new path, or None if it could not be moved."""
+        dest = entry.file.with_name(entry.file.name + ".broken")
+        n = 1
+        while os.path.lexists(dest):
+            n += 1
+            dest = entry.file.with_name(f"{entry.file.name}.{n}.broken")
+        try:
+            os.rename(entry.file, dest)
+        except OSError:
+            return None
+        _remove_lock(entry.file.with_suffix(".lock"))
+        return dest
+
+
+def _held_by_live_editor(lock_path: Path) -> bool:
+    """True if a running editor holds ``lock_path``.  Only a lock file that names a
+    process which still runs counts: a folder, or a file of garbage, in its place
+    proves nothing and must not hide the recovery file beside it."""
+    if not lock_path.is_file():
+        return False
+    lock = QLockFile(str(lock_path))
+    lock.setStaleLockTime(0)
+    pid = lock.getLockInfo()[0]  # PySide6: (pid, hostname, appname); pid 0 if unreadable
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    if lock.tryLock(0):  # its process is gone
+        lock.unlock()
+        return False
+    return True
+
+
+def _remove_lock(path: Path) -> None:
+    """Remove a stale lock, or an empty folder left where a lock belongs."""
+    with contextlib.suppress(OSError):
+        if path.is_dir() and not path.is_symlink():
+            path.rmdir()
+        else:
+            path.unlink()
 
 
 def _read_wrapper(path: Path) -> dict | str:
     """The recovery wrapper object in ``path``, or why it cannot be used."""
+    from ..io.files import read_text
+
+    text, problems = read_text(path)  # (refuses a FIFO or device: start-up never blocks)
+    if text is None:
+        return f"cannot read the recovery file: {problems[0].message if problems else '?'}"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:  # (absurdly nested JSON)
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # (absurdly nested JSON)
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         return f"cannot read the recovery file: {why}"
     if not isinstance(data, dict) or not isinstance(data.get("map"), str):

@@ -8,6 +8,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QImage, QImageWriter, QPainter
 from PySide6.QtWidgets import QGraphicsScene
 
+from ..io.paths import writable_target
 from . import style
 
 #: Longest side of an exported image, in pixels (8320 x 8320 x 4 bytes = 264 MiB):
@@ -45,6 +46,7 @@ def fitted_scale(scene: QGraphicsScene, scale: float = 1.0) -> float:
 def save_png(scene: QGraphicsScene, path: Path, scale: float = 1.0) -> float:
     """Write the scene to a PNG at ``scale`` (reduced to fit :data:`MAX_IMAGE_SIDE`);
     returns the scale used.  Raises ``OSError`` saying why when it cannot."""
+    writable_target(path)  # a FIFO would block the writer; a device is not an image file
     used = fitted_scale(scene, scale)
     image = render_scene(scene, used)
     if image.isNull():

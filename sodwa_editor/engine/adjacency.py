@@ -249,6 +249,22 @@ def steps(model: MapModel, *, flight: bool = False) -> Steps:
     return hit
 
 
+#: Direction index of each neighbour offset ``(dx, dy)`` (the index into ``step[d]``).
+DIR_INDEX: dict[Tile, int] = {d: i for i, d in enumerate(DIRS)}
+
+
+def adjacent(model: MapModel, a: Tile, b: Tile, *, flight: bool = False) -> bool:
+    """Whether tiles ``a`` and ``b`` are adjacent (A1-A9): neighbours whose pair is not
+    ``BLOCKED``.  A lookup in the per-revision :func:`steps` cache, for callers that ask
+    often (the battle's melee test); :func:`pair_crossing` gives the class and reason."""
+    if not (model.in_bounds(*a) and model.in_bounds(*b)):
+        raise IndexError(f"tile {a} or {b} is outside the {model.width}x{model.height} map")
+    d = DIR_INDEX.get((b[0] - a[0], b[1] - a[1]))
+    if d is None:
+        return False
+    return int(steps(model, flight=flight).step[d, a[1], a[0]]) != BLOCKED
+
+
 def _fresh(model: MapModel, flight: bool) -> Steps | None:
     hit = _CACHE.get(model, {}).get(flight)
     if hit is not None and hit.revision == model.revision and hit.step.shape[1:] == model.shape:

@@ -21,18 +21,26 @@ adjacency exception.  Every decision is listed in docs/rules.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import fan_runner
 from . import los_kernel as k
-from .los_inputs import LosInputs, los_inputs
+from .los_inputs import (
+    LosInputs,
+    Stack,
+    _mark_characters,
+    _place_characters,
+    _stack,
+    los_inputs,
+)
 from .model import Edge, MapModel
 from .terrain import Crossing
 
 Tile = tuple[int, int]
-__all__ = ["LosInputs", "LosResult", "Reason", "los", "los_fan", "los_inputs"]
+__all__ = ["LosBoard", "LosInputs", "LosResult", "Reason", "los", "los_fan", "los_inputs"]
 
 REASON_KINDS = {
     k.R_TILE: "tile",
@@ -99,15 +107,25 @@ def los(model: MapModel, src: Tile, dst: Tile) -> LosResult:
     _check(model, src)
     _check(model, dst)
     inp = los_inputs(model)
+    raw = _walk(inp, inp.context, src, dst)
+    return _result(model, src, dst, raw, None)
+
+
+def _walk(inp: LosInputs, context: Callable[[int, bool], tuple[np.ndarray, ...]],
+          src: Tile, dst: Tile) -> tuple[int, int, int, int, int]:
     a = int(inp.elev[src[1], src[0]])
     b = int(inp.elev[dst[1], dst[0]])
-    tc, ec, sc = inp.context(min(a, b), a == b)
+    tc, ec, sc = context(min(a, b), a == b)
     cls, kind, rx, ry, side = k.walk(src[0], src[1], dst[0], dst[1], tc, ec, sc, inp.target)
-    crossing = Crossing(int(cls))
-    reason = _explain(model, crossing, int(kind), int(rx), int(ry), int(side))
+    return int(cls), int(kind), int(rx), int(ry), int(side)
+
+
+def _result(model: MapModel, src: Tile, dst: Tile, raw: tuple[int, int, int, int, int],
+            who: Callable[[Tile], str | None] | None) -> LosResult:
+    crossing = Crossing(raw[0])
     if crossing is Crossing.IMPEDED and _adjacent(model, src, dst):
         return LosResult(Crossing.CLEAR, None)
-    return LosResult(crossing, reason)
+    return LosResult(crossing, _explain(model, crossing, *raw[1:], who=who))
 
 
 def los_fan(model: MapModel, src: Tile, *, previous: np.ndarray | None = None,
@@ -128,25 +146,31 @@ def los_fan(model: MapModel, src: Tile, *, previous: np.ndarray | None = None,
     """
     _check(model, src)
     inp = los_inputs(model)
+    return _fan(model, inp, inp.context, src, previous=previous, mask=mask, shortcut=True)
+
+
+def _fan(model: MapModel, inp: LosInputs,
+         context: Callable[[int, bool], tuple[np.ndarray, ...]], src: Tile,
+         stack: Stack | None = None, *, previous: np.ndarray | None = None,
+         mask: np.ndarray | None = None, shortcut: bool = False) -> np.ndarray:
+    """The fan from ``src`` with the contexts ``context`` (or their ``stack``);
+    ``shortcut``: ``context`` is the model's own (``inp.context``), whose
+    summed-area tables let a whole fan skip lines that meet nothing."""
     a = int(inp.elev[src[1], src[0]])
-    levels, ctx = inp.levels()
-    keys = [(min(a, int(b)), a == int(b)) for b in levels]
-    stacked = [inp.context(lo, level) for lo, level in keys]
-    tcs = np.stack([c[0] for c in stacked])
-    ecs = np.stack([c[1] for c in stacked])
-    scs = np.stack([c[2] for c in stacked])
+    (ctx, tcs, ecs, scs), keys = (stack, None) if stack is not None else _stack(inp, context, a)
     if previous is None or mask is None:
         out = np.zeros(model.shape, np.uint8)
         mask = np.ones(model.shape, np.bool_)
-        # a whole fan: lines with nothing in their bounding box are not walked
-        sats = np.stack([inp.feature_sat(lo, level) for lo, level in keys])
+        if shortcut and keys is not None:
+            sats = np.stack([inp.feature_sat(lo, level) for lo, level in keys])
+        else:
+            sats = np.ones((len(tcs), 1, 1), np.int32)  # (1, 1) tables: walk every line
     else:
         out = previous.copy()
-        sats = np.ones((len(keys), 1, 1), np.int32)  # a few targets: walk them all
+        sats = np.ones((len(tcs), 1, 1), np.int32)  # a few targets: walk them all
     x0, y0 = src
-    near = np.s_[max(0, y0 - 1):y0 + 2, max(0, x0 - 1):x0 + 2]
     mask = mask.copy()
-    mask[near] = True  # the adjacency exception below is applied afresh
+    mask[max(0, y0 - 1):y0 + 2, max(0, x0 - 1):x0 + 2] = True  # adjacency exception afresh
     fan_runner.run((x0, y0, ctx, tcs, ecs, scs, sats, inp.target), mask, out)
     for ny in range(max(0, y0 - 1), min(model.height, y0 + 2)):
         for nx in range(max(0, x0 - 1), min(model.width, x0 + 2)):
@@ -155,15 +179,99 @@ def los_fan(model: MapModel, src: Tile, *, previous: np.ndarray | None = None,
     return out
 
 
+class LosBoard:
+    """Lines of sight on a model's terrain with characters standing on ``occupied``
+    instead of the model's own characters: the battle keeps its characters off its
+    map, and asks many lines for one arrangement.  The same rules and results as
+    :func:`los` and :func:`los_fan` on a copy of the model with characters on those
+    tiles (property-tested); the model's own characters are ignored.
+
+    ``names`` gives the reason text a name for the character on a tile.  A board
+    belongs to one model revision and one arrangement: make a new one when either
+    changes.  Contexts are built on first use, a copy of the shared terrain context
+    with the few occupied tiles set.
+
+    >>> from sodwa_editor.engine.model import MapModel
+    >>> board = LosBoard(MapModel(5, 1), [(2, 0)], {(2, 0): "knight"}.get)
+    >>> board.los((0, 0), (4, 0)).describe()
+    "blocked by character 'knight' on (2, 0)"
+    >>> board.crossing((0, 0), (2, 0))
+    <Crossing.CLEAR: 0>
+    """
+
+    __slots__ = ("model", "inputs", "occupied", "names", "_contexts", "_stacks", "revision")
+
+    def __init__(self, model: MapModel, occupied: Sequence[Tile],
+                 names: Callable[[Tile], str | None] | None = None) -> None:
+        self.model = model
+        self.revision = model.revision
+        self.inputs = los_inputs(model)
+        self.occupied = tuple((int(x), int(y)) for x, y in occupied)
+        for tile in self.occupied:
+            _check(model, tile)
+        self.names = names
+        self._contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._stacks: dict[int, Stack] = {}
+
+    def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        key = (lo, level)
+        hit = self._contexts.get(key)
+        if hit is None:
+            tc, ec, sc = self.inputs.terrain_context(lo, level)
+            hit = (_place_characters(self.inputs, tc, lo, level,
+                                     [t[0] for t in self.occupied],
+                                     [t[1] for t in self.occupied]), ec, sc)
+            self._contexts[key] = hit
+        return hit
+
+    def walk(self, src: Tile, dst: Tile) -> tuple[int, int, int, int, int]:
+        """The kernel's raw answer ``(class, reason kind, x, y, side)`` before the
+        adjacency exception (L5); both tiles must be on the map."""
+        return _walk(self.inputs, self.context, src, dst)
+
+    def crossing(self, src: Tile, dst: Tile) -> Crossing:
+        """The LoS class from ``src`` to ``dst`` (as :func:`los`, without the reason)."""
+        cls = _walk(self.inputs, self.context, src, dst)[0]
+        if cls == Crossing.IMPEDED and _adjacent(self.model, src, dst):
+            return Crossing.CLEAR
+        return Crossing(cls)
+
+    def los(self, src: Tile, dst: Tile) -> LosResult:
+        _check(self.model, src)
+        _check(self.model, dst)
+        return _result(self.model, src, dst, self.walk(src, dst), self.names)
+
+    def stack(self, level: int) -> Stack:
+        """``(ctx, tcs, ecs, scs)`` for a viewer at ``level``, the inputs of the kernel's
+        ``walk`` for any target tile ``t``: ``tcs[ctx[t]], ecs[ctx[t]], scs[ctx[t]]`` and
+        ``inputs.target`` (for compiled callers that walk many lines)."""
+        hit = self._stacks.get(level)
+        if hit is None:
+            (ctx, tcs, ecs, scs), keys = self.inputs.terrain_stack(level)
+            tcs = tcs.copy()
+            xs = [t[0] for t in self.occupied]
+            ys = [t[1] for t in self.occupied]
+            for j, (lo, lvl) in enumerate(keys):
+                _mark_characters(self.inputs, tcs[j], lo, lvl, xs, ys)
+            hit = self._stacks[level] = (ctx, tcs, ecs, scs)
+        return hit
+
+    def fan(self, src: Tile) -> np.ndarray:
+        """As :func:`los_fan` for this arrangement."""
+        _check(self.model, src)
+        level = int(self.inputs.elev[src[1], src[0]])
+        return _fan(self.model, self.inputs, self.context, src, self.stack(level))
+
+
 def _adjacent(model: MapModel, a: Tile, b: Tile) -> bool:
     """Rulebook *Elevated Terrain LoS* (Yellow vs Orange): "Because the Yellow and
     Orange characters are adjacent, their LoS to each other is unaffected by the
     Impeding Terrain."  Adjacency is the engine's one adjacency rule."""
     if a == b or max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
         return False
-    from .adjacency import pair_crossing  # local: adjacency may import los helpers
+    from .adjacency import adjacent  # local: adjacency may import los helpers
 
-    return pair_crossing(model, a, b)[0] is not Crossing.BLOCKED
+    return adjacent(model, a, b)
 
 
 def _check(model: MapModel, tile: Tile) -> None:
@@ -173,7 +281,8 @@ def _check(model: MapModel, tile: Tile) -> None:
 
 
 def _explain(
-    model: MapModel, crossing: Crossing, kind: int, x: int, y: int, side: int
+    model: MapModel, crossing: Crossing, kind: int, x: int, y: int, side: int, *,
+    who: Callable[[Tile], str | None] | None = None,
 ) -> Reason | None:
     if crossing is Crossing.CLEAR:
         return None
@@ -197,9 +306,10 @@ def _explain(
         why = f"{terrain} terrain" if model.registry[int(model.terrain[y, x])].los else "an object"
         return Reason("target-tile", f"{verb}: the target's tile ({x}, {y}) holds {why}", tile=tile)
     if kind == k.R_CHARACTER:
-        c = model.character_at(x, y)
-        who = f"character {c.id!r}" if c is not None else "a character"
-        return Reason("character", f"{verb} by {who} on ({x}, {y})", tile=tile)
+        c = model.character_at(x, y) if who is None else None
+        found: str | None = who(tile) if who is not None else (c.id if c is not None else None)
+        text = f"character {found!r}" if found is not None else "a character"
+        return Reason("character", f"{verb} by {text} on ({x}, {y})", tile=tile)
     if kind == k.R_ELEVATION:
         level = int(model.elevation[y, x])
         return Reason(

@@ -3,13 +3,15 @@
 features per elevation context live here (docs/rules.md L4, L6-L11).
 
 An edit that names the tiles it changed (every mutator but a bulk change)
-patches the arrays there instead of rebuilding them: during a paint stroke on
-a 256x256 map that is the difference between a few hundred tiles and 65,536.
+patches a copy of the arrays there instead of rebuilding them: during a paint
+stroke on a 256x256 map that is the difference between a few hundred tiles and
+65,536.
 """
 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,18 +19,21 @@ import numpy as np
 from . import los_kernel as k
 from .model import Change, MapModel, Rect
 
+Tile = tuple[int, int]
 #: change layers that cannot affect a line of sight
 NO_LOS = frozenset({"start_zones", "properties"})
 #: change layers whose rectangle bounds everything the change touched for LoS
 LOCAL = frozenset({"terrain", "elevation", "borders", "characters", "objects", "transition",
                    "transition_borders", "indoor"})
+Stack = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 @dataclass
 class LosInputs:
-    """Per-map arrays the kernel reads, kept in step with the model: an edit
-    whose rectangle is known patches them (and every context built so far)
-    there; any other change rebuilds them."""
+    """Per-map arrays the kernel reads, kept in step with the model: after an edit
+    whose rectangle is known, :func:`los_inputs` hands out a copy patched there
+    (the arrays of an older revision, which a :class:`~.los.LosBoard` may hold,
+    never change); after any other change they are rebuilt."""
 
     revision: int
     tile_los: np.ndarray  # uint8 (H, W): LoS class of the tile's terrain
@@ -39,6 +44,9 @@ class LosInputs:
     bs: np.ndarray  # uint8 (H-1, W): LoS class of the south border
     target: np.ndarray  # coded uint8 (H, W): the tile as the target's own tile
     contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]]
+    terrain: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=dict)
+    stacks: dict[int, tuple[Stack, list[tuple[int, bool]]]] = field(default_factory=dict)
     sats: dict[tuple[int, bool], np.ndarray] = field(default_factory=dict)
     _levels: tuple[np.ndarray, np.ndarray] | None = None
     _counts: np.ndarray = field(default_factory=lambda: np.zeros(256, np.intp))
@@ -46,6 +54,7 @@ class LosInputs:
     dirty: Rect | str | None = None
 
     def on_change(self, change: Change) -> None:
+        """Model listener: remember where the map changed since ``revision``."""
         if change.layer in NO_LOS or self.dirty == "all":
             return
         r, d = change.rect, self.dirty
@@ -57,51 +66,43 @@ class LosInputs:
             assert isinstance(d, Rect)
             self.dirty = Rect(min(r.x0, d.x0), min(r.y0, d.y0), max(r.x1, d.x1), max(r.y1, d.y1))
 
-    def patch(self, model: MapModel, rect: Rect) -> None:
-        """Bring every array up to date in ``rect`` (grown by one tile: the
-        borders around it and the elevation pairs they depend on)."""
+    def patched(self, model: MapModel, rect: Rect) -> LosInputs:
+        """A copy brought up to date in ``rect`` (grown by one tile: the borders
+        around it and the elevation pairs they depend on); the terrain contexts
+        built so far are patched there too, the rest is rebuilt when asked for."""
         g = rect.grow(1, model.width, model.height)
         ys, xs = slice(g.y0, g.y1 + 1), slice(g.x0, g.x1 + 1)
         table = model.registry.los_table()
-        self.tile_los[ys, xs] = table[model.terrain[ys, xs]]
-        self.obj = model.object_impeding()
-        self.occ = model.occupancy()
-        old = self.elev[ys, xs].ravel().astype(np.intp)
-        self.elev[ys, xs] = model.elevation[ys, xs]
-        self._patch_levels(old, ys, xs)
+        tile_los, elev = self.tile_los.copy(), self.elev.copy()
+        be, bs, target = self.be.copy(), self.bs.copy(), self.target.copy()
+        tile_los[ys, xs] = table[model.terrain[ys, xs]]
+        elev[ys, xs] = model.elevation[ys, xs]
         ex = slice(g.x0, min(g.x1 + 1, model.width - 1))
         sy = slice(g.y0, min(g.y1 + 1, model.height - 1))
-        self.be[ys, ex] = table[model.border_e[ys, ex]]
-        self.bs[sy, xs] = table[model.border_s[sy, xs]]
-        self.target[ys, xs] = _target(self.tile_los[ys, xs], self.obj[ys, xs])
-        self.sats.clear()
-        # contexts: recomputed on the window; the edges inside it are the
+        be[ys, ex] = table[model.border_e[ys, ex]]
+        bs[sy, xs] = table[model.border_s[sy, xs]]
+        obj = model.object_impeding()
+        target[ys, xs] = _target(tile_los[ys, xs], obj[ys, xs])
+        new = LosInputs(model.revision, tile_los, obj, model.occupancy(), elev, be, bs,
+                        target, {})
+        if self._levels is not None:
+            new._counts = self._counts.copy()
+            levels, ctx = self._levels
+            new._levels = (levels, ctx.copy())
+            new._patch_levels(self.elev[ys, xs].ravel().astype(np.intp), ys, xs)
+        # terrain contexts: recomputed on the window; the edges inside it are the
         # east edges of columns g.x0..g.x1-1 and south edges of rows g.y0..g.y1-1
-        wy, wx = slice(g.y0, g.y1 + 1), slice(g.x0, g.x1 + 1)
-        for (lo, level), (tc, ec, sc) in self.contexts.items():
-            wtc, wec, wsc = _context(self.elev[wy, wx], self.tile_los[wy, wx], self.occ[wy, wx],
-                                     self.obj[wy, wx], self.be[wy, g.x0:g.x1],
-                                     self.bs[g.y0:g.y1, wx], lo, level)
-            tc[wy, wx] = wtc
-            ec[wy, g.x0:g.x1] = wec
-            sc[g.y0:g.y1, wx] = wsc
-        self.revision = model.revision
-        self.dirty = None
-
-    def feature_sat(self, lo: int, level: bool) -> np.ndarray:
-        """Summed-area table (H+1, W+1) of the tiles that hold a feature in the
-        context ``(lo, level)``: a non-clear crossed tile, east or south border.
-        A line whose bounding box holds none meets only its target's tile."""
-        key = (lo, level)
-        if key not in self.sats:
-            tc, ec, sc = self.context(lo, level)
-            flag = tc != 0
-            flag[:, :-1] |= ec != 0
-            flag[:-1, :] |= sc != 0
-            sat = np.zeros((flag.shape[0] + 1, flag.shape[1] + 1), np.int32)
-            sat[1:, 1:] = flag.cumsum(0, dtype=np.int32).cumsum(1, dtype=np.int32)
-            self.sats[key] = sat
-        return self.sats[key]
+        for (lo, level), (tc, ec, sc) in self.terrain.items():
+            w = _context(elev[ys, xs], tile_los[ys, xs], obj[ys, xs], be[ys, g.x0:g.x1],
+                         bs[g.y0:g.y1, xs], lo, level)
+            arrays = (tc.copy(), ec.copy(), sc.copy())
+            arrays[0][ys, xs] = w[0]
+            arrays[1][ys, g.x0:g.x1] = w[1]
+            arrays[2][g.y0:g.y1, xs] = w[2]
+            for a in arrays:
+                a.flags.writeable = False
+            new.terrain[(lo, level)] = arrays
+        return new
 
     def levels(self) -> tuple[np.ndarray, np.ndarray]:
         """The map's elevation levels (sorted) and, per tile, its level's index."""
@@ -117,50 +118,94 @@ class LosInputs:
         """Keep :meth:`levels` in step after the elevations in a window changed
         (``old`` held them before): only the window when no level appeared or
         vanished."""
-        if self._levels is None:
-            return
+        assert self._levels is not None
         counts = self._counts
         n = len(counts)
-        new = self.elev[ys, xs].ravel().astype(np.intp)
         counts -= np.bincount(old, minlength=n)[:n]
-        counts += np.bincount(new, minlength=n)[:n]
+        counts += np.bincount(self.elev[ys, xs].ravel().astype(np.intp), minlength=n)[:n]
         levels, ctx = self._levels
         if not np.array_equal(np.flatnonzero(counts), levels):
             self._levels = None
             return
         ctx[ys, xs] = np.searchsorted(levels, self.elev[ys, xs])
 
+    def feature_sat(self, lo: int, level: bool) -> np.ndarray:
+        """Summed-area table (H+1, W+1) of the tiles that hold a feature in the
+        context ``(lo, level)`` with the model's characters: a non-clear crossed
+        tile, east or south border.  A line whose bounding box holds none meets
+        only its target's tile."""
+        key = (lo, level)
+        if key not in self.sats:
+            tc, ec, sc = self.context(lo, level)
+            flag = tc != 0
+            flag[:, :-1] |= ec != 0
+            flag[:-1, :] |= sc != 0
+            sat = np.zeros((flag.shape[0] + 1, flag.shape[1] + 1), np.int32)
+            sat[1:, 1:] = flag.cumsum(0, dtype=np.int32).cumsum(1, dtype=np.int32)
+            self.sats[key] = sat
+        return self.sats[key]
+
     def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Coded class arrays (crossed tiles, east borders, south borders) for a pair
-        whose lower endpoint stands at ``lo`` and which is level or not."""
+        whose lower endpoint stands at ``lo`` and which is level or not, with the
+        model's characters."""
         key = (lo, level)
         if key not in self.contexts:
-            self.contexts[key] = _pair_context(self, lo, level)
+            tc, ec, sc = self.terrain_context(lo, level)
+            ys, xs = np.nonzero(self.occ)
+            self.contexts[key] = (_place_characters(self, tc, lo, level, xs, ys), ec, sc)
         return self.contexts[key]
+
+    def terrain_stack(self, a: int) -> tuple[Stack, list[tuple[int, bool]]]:
+        """:func:`_stack` of the terrain contexts for a viewer at level ``a`` (shared,
+        read-only) and the ``(lo, level)`` key of each stacked layer."""
+        hit = self.stacks.get(a)
+        if hit is None:
+            stack, keys = _stack(self, self.terrain_context, a)
+            for arr in stack:
+                arr.flags.writeable = False
+            hit = self.stacks[a] = (stack, keys)
+        return hit
+
+    def terrain_context(self, lo: int, level: bool
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """As :meth:`context` without any character (shared, read-only arrays)."""
+        key = (lo, level)
+        if key not in self.terrain:
+            arrays = _pair_context(self, lo, level)
+            for a in arrays:
+                a.flags.writeable = False
+            self.terrain[key] = arrays
+        return self.terrain[key]
 
 
 def _code(cls: np.ndarray, kind: int) -> np.ndarray:
     return (cls | (kind << 2)).astype(np.uint8)
 
 
+#: Coded class of a crossed tile where a character blocks (L4).
+CHARACTER_CODE = 2 | (k.R_CHARACTER << 2)
+
+
 def _pair_context(
     inp: LosInputs, lo: int, level: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return _context(inp.elev, inp.tile_los, inp.occ, inp.obj, inp.be, inp.bs, lo, level)
-
-
-def _context(e: np.ndarray, t: np.ndarray, occ: np.ndarray, obj: np.ndarray, be: np.ndarray,
-             bs: np.ndarray, lo: int, level: bool
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The LoS rules for crossed features (docs/rules.md L4, L6-L11).
+    """The LoS rules for crossed terrain features (docs/rules.md L6-L11; characters
+    are added by :func:`_place_characters`).
 
     A crossed tile above ``lo`` is Elevated Terrain, Obstructing for the lower
     party (L6); below ``lo`` it is seen over.  At ``lo``: Obstructing blocks
-    (L7); for a level pair a character blocks (L4) and Impeding terrain or an
-    object impedes (L11); a pair at different elevations ignores them (L8).  A
-    border stands at the higher of its two tiles (L9): ignored below ``lo``,
-    Obstructing blocks, Impeding impedes when level or above ``lo``.
+    (L7); for a level pair Impeding terrain or an object impedes (L11); a pair
+    at different elevations ignores them (L8).  A border stands at the higher of
+    its two tiles (L9): ignored below ``lo``, Obstructing blocks, Impeding
+    impedes when level or above ``lo``.
     """
+    return _context(inp.elev, inp.tile_los, inp.obj, inp.be, inp.bs, lo, level)
+
+
+def _context(e: np.ndarray, t: np.ndarray, obj: np.ndarray, be: np.ndarray, bs: np.ndarray,
+             lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_pair_context` on arrays (the whole map, or a window of it)."""
     at = e == lo
     tc = np.zeros(e.shape, np.uint8)
     tc[e > lo] = 2 | (k.R_ELEVATION << 2)
@@ -168,13 +213,33 @@ def _context(e: np.ndarray, t: np.ndarray, occ: np.ndarray, obj: np.ndarray, be:
     tc[wall] = 2 | (k.R_TILE << 2)
     if level:
         rest = at & ~wall
-        tc[rest & occ] = 2 | (k.R_CHARACTER << 2)
-        rest &= ~occ
         tc[rest & (t == 1)] = 1 | (k.R_TILE << 2)
         tc[rest & (t != 1) & obj] = 1 | (k.R_OBJECT << 2)
     ec = _border_context(be, np.maximum(e[:, :-1], e[:, 1:]), lo, level)
     sc = _border_context(bs, np.maximum(e[:-1, :], e[1:, :]), lo, level)
     return tc, ec, sc
+
+
+def _place_characters(inp: LosInputs, tc: np.ndarray, lo: int, level: bool,
+                      xs: Iterable[int], ys: Iterable[int]) -> np.ndarray:
+    """A copy of the terrain context ``tc`` with characters standing on tiles ``(xs,
+    ys)``: RB *Line of Sight* "If this imaginary line crosses ... any tiles occupied by
+    characters, then LoS is blocked" (L4), for a level pair only and on tiles at
+    ``lo`` (a pair at different elevations ignores characters at ``lo``: "Elevated
+    characters ignore all grounded characters", L8; higher tiles block anyway)."""
+    out = tc.copy()
+    _mark_characters(inp, out, lo, level, xs, ys)
+    return out
+
+
+def _mark_characters(inp: LosInputs, out: np.ndarray, lo: int, level: bool,
+                     xs: Iterable[int], ys: Iterable[int]) -> None:
+    """:func:`_place_characters` in place (the one statement of L4)."""
+    if level:
+        e, t = inp.elev, inp.tile_los
+        for x, y in zip(xs, ys, strict=True):
+            if e[y, x] == lo and t[y, x] != 2:
+                out[y, x] = CHARACTER_CODE
 
 
 def _border_context(cls: np.ndarray, elev: np.ndarray, lo: int, level: bool) -> np.ndarray:
@@ -195,19 +260,21 @@ def _target(tile_los: np.ndarray, obj: np.ndarray) -> np.ndarray:
 
 
 def los_inputs(model: MapModel) -> LosInputs:
-    """Kernel inputs for ``model``, kept until the model changes: patched where
-    an edit says where it changed the map, else rebuilt."""
+    """Kernel inputs for ``model``, kept until the model changes: patched where an
+    edit says where it changed the map, else rebuilt."""
     cached = _cache.get(model)
     if cached is not None:
         if cached.revision == model.revision:
-            return cached
-        if isinstance(cached.dirty, Rect):
-            cached.patch(model, cached.dirty)
             return cached
         if cached.dirty is None:  # only changes that do not touch LoS
             cached.revision = model.revision
             return cached
         model.remove_listener(cached.on_change)
+        if isinstance(cached.dirty, Rect):
+            inputs = cached.patched(model, cached.dirty)
+            model.add_listener(inputs.on_change)
+            _cache[model] = inputs
+            return inputs
     table = model.registry.los_table()
     tile_los = np.ascontiguousarray(table[model.terrain])
     obj = model.object_impeding()
@@ -225,3 +292,15 @@ def los_inputs(model: MapModel) -> LosInputs:
     model.add_listener(inputs.on_change)
     _cache[model] = inputs
     return inputs
+
+
+def _stack(inp: LosInputs, context: Callable[[int, bool], tuple[np.ndarray, ...]],
+           a: int) -> tuple[Stack, list[tuple[int, bool]]]:
+    """``(ctx, tcs, ecs, scs)`` for a viewer at level ``a``: ``ctx[y, x]`` is the index
+    of the stacked context arrays that apply to a target on ``(x, y)`` (they depend on
+    the target's level relative to the viewer's); and the ``(lo, level)`` keys."""
+    levels, ctx = inp.levels()  # ctx: target level -> context index
+    keys = [(min(a, int(b)), a == int(b)) for b in levels]
+    stacked = [context(lo, level) for lo, level in keys]
+    return (ctx, np.stack([c[0] for c in stacked]), np.stack([c[1] for c in stacked]),
+            np.stack([c[2] for c in stacked])), keys

@@ -19,6 +19,8 @@ of :func:`.adjacency.steps`.  See docs/rules.md, *Decisions / Movement*.
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -44,7 +46,7 @@ _PREFERENCE = np.array([2, 0, 3, 1], np.int64)
 @njit(cache=True, nogil=True)
 def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budget,
             order, ddx, ddy, preference):  # pragma: no cover - compiled
-    """Breadth-first search; returns ``(steps, chosen_state, parent)``.
+    """Breadth-first search; returns ``(steps, chosen_state, parent, must_stop)``.
 
     State ``k = layer * H * W + y * W + x`` with ``layer = g * 2 + stop``: ``g`` the
     mover is still inside its start group, ``stop`` movement ended on entering.
@@ -114,7 +116,12 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
             steps[y, x] = d
             chosen[y, x] = k
             rank[y, x] = r
-    return steps, chosen, parent
+    must = np.zeros((h, w), np.bool_)
+    for y in range(h):
+        for x in range(w):
+            if steps[y, x] >= 0:
+                must[y, x] = (chosen[y, x] // hw) % 2 == 1
+    return steps, chosen, parent, must
 
 
 @dataclass(frozen=True)
@@ -141,7 +148,7 @@ class Reach:
 
     ``steps`` (int32, ``-1`` = cannot end there) and ``must_stop`` (bool) are
     ``(H, W)`` arrays for overlays; ``move`` is the Move used, ``budget`` the
-    steps allowed after halving (``halved``); ``start_group`` the tiles the mover
+    steps allowed (after halving, ``halved``, or as given); ``start_group`` the tiles the mover
     may pass through without stopping (empty unless it starts on hindering terrain).
     """
 
@@ -250,8 +257,83 @@ def _group_steps(model: MapModel, group: np.ndarray, start: Tile,
     return out
 
 
+@dataclass(frozen=True)
+class _TerrainPart:
+    """What :func:`reach` needs of the terrain alone, for one mover kind at one model
+    revision: hindering tiles, tiles a move may end on (characters aside), and the
+    start group with its step classes per start tile (a bounded cache)."""
+
+    revision: int
+    hinder: np.ndarray
+    endable: np.ndarray
+    no_group: np.ndarray
+    starts: dict[Tile, tuple[np.ndarray, np.ndarray, bool]]
+
+
+_TERRAIN: weakref.WeakKeyDictionary[MapModel, dict[bool, _TerrainPart]] = (
+    weakref.WeakKeyDictionary())
+#: Bytes of start-group step arrays kept per model and mover kind (oldest dropped first).
+START_CACHE_BYTES = 32 * 1024 * 1024
+
+
+def _terrain_part(model: MapModel, flight: bool) -> _TerrainPart:
+    part = _TERRAIN.get(model, {}).get(flight)
+    if part is None or part.revision != model.revision or part.hinder.shape != model.shape:
+        tile_class = adj.steps(model, flight=flight).inputs.tile
+        # A flyer passes over Outdoor Obstructing tiles but may not end there.
+        bases = model.registry.base_table()[model.terrain]
+        endable = (tile_class != adj.BLOCKED) & (bases != Base.OBSTRUCTING)
+        no_group = np.zeros(model.shape, np.bool_)
+        no_group.flags.writeable = False  # shared by every Reach without a start group
+        part = _TerrainPart(model.revision, tile_class == adj.IMPEDED, endable, no_group, {})
+        _TERRAIN.setdefault(model, {})[flight] = part
+    return part
+
+
+def _start(model: MapModel, part: _TerrainPart, start: Tile,
+           flight: bool) -> tuple[np.ndarray, np.ndarray, bool]:
+    """``(group, gstep, any)`` for a start tile, cached with the terrain part."""
+    data = adj.steps(model, flight=flight)
+    if not part.hinder[start[1], start[0]]:  # no start group (start_group's own test)
+        return part.no_group, data.step, False
+    hit = part.starts.get(start)
+    if hit is None:
+        group = start_group(model, start, data.inputs.tile)
+        group.flags.writeable = False  # shared by every Reach from this start
+        some = bool(group.any())
+        hit = (group, _group_steps(model, group, start, flight) if some else data.step, some)
+        limit = max(16, START_CACHE_BYTES // max(1, data.step.nbytes))
+        while len(part.starts) >= limit:
+            del part.starts[next(iter(part.starts))]
+        part.starts[start] = hit
+    return hit
+
+
+def move_budget(model: MapModel, start: Tile, move: int, *, flight: bool = False
+                ) -> tuple[int, bool]:
+    """``(steps allowed, halved)`` for a move of ``move`` starting on ``start`` (M5).
+
+    RB *Impeding Terrain*: "If they start their turn occupying a Tile of Impeding
+    Terrain, their Move attribute is halved"; Difficult, Liquid and transition tiles
+    hinder alike.  Rounded down.  "This movement penalty is always applied before any
+    additional movement penalties": a caller with a further penalty (the battle's
+    quarter move after an attack) applies it to this budget and passes the result as
+    ``reach(..., budget=...)``.  The one place the halving rule lives.
+    """
+    if move < 0:
+        raise ValueError(f"Move must be at least 0, not {move}")
+    return _halve(_terrain_part(model, flight), start, move)
+
+
+def _halve(part: _TerrainPart, start: Tile, move: int) -> tuple[int, bool]:
+    halved = bool(part.hinder[start[1], start[0]])
+    return (move // 2 if halved else move), halved
+
+
 def reach(model: MapModel, start: Tile, move: int | None = None, *,
-          team: str | None = None, flight: bool | None = None) -> Reach:
+          team: str | None = None, flight: bool | None = None, budget: int | None = None,
+          occupants: Iterable[tuple[int, int, str | None]] | None = None,
+          hindered_start: bool = True) -> Reach:
     """Tiles a character starting on ``start`` can end its move on.
 
     ``move``, ``team`` and ``flight`` default from the character standing on
@@ -260,45 +342,61 @@ def reach(model: MapModel, start: Tile, move: int | None = None, *,
     or crossing an impeded pair ends movement; Obstructing tiles cannot be ended on;
     friendly characters can be passed, enemies cannot, and no move ends on an
     occupied tile (without a known team every character blocks); starting on
-    hindering terrain halves Move (rounded down) and frees the start group; a flyer
-    crosses Outdoor Obstructing terrain and changes elevation without a transition.
+    hindering terrain halves Move (rounded down, :func:`move_budget`) and frees the
+    start group; a flyer crosses Outdoor Obstructing terrain and changes elevation
+    without a transition.
+
+    ``budget``: the exact number of steps allowed, for a caller that has applied
+    penalties after the halving (then ``move`` is only reported; it defaults to the
+    budget).  ``occupants``: ``(x, y, team)`` of every character, used instead of the
+    model's own characters (a battle keeps its characters off the map); an entry on
+    ``start`` is the mover and ignored.  ``hindered_start=False``: the mover's turn did
+    not begin on hindering terrain although it stands on some now (a battle's wall
+    destroyed beside it turned its tile to rubble), so it has no start group (M6).
     """
     sx, sy = start
     if not model.in_bounds(sx, sy):
         raise IndexError(f"tile ({sx}, {sy}) is outside the {model.width}x{model.height} map")
-    mover = model.character_at(sx, sy)
+    if occupants is None:
+        mover = model.character_at(sx, sy)
+        others: Iterable[tuple[int, int, str | None]] = [
+            (c.x, c.y, c.team) for c in model.characters.values()]
+    else:
+        mover, others = None, occupants
     if move is None:
-        if mover is None:
+        if budget is not None:
+            move = budget
+        elif mover is None:
             raise ValueError(f"no character stands on {sx},{sy}: give a Move value")
-        move = mover.move
+        else:
+            move = mover.move
     if move < 0:
         raise ValueError(f"Move must be at least 0, not {move}")
+    if budget is not None and budget < 0:
+        raise ValueError(f"the step budget must be at least 0, not {budget}")
     if team is None and mover is not None:
         team = mover.team
     if flight is None:
         flight = mover.flight if mover is not None else False
     data = adj.steps(model, flight=flight)
-    tile_class = data.inputs.tile
-    hinder = tile_class == adj.IMPEDED
-    # A flyer passes over Outdoor Obstructing tiles but may not end there.
-    bases = model.registry.base_table()[model.terrain]
-    endable = (tile_class != adj.BLOCKED) & (bases != Base.OBSTRUCTING)
-    passable = np.ones(model.shape, np.bool_)
-    for c in model.characters.values():
-        if (c.x, c.y) == (sx, sy):
+    part = _terrain_part(model, flight)
+    endable = part.endable.copy()
+    passable = part.no_group.copy()  # writable
+    passable[:] = True
+    for x, y, who in others:
+        if (x, y) == (sx, sy):
             continue
-        endable[c.y, c.x] = False
-        if team is None or c.team != team:
-            passable[c.y, c.x] = False
+        endable[y, x] = False
+        if team is None or who != team:
+            passable[y, x] = False
     endable[sy, sx] = True
-    group = start_group(model, start, tile_class)
-    halved = bool(hinder[sy, sx])
-    budget = move // 2 if halved else move
-    gstep = _group_steps(model, group, start, flight) if group.any() else data.step
-    steps, chosen, parent = _search(
-        data.step, gstep, group, hinder, endable, passable, sx, sy, int(group.any()), budget,
+    group, gstep, some = (_start(model, part, start, flight) if hindered_start
+                          else (part.no_group, data.step, False))
+    halving, halved = _halve(part, start, move)
+    if budget is None:
+        budget = halving
+    steps, chosen, parent, must_stop = _search(
+        data.step, gstep, group, part.hinder, endable, passable, sx, sy, int(some), budget,
         ORDER, _DX, _DY, _PREFERENCE)
-    hw = model.width * model.height
-    must_stop = (steps >= 0) & ((chosen // hw) % 2 == 1)
     return Reach(start, move, budget, halved, flight, team, steps, must_stop, group,
                  chosen, parent)

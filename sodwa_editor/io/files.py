@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -21,13 +20,21 @@ from ..engine.model import MapModel
 from .checks import Locator, validate_model
 from .decode import decode_map
 from .encode import MAP_FORMAT, PACK_FORMAT, dumps_map
+from .paths import (
+    NotRegularFileError,
+    PathLike,
+    hold_temp,
+    open_regular,
+    os_reason,
+    remove_stale_temps,
+    temp_path,
+    writable_target,
+)
 from .problems import MapLoadError, MapSaveError, Problem, error, has_errors
 from .values import parse_checked
 
 #: Files larger than this are refused before they are read.
 MAX_FILE_BYTES = 64 * 1024 * 1024
-
-PathLike = str | os.PathLike[str]
 
 
 class _BadConstant(ValueError):
@@ -42,19 +49,22 @@ def read_text(path: PathLike) -> tuple[str | None, list[Problem]]:
     """The UTF-8 text of a file, or problems saying why it cannot be read."""
     src = str(path)
     try:
-        size = os.stat(path).st_size
-        if size > MAX_FILE_BYTES:
-            return None, [error(f"the file is {size / 2**20:.1f} MiB; files over "
-                                f"{MAX_FILE_BYTES // 2**20} MiB are refused", code="file-size")
-                          .located(source=src)]
-        with open(path, "rb") as f:
+        fd = open_regular(path)  # a FIFO or device is refused before it is opened
+        with os.fdopen(fd, "rb") as f:
+            size = os.fstat(fd).st_size
+            if size > MAX_FILE_BYTES:
+                return None, [error(f"the file is {size / 2**20:.1f} MiB; files over "
+                                    f"{MAX_FILE_BYTES // 2**20} MiB are refused",
+                                    code="file-size").located(source=src)]
             data = f.read(size + 1)  # (a larger request would be allocated up front)
-            if len(data) > size:  # grew since stat, or not a regular file
+            if len(data) > size:  # grew since stat
                 data += f.read(MAX_FILE_BYTES + 1 - len(data))
     except FileNotFoundError:
         return None, [error("file not found", code="file").located(source=src)]
+    except NotRegularFileError as exc:
+        return None, [error(f"cannot read the file: {exc}", code="file").located(source=src)]
     except OSError as exc:
-        return None, [error(f"cannot read the file: {exc.strerror or exc}", code="file")
+        return None, [error(f"cannot read the file: {os_reason(exc)}", code="file")
                       .located(source=src)]
     if len(data) > MAX_FILE_BYTES:
         return None, [error(f"the file is over {MAX_FILE_BYTES // 2**20} MiB; refused",
@@ -188,37 +198,38 @@ def save_map(model: MapModel, path: PathLike) -> None:
 def atomic_write_text(path: PathLike, text: str) -> None:
     """Write UTF-8 ``text`` to a temporary file beside ``path``, flush and fsync it,
     then rename it over ``path`` (``os.replace``).  A symbolic link is followed:
-    the file it points to is replaced and the link kept."""
-    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    the file it points to is replaced and the link kept.  Only an absent or
+    regular, writable file is replaced (:func:`.paths.writable_target`); stale
+    temporary files of an earlier, killed save of the same file are removed."""
+    target = writable_target(path)  # absent or a regular file: never a FIFO or device
     folder = target.parent
-    if target.is_file() and (not os.access(target, os.W_OK)
-                             or not os.stat(target).st_mode & 0o222):  # (root passes access)
-        raise MapSaveError(f"cannot save {target}: the file is read-only; the previous "
-                           "file is unchanged")
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate: no UTF-8 file can hold it
         raise MapSaveError(f"cannot save {target}: the text holds \\u{ord(text[exc.start]):04x}, "
                            "which is not a Unicode character; the previous file is "
                            "unchanged") from exc
-    tmp = folder / f".{target.name}.{secrets.token_hex(4)}.tmp"
+    remove_stale_temps(folder, target.name)  # left by a save that was killed
+    tmp = temp_path(target)
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as exc:
         raise MapSaveError(f"cannot save {target}: cannot create a file in {folder}: "
                            f"{exc.strerror or exc}") from exc
     try:
+        hold_temp(fd)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         with contextlib.suppress(OSError):
             os.chmod(tmp, os.stat(target).st_mode & 0o7777)
+        writable_target(target)  # (still: it may have been swapped meanwhile)
         os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        if isinstance(exc, OSError):
+        if isinstance(exc, OSError) and not isinstance(exc, MapSaveError):
             raise MapSaveError(f"could not save {target}: {exc.strerror or exc}; the previous "
                                "file is unchanged") from exc
         raise

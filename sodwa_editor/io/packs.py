@@ -14,6 +14,7 @@ from ..engine.model import MapModel
 from .decode import format_problems
 from .encode import FORMAT_VERSION, GENERATOR, PACK_FORMAT, dumps_pack_doc, map_to_dict
 from .files import PathLike, atomic_write_text, map_from_doc, parse_json, read_map, read_text
+from .paths import resolved
 from .problems import MapLoadError, MapSaveError, Problem, error, has_errors, pointer
 from .schemas import pack_schema_problems
 from .values import lone_surrogates
@@ -32,9 +33,9 @@ def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author
     """
     problems: list[Problem] = []
     maps: list[dict[str, Any]] = []
-    replaced = {Path(p).resolve(): m for p, m in (open_maps or {}).items()}
+    replaced = {resolved(p): m for p, m in (open_maps or {}).items()}
     for path in map_paths:
-        live = replaced.get(Path(path).resolve())
+        live = replaced.get(resolved(path))
         if live is None:
             model, found = read_map(path)
         else:

@@ -1,0 +1,138 @@
+"""Battle soak: many random-AI battles on generated maps, every invariant checked.
+
+    python bench/battle_soak.py [--battles 1000] [--seed 0] [--min-size 8] [--max-size 16]
+                                [--max-turns 300] [--no-check] [--verify-every 10]
+
+Battle ``k`` is fully determined by ``(--seed, k)``: a mixed map
+(``engine/generate.py``) of a size in ``--min-size..--max-size``, two teams of 2-4
+roster archetypes placed by formation into the map's start zones, and a battle
+seed, all drawn from ``numpy.random.SeedSequence(seed, spawn_key=(k,))``.  Both
+teams are played by the ``random`` controller (random legal actions).
+
+With checks on (the default) every action is re-derived through the engine's
+public functions before it is applied and every state is checked after each turn
+(``sodwa_editor/battle/invariants.py``): no two characters on a tile, nobody on
+Obstructing terrain, HP never above max, every move within the movement range,
+every attack legal by range, LoS and adjacency at the moment it was made.  Every
+battle ends (the turn cap is ``--max-turns``).  Every ``--verify-every``-th battle
+is played twice and must give the same event log and state hash.
+
+It prints one JSON line (battles, seconds, battles/s and turns/s, results, event
+counts, violations with the first few messages) and exits 1 if any invariant
+broke.  ``tests/test_battle_properties.py`` runs a few hundred battles of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sodwa_editor.battle import invariants  # noqa: E402
+from sodwa_editor.battle.ai import make_controllers  # noqa: E402
+from sodwa_editor.battle.loop import run_battle  # noqa: E402
+from sodwa_editor.battle.rules import Rules, default_rules  # noqa: E402
+from sodwa_editor.battle.sheet import load_roster  # noqa: E402
+from sodwa_editor.battle.state import BattleState  # noqa: E402
+from sodwa_editor.battle.teams import team_from_dict  # noqa: E402
+from sodwa_editor.engine.generate import make_mixed_map  # noqa: E402
+
+
+def setup(seed: int, k: int, min_size: int, max_size: int, rules: Rules) -> BattleState:
+    """Battle ``k`` of a soak seeded ``seed`` (map, teams and battle seed)."""
+    ss = np.random.SeedSequence(seed, spawn_key=(k,))
+    rng = np.random.default_rng(ss)
+    size = int(rng.integers(min_size, max_size + 1))
+    model = make_mixed_map(size, seed=int(rng.integers(1 << 31)))
+    roster = load_roster()
+    names = roster.names()
+    sides = []
+    for side in ("red", "blue"):
+        n = int(rng.integers(2, 5))
+        members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
+                   for i in range(n)]
+        doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
+        sides.append((side, team_from_dict(doc, roster), None))
+    return BattleState.from_teams(model, sides, rules=rules, seed=ss.spawn(1)[0])
+
+
+def play(state: BattleState, check: bool, problems: Counter[str], moves: bool = True) -> None:
+    def before(s: BattleState, action: object) -> None:
+        problems.update(invariants.action_problems(s, action,  # type: ignore[arg-type]
+                                                   moves=moves))
+
+    def after(s: BattleState) -> None:
+        problems.update(invariants.state_problems(s))
+
+    controllers = make_controllers(["random", "random"], state)
+    if check:
+        run_battle(state, controllers, before_action=before, after_turn=after)
+        problems.update(invariants.state_problems(state))
+    else:
+        run_battle(state, controllers)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--battles", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--min-size", type=int, default=8)
+    p.add_argument("--max-size", type=int, default=16)
+    p.add_argument("--max-turns", type=int, default=300)
+    p.add_argument("--no-check", action="store_true", help="skip the invariant checks")
+    p.add_argument("--no-move-check", action="store_true",
+                   help="skip re-deriving each move's range (the slowest check)")
+    p.add_argument("--verify-every", type=int, default=10,
+                   help="replay every N-th battle and compare (0: never)")
+    args = p.parse_args(argv)
+    if args.battles < 0 or not 8 <= args.min_size <= args.max_size or args.max_turns < 1:
+        p.error("need --battles >= 0, 8 <= --min-size <= --max-size, --max-turns >= 1")
+    base = default_rules()
+    rules = dataclasses.replace(base, battle=dataclasses.replace(base.battle,
+                                                                 max_turns=args.max_turns))
+    problems: Counter[str] = Counter()
+    results: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    turns = 0
+    start = time.perf_counter()
+    for k in range(args.battles):
+        state = setup(args.seed, k, args.min_size, args.max_size, rules)
+        play(state, not args.no_check, problems, not args.no_move_check)
+        if state.result is None:
+            problems[f"battle {k} did not end"] += 1
+            continue
+        winner = state.result.winner
+        results["draw" if winner is None else f"team {winner}"] += 1
+        turns += state.clock.turns
+        kinds.update(e.kind for e in state.events)
+        if args.verify_every and k % args.verify_every == 0:
+            again = setup(args.seed, k, args.min_size, args.max_size, rules)
+            play(again, False, problems)
+            if ([e.to_dict() for e in again.events] != [e.to_dict() for e in state.events]
+                    or again.state_hash() != state.state_hash()):
+                problems[f"battle {k} is not reproducible"] += 1
+    seconds = time.perf_counter() - start
+    report = {
+        "battles": args.battles, "seed": args.seed, "seconds": round(seconds, 2),
+        "checked": not args.no_check, "moves_checked": not (args.no_check or args.no_move_check),
+        "battles_per_s": round(args.battles / seconds, 2) if seconds else None,
+        "turns_per_s": round(turns / seconds, 1) if seconds else None,
+        "turns": turns, "results": dict(sorted(results.items())),
+        "events": dict(sorted(kinds.items())),
+        "violations": sum(problems.values()),
+        "first_violations": [f"{n} x {msg}" for msg, n in problems.most_common(5)],
+    }
+    print(json.dumps(report))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

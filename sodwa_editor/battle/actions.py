@@ -1,0 +1,364 @@
+"""Turns and actions (RB *The Turn System*, *Action Types*, *Attacking and
+Defending*): the only code that changes a :class:`~.state.BattleState`.
+
+A turn, whoever plays it (the loop's controllers, a UI, an AI's lookahead)::
+
+    choice = next_turn(state)               # the clock jumps to the next ready tick
+    begin_turn(state, choice.candidates[k]) # the team picks when there are several
+    apply(state, Move((4, 7)))              # at most one action of each type
+    apply(state, Attack(5))
+    apply(state, Pass())                    # ends the turn
+
+:func:`legal_actions` lists what the actor may do now; :func:`refusal` says why
+another action is not allowed, in one line a UI can show, and :func:`apply`
+raises :class:`IllegalAction` with that line.  Attacks on characters follow
+:mod:`.targeting`, attacks on terrain :mod:`.obstructions`, abilities
+:mod:`.abilities`.
+
+>>> from sodwa_editor.engine.generate import make_mixed_map
+>>> from sodwa_editor.battle.state import BattleState
+>>> s = BattleState.from_map(make_mixed_map(16, seed=2), seed=1)
+>>> choice = next_turn(s); _ = begin_turn(s, choice.candidates[0])
+>>> [type(a).__name__ for a in legal_actions(s)][-1]
+'Pass'
+>>> apply(s, Pass())[-1].kind
+'turn_ended'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine.movement import move_budget
+from . import abilities as ab
+from .abilities import UseAbility
+from .attack import resolve_attack
+from .board import Feature, Tile
+from .clock import ActionType, TurnChoice
+from .dice import D100
+from .events import Attacked, BattleEnded, Defeated, Event, Moved, TurnEnded, TurnStarted
+from .obstructions import feature_refusal, feature_targets, strike
+from .state import TURN_LIMIT, WIPED_OUT, BattleState, Result
+from .targeting import IllegalAction, attack_refusal, attack_targets, preview_attack
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A Move Action to tile ``to`` along the engine's shortest path."""
+
+    to: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """A Basic Attack (Attack Action) on character ``target`` (battle index)."""
+
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class AttackTerrain:
+    """A Basic Attack on an Obstructing tile (``side == ""``) or border (``"E"``/``"S"``)."""
+
+    x: int
+    y: int
+    side: str = ""
+
+    @property
+    def feature(self) -> Feature:
+        return (self.x, self.y, self.side)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn.  A turn with no other action is the rulebook's pass (500 IP)."""
+
+
+Action = Move | Attack | AttackTerrain | Pass | UseAbility
+Roll = Callable[[], D100]
+
+__all__ = ["Action", "Attack", "AttackTerrain", "IllegalAction", "Move", "Pass", "UseAbility",
+           "Options", "apply", "begin_turn", "defeat", "legal_actions", "move_allowance",
+           "next_turn", "options", "preview_attack", "refusal"]
+
+
+# ------------------------------------------------------------------ turns
+def next_turn(state: BattleState) -> TurnChoice | None:
+    """Who takes the next turn, advancing the clock to the next tick with a ready
+    character when this tick's turns are done (RB: "It continues to advance until one
+    or more characters get a turn"); None when the battle is over."""
+    if state.result is not None:
+        return None
+    choice = state.clock.next_turn()
+    while choice is None:
+        state.clock.advance()
+        choice = state.clock.next_turn()
+    return choice
+
+
+def begin_turn(state: BattleState, actor: int) -> TurnStarted:
+    """Start ``actor``'s turn (one of :func:`next_turn`'s candidates).
+
+    The turn cost is deducted (B8); the actor's Move Action modifiers end (RB: "until
+    the beginning of its next turn", B22); its Move for this turn is fixed now (RB
+    Impeding: the halving "should be applied the moment the character's turn
+    starts", :func:`~sodwa_editor.engine.movement.move_budget`; then the Liquid Move
+    modifier, B37).
+    """
+    if state.result is not None:
+        raise IllegalAction("the battle is over")
+    clock = state.clock
+    choice = clock.next_turn()
+    if choice is None or actor not in choice.candidates:
+        raise IllegalAction(f"it is not {state.names[actor]!r}'s turn")
+    ip_before = clock.ip[actor]
+    clock.begin_turn(actor)
+    state.moved[actor] = False
+    state.last_actor[state.team[actor]] = actor
+    pos, sheet = state.pos[actor], state.sheets[actor]
+    budget, halved = move_budget(state.board.model, pos, sheet.move, flight=sheet.flight)
+    if state.board.liquid[pos[1]][pos[0]]:
+        budget = max(0, budget + state.rules.terrain.liquid.move)
+    state.turn_start, state.turn_move, state.turn_hindered = pos, budget, halved
+    event = TurnStarted(clock.turns, clock.tick, actor, state.team[actor], ip_before,
+                        clock.ip[actor], choice.reason, choice.candidates, budget)
+    state.log(event)
+    return event
+
+
+def move_allowance(state: BattleState) -> int:
+    """Steps the actor's Move Action may cover now: its Move for this turn, or a quarter
+    of it after an Attack Action (RB: "rounded down to a minimum of 1", B15)."""
+    turn = state.turn
+    if turn is None:
+        return 0
+    return turn.move_allowance(state.turn_move, state.rules.actions)
+
+
+def defeat(state: BattleState, i: int, by: int) -> list[Event]:
+    """Character ``i`` is defeated: it leaves the board and the clock (B32, B35); a team
+    with no character left loses (B41)."""
+    state.clock.remove(i)
+    tile = state.pos[i]
+    state.occ.pop(tile, None)
+    state.changed()
+    events: list[Event] = [Defeated(i, by, tile)]
+    team = state.team[i]
+    if not any(state.clock.active[j] for j in range(len(state.pos)) if state.team[j] == team):
+        state.result = Result(1 - team, WIPED_OUT)
+        events.append(BattleEnded(1 - team, WIPED_OUT, state.clock.turns, state.clock.tick))
+    return events
+
+
+# ------------------------------------------------------------------ legality
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The actor's legal actions by kind, without building one object per move:
+    ``move_x``/``move_y`` the tiles a Move Action may end on (row-major), ``attacks``
+    the characters it may attack (by index), ``features`` the Obstructing tiles and
+    borders (row-major, tiles first), ``abilities`` the ability actions; ``Pass`` is
+    always allowed during a turn."""
+
+    move_x: tuple[int, ...] = ()
+    move_y: tuple[int, ...] = ()
+    attacks: tuple[int, ...] = ()
+    features: tuple[Feature, ...] = ()
+    abilities: tuple[UseAbility, ...] = ()
+
+    def moves(self) -> list[Move]:
+        return [Move(t) for t in zip(self.move_x, self.move_y, strict=True)]
+
+    def actions(self) -> list[Action]:
+        """Every legal action: moves, attacks on characters, on terrain, abilities, Pass."""
+        out: list[Action] = list(self.moves())
+        out += [Attack(j) for j in self.attacks]
+        out += [AttackTerrain(*f) for f in self.features]
+        out += self.abilities
+        out.append(Pass())
+        return out
+
+
+def options(state: BattleState) -> Options | None:
+    """The actor's :class:`Options`; None between turns and once the battle is over."""
+    actor, turn = state.actor, state.turn
+    if actor is None or turn is None or state.result is not None:
+        return None
+    xs: tuple[int, ...] = ()
+    ys: tuple[int, ...] = ()
+    if turn.can_take(ActionType.MOVE):
+        allowance = move_allowance(state)
+        if allowance > 0:
+            yy, xx = np.nonzero(state.reach_of(actor, allowance).steps > 0)
+            xs, ys = tuple(xx.tolist()), tuple(yy.tolist())
+    attacks: tuple[int, ...] = ()
+    features: tuple[Feature, ...] = ()
+    if turn.can_take(ActionType.ATTACK):
+        attacks = tuple(attack_targets(state, actor))
+        features = tuple(feature_targets(state, actor))
+    uses = tuple(a for ability in state.abilities for a in ability.actions(state, actor)
+                 if _ability_refusal(state, actor, a) is None)
+    return Options(xs, ys, attacks, features, uses)
+
+
+def legal_actions(state: BattleState) -> list[Action]:
+    """What the actor may do now: moves (row-major), attacks on characters (by index)
+    and on Obstructing terrain (row-major, tiles first), abilities, then ``Pass``.
+    Empty between turns and once the battle is over."""
+    opts = options(state)
+    return [] if opts is None else opts.actions()
+
+
+def refusal(state: BattleState, action: Action) -> str | None:
+    """Why ``action`` is not allowed now (one line), or None."""
+    if state.result is not None:
+        return "the battle is over"
+    actor, turn = state.actor, state.turn
+    if actor is None or turn is None:
+        return "no turn has begun"
+    if isinstance(action, Pass):
+        return None
+    if isinstance(action, Move):
+        return _move_refusal(state, actor, action.to)
+    if isinstance(action, Attack | AttackTerrain):
+        if not turn.can_take(ActionType.ATTACK):
+            return "Attack Action already taken this turn"
+        if isinstance(action, Attack):
+            return attack_refusal(state, actor, action.target)
+        return feature_refusal(state, actor, action.feature)
+    if isinstance(action, UseAbility):
+        return _ability_refusal(state, actor, action)
+    return f"unknown action {action!r}"
+
+
+def _move_refusal(state: BattleState, actor: int, to: Tile) -> str | None:
+    turn = state.turn
+    assert turn is not None
+    if not turn.can_take(ActionType.MOVE):
+        return "Move Action already taken this turn"
+    allowance = move_allowance(state)
+    if allowance <= 0:
+        return f"no movement this turn ({state.names[actor]!r} has Move 0 now)"
+    x, y = to
+    if not state.board.in_bounds(x, y):
+        return f"({x}, {y}) is off the map"
+    if to == state.pos[actor]:
+        return "a Move Action must leave the tile"
+    other = state.at(to)
+    if other is not None:
+        return f"({x}, {y}) is taken by {state.names[other]!r}"
+    if not state.board.standable[y][x]:
+        return f"({x}, {y}) is Obstructing terrain"
+    if state.reach_of(actor, allowance).steps[y, x] < 0:
+        return f"({x}, {y}) is out of reach ({allowance} step{'s' * (allowance != 1)} " \
+               "allowed, and hindering terrain ends a move)"
+    return None
+
+
+def _ability_refusal(state: BattleState, actor: int, action: UseAbility) -> str | None:
+    ability = ab.find(state, action.ability)
+    if ability is None:
+        return f"no ability {action.ability!r} in this battle"
+    turn = state.turn
+    kind = ability.action_type(action)
+    if turn is None or not turn.can_take(kind):
+        return f"{kind.name.title()} Action already taken this turn"
+    return ability.refusal(state, actor, action)
+
+
+# ------------------------------------------------------------------ resolution
+def apply(state: BattleState, action: Action, roll: Roll | None = None) -> list[Event]:
+    """Carry out ``action`` for the actor and return its events (also logged).
+
+    ``roll`` gives the d100s (default: the battle's dice stream; a state copied
+    without streams, for an AI's lookahead, needs its own).  Raises
+    :class:`IllegalAction` with :func:`refusal`'s line for an action not allowed now.
+    """
+    why = refusal(state, action)
+    if why is not None:
+        raise IllegalAction(why)
+    actor, turn = state.actor, state.turn
+    assert actor is not None and turn is not None
+    clock = state.clock
+    if roll is None:
+        roll = _stream_roll(state)
+    events: list[Event]
+    if isinstance(action, Pass):
+        events = _end_turn(state)
+    elif isinstance(action, Move):
+        allowance = move_allowance(state)
+        path = state.reach_of(actor, allowance).path_to(action.to)
+        assert path is not None
+        clock.take(turn, ActionType.MOVE)
+        del state.occ[state.pos[actor]]
+        state.pos[actor] = action.to
+        state.occ[action.to] = actor
+        state.moved[actor] = True
+        state.changed()
+        events = [Moved(actor, tuple(path), len(path) - 1, allowance, clock.ip[actor])]
+    elif isinstance(action, Attack):
+        events = _attack(state, actor, action.target, roll)
+    elif isinstance(action, AttackTerrain):
+        clock.take(turn, ActionType.ATTACK)
+        events = strike(state, actor, action.feature, clock.ip[actor])
+    else:
+        ability = ab.find(state, action.ability)
+        assert ability is not None
+        clock.take(turn, ability.action_type(action), ability.cost(state, action))
+        events = list(ability.resolve(state, actor, action, roll))
+    for ability in state.abilities:
+        for event in list(events):
+            events += ability.on_event(state, event)
+    state.events += events
+    return events
+
+
+def _stream_roll(state: BattleState) -> Roll:
+    streams = state.streams
+    if streams is not None:
+        return streams.dice.roll
+
+    def missing() -> D100:
+        raise ValueError("this state has no random streams: pass roll=")
+
+    return missing
+
+
+def _attack(state: BattleState, actor: int, target: int, roll: Roll) -> list[Event]:
+    """A Basic Attack on a character (RB *Attacking and Defending*): the BIP numbers,
+    one d100, karma, damage, and a defeat."""
+    turn = state.turn
+    assert turn is not None
+    preview = preview_attack(state, actor, target)
+    dice = roll()
+    state.clock.take(turn, ActionType.ATTACK)
+    team = state.team[actor]
+    res = resolve_attack(preview, dice, state.karma, team, state.hp[target], state.rules)
+    state.karma = res.pool_after
+    state.hp[target] = res.hp_after
+    events: list[Event] = [Attacked(
+        actor, target, preview.kind, preview.tav, preview.tdv, preview.evasion,
+        preview.modifiers, preview.difficulty, preview.need_roll, (dice.tens, dice.ones),
+        res.roll, res.doubles, res.pool_before, res.pool_after, res.karma_spent,
+        res.karma_gained, res.success, res.natural, res.damage, res.hp_after,
+        state.clock.ip[actor])]
+    if res.defeated:
+        events += defeat(state, target, actor)
+    return events
+
+
+def _end_turn(state: BattleState) -> list[Event]:
+    """End the turn (a pass if it took no action); at ``battle.max_turns`` turns the
+    battle is a draw (B41)."""
+    clock, turn = state.clock, state.turn
+    assert turn is not None
+    clock.end_turn(turn)
+    state.turn_start = None
+    events: list[Event] = [TurnEnded(turn.actor, sum(turn.used) == 0, turn.spent,
+                                     clock.ip[turn.actor])]
+    if state.result is None and clock.turns >= state.rules.battle.max_turns:
+        state.result = Result(None, TURN_LIMIT)
+        events.append(BattleEnded(None, TURN_LIMIT, clock.turns, clock.tick))
+    return events

@@ -1,0 +1,164 @@
+"""The battle log: one immutable event per thing that happens (issue 11 section 4).
+
+Every event is a frozen dataclass with a ``kind`` and :meth:`Event.to_dict` (plain
+JSON types, keys in field order).  The log is a pure function of the map, the
+teams, the rules, the controllers and the seed: the same inputs give an equal
+list of events (tests/test_battle_loop.py).
+
+>>> TurnStarted(1, 10, 0, 0, 1000, 500, "highest IP", (0,)).to_dict()["kind"]
+'turn_started'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from .attack import Modifier
+
+Tile = tuple[int, int]
+#: An Obstructing feature: ``(x, y, "")`` a tile, ``(x, y, "E")``/``(x, y, "S")`` the border
+#: on that edge (the engine's :class:`~sodwa_editor.engine.model.Edge` key).
+Feature = tuple[int, int, str]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Modifier):
+        return {"source": value.source, "stat": value.stat, "amount": value.amount}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every battle event (abilities add their own subclasses)."""
+
+    kind: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            out[f.name] = _plain(getattr(self, f.name))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    """A turn begins (RB *The Turn System*): the turn number (from 1), the tick, the
+    actor, its team, its IP before and after the turn cost, the tie-break that
+    applied and the candidates the team chose from."""
+
+    kind: ClassVar[str] = "turn_started"
+    turn: int
+    tick: int
+    actor: int
+    team: int
+    ip_before: int
+    ip: int
+    reason: str
+    candidates: tuple[int, ...]
+    move: int = 0  # steps a Move Action may cover this turn (after the halving, B15)
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    """A Move Action: the path (start and end included), steps, the allowance it had,
+    and the actor's IP afterwards."""
+
+    kind: ClassVar[str] = "moved"
+    actor: int
+    path: tuple[Tile, ...]
+    steps: int
+    allowance: int
+    ip: int
+
+
+@dataclass(frozen=True, slots=True)
+class Attacked(Event):
+    """A Basic Attack on a character, as the BIP shows it after confirming (RB: "the
+    Attack Difficulty ..., your roll result (01 to 100), how much damage was dealt,
+    and how much HP the target has left") plus everything needed to check it."""
+
+    kind: ClassVar[str] = "attacked"
+    actor: int
+    target: int
+    attack_kind: str
+    tav: int
+    tdv: int
+    evasion: int
+    modifiers: tuple[Modifier, ...]
+    difficulty: int
+    need_roll: int
+    dice: tuple[int, int]
+    roll: int
+    doubles: bool
+    karma_before: int
+    karma_after: int
+    karma_spent: int
+    karma_gained: int
+    success: bool
+    natural: bool
+    damage: int
+    hp_after: int
+    ip: int
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainAttacked(Event):
+    """A Basic Attack on an Obstructing tile or border: damage dealt, the feature's
+    accumulated damage and the threshold that destroys it (B39)."""
+
+    kind: ClassVar[str] = "terrain_attacked"
+    actor: int
+    feature: Feature
+    attack_kind: str
+    damage: int
+    total: int
+    threshold: int
+    ip: int
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainDestroyed(Event):
+    """An Obstructing feature destroyed (RB: it becomes Difficult Terrain; the tiles
+    of a border become Difficult and adjacent); ``rubble``: the tiles now Difficult."""
+
+    kind: ClassVar[str] = "terrain_destroyed"
+    feature: Feature
+    rubble: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Defeated(Event):
+    """A character defeated and removed from the board (B32, B35)."""
+
+    kind: ClassVar[str] = "defeated"
+    character: int
+    by: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    """The turn is over: ``passed`` when it took no action (RB TSB: a pass, 500 IP);
+    ``spent``: IP the whole turn cost."""
+
+    kind: ClassVar[str] = "turn_ended"
+    actor: int
+    passed: bool
+    spent: int
+    ip: int
+
+
+@dataclass(frozen=True, slots=True)
+class BattleEnded(Event):
+    """The result: ``winner`` team (None for a draw) and why."""
+
+    kind: ClassVar[str] = "battle_ended"
+    winner: int | None
+    reason: str
+    turns: int
+    tick: int

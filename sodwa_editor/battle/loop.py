@@ -1,0 +1,246 @@
+"""The turn loop: a battle played to its end by two controllers (issue 11 section 4).
+
+A controller is anything with the two methods of :class:`Controller`: it picks
+one of its team's tied characters (RB: "If the characters are on the same team,
+the player gets to decide which character gets to go first") and decides the
+actor's next action.  It sees the battle through a :class:`View`: the board, every
+character's sheet, tile, HP and IP, the karma pools, the TSB and the log, as the
+Battle UI shows them, but never the dice stream or the other team's random
+stream; :meth:`View.fork` gives it a copy without random streams to look ahead.
+
+Everything is a pure function of (map, teams, rules, controllers, seed): the
+same inputs give the same event log (tests/test_battle_loop.py).
+
+>>> from sodwa_editor.engine.generate import make_mixed_map
+>>> from sodwa_editor.battle.state import BattleState
+>>> from sodwa_editor.battle.ai import make_controllers
+>>> state = BattleState.from_map(make_mixed_map(12, seed=4), seed=3)
+>>> out = run_battle(state, make_controllers(["random", "random"], state))
+>>> out.result == state.result, out.events[-1].kind
+(True, 'battle_ended')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..engine.los import LosBoard
+from ..engine.model import MapModel
+from .actions import (
+    Action,
+    Options,
+    Pass,
+    apply,
+    begin_turn,
+    legal_actions,
+    next_turn,
+    options,
+    refusal,
+)
+from .attack import AttackPreview
+from .clock import ActionType, Prediction
+from .events import Event
+from .karma import available
+from .rules import Rules
+from .sheet import Sheet
+from .state import BattleState, Result
+from .targeting import preview_attack
+
+#: Actions one controller may take in one turn before the loop stops it (only a
+#: faulty controller with unlimited Free Actions could get there).
+MAX_ACTIONS_PER_TURN = 1000
+
+
+class ControllerError(RuntimeError):
+    """A controller answered something the rules do not allow."""
+
+
+class View:
+    """What team ``team``'s player sees of the battle (read-only by contract)."""
+
+    __slots__ = ("_state", "team")
+
+    def __init__(self, state: BattleState, team: int) -> None:
+        self._state = state
+        self.team = team
+
+    # the board and the rules
+    @property
+    def map(self) -> MapModel:
+        """The battlefield as it is now (destroyed terrain included); do not change it."""
+        return self._state.board.model
+
+    @property
+    def rules(self) -> Rules:
+        return self._state.rules
+
+    def los(self) -> LosBoard:
+        """Lines of sight with the characters where they stand."""
+        return self._state.los_board()
+
+    # characters (Character Panels)
+    @property
+    def size(self) -> int:
+        return len(self._state.pos)
+
+    @property
+    def actor(self) -> int | None:
+        return self._state.actor
+
+    def name(self, i: int) -> str:
+        return self._state.names[i]
+
+    def team_of(self, i: int) -> int:
+        return self._state.team[i]
+
+    def sheet(self, i: int) -> Sheet:
+        return self._state.sheets[i]
+
+    def tile(self, i: int) -> tuple[int, int]:
+        return self._state.pos[i]
+
+    def hp(self, i: int) -> int:
+        return self._state.hp[i]
+
+    def alive(self, i: int) -> bool:
+        return self._state.alive(i)
+
+    def moved(self, i: int) -> bool:
+        """Took a Move Action since the start of its last turn (B22)."""
+        return self._state.moved[i]
+
+    def ip(self, i: int) -> int:
+        return self._state.clock.ip[i]
+
+    def ticks_until_turn(self, i: int) -> int:
+        return self._state.clock.ticks_until_turn(i)
+
+    # clock, karma, TSB, log
+    @property
+    def tick(self) -> int:
+        return self._state.clock.tick
+
+    @property
+    def turns(self) -> int:
+        return self._state.clock.turns
+
+    def karma(self, team: int) -> int:
+        """Karma Points team ``team`` holds."""
+        return available(self._state.karma, team)
+
+    def last_actor(self, team: int) -> int | None:
+        """The character of ``team`` that took that team's most recent turn."""
+        return self._state.last_actor[team]
+
+    def tsb(self, n: int) -> list[Prediction]:
+        return self._state.clock.predict(n)
+
+    @property
+    def events(self) -> Sequence[Event]:
+        return tuple(self._state.events)
+
+    # the actor's options
+    def legal_actions(self) -> list[Action]:
+        return legal_actions(self._state)
+
+    def options(self) -> Options | None:
+        """The actor's legal actions by kind (cheaper than :meth:`legal_actions`)."""
+        return options(self._state)
+
+    def refusal(self, action: Action) -> str | None:
+        return refusal(self._state, action)
+
+    def preview(self, attacker: int, target: int) -> AttackPreview:
+        return preview_attack(self._state, attacker, target)
+
+    def can_take(self, action_type: ActionType) -> bool:
+        turn = self._state.turn
+        return turn is not None and turn.can_take(action_type)
+
+    def fork(self) -> BattleState:
+        """A copy of the battle without random streams or log, for lookahead (apply its
+        actions with your own ``roll=``)."""
+        return self._state.copy(log=False, streams=False)
+
+
+class Controller(Protocol):
+    """A player: a person behind a UI, or an AI (``ai/``)."""
+
+    def choose_actor(self, view: View, candidates: Sequence[int]) -> int: ...
+
+    def decide(self, view: View) -> Action: ...
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One controller answer: the actor picked among tied ones, or an action."""
+
+    team: int
+    actor: int | None = None
+    action: Action | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished battle: its result, the event log and every controller decision."""
+
+    result: Result
+    events: list[Event]
+    decisions: list[Decision]
+
+
+def run_battle(state: BattleState, controllers: Sequence[Controller], *,
+               before_action: Callable[[BattleState, Action], None] | None = None,
+               after_turn: Callable[[BattleState], None] | None = None) -> Outcome:
+    """Play ``state`` to the end (from a turn in progress, too): team ``t`` is played
+    by ``controllers[t]``.
+
+    Each turn: the clock runs to the next ready character; a same-team tie is the
+    team's ``choose_actor``; then ``decide`` until the actor passes.  When the actor
+    has no Move or Attack Action left (and the battle has no abilities) the loop
+    ends the turn itself.  ``before_action`` sees every action before it is applied,
+    ``after_turn`` the state after every turn (checks, replay hashes).
+    """
+    if len(controllers) != 2:
+        raise ValueError(f"a battle needs 2 controllers, not {len(controllers)}")
+    decisions: list[Decision] = []
+    views = (View(state, 0), View(state, 1))
+    while state.result is None:
+        if state.turn is None:
+            choice = next_turn(state)
+            assert choice is not None
+            actor = choice.candidates[0]
+            if choice.decision:
+                actor = controllers[choice.team].choose_actor(views[choice.team],
+                                                              choice.candidates)
+                if actor not in choice.candidates:
+                    raise ControllerError(f"team {choice.team} chose {actor}, not one of "
+                                          f"{list(choice.candidates)}")
+                decisions.append(Decision(choice.team, actor=actor))
+            begin_turn(state, actor)
+        turn = state.turn
+        assert turn is not None
+        team = state.team[turn.actor]
+        for _ in range(MAX_ACTIONS_PER_TURN):
+            if state.result is not None or state.turn is not turn:
+                break
+            if not (state.abilities or turn.can_take(ActionType.MOVE)
+                    or turn.can_take(ActionType.ATTACK)):
+                action: Action = Pass()
+            else:
+                action = controllers[team].decide(views[team])
+                decisions.append(Decision(team, action=action))
+            why = refusal(state, action)
+            if why is not None:
+                raise ControllerError(f"team {team}'s controller: {why}")
+            if before_action is not None:
+                before_action(state, action)
+            apply(state, action)
+        else:
+            raise ControllerError(f"team {team}'s controller took {MAX_ACTIONS_PER_TURN} "
+                                  "actions in one turn")
+        if after_turn is not None:
+            after_turn(state)
+    return Outcome(state.result, state.events, decisions)

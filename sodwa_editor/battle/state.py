@@ -1,0 +1,287 @@
+"""The state of one battle (issue 11): everything that changes while it is fought.
+
+A :class:`BattleState` plays on a :class:`~.board.Board` (a copy of the map with
+its characters taken off, shared with other battles until this one destroys
+terrain) and holds per character, by battle index (team 0 first, then by id, as
+:mod:`.teams` orders them): tile, HP, the Move Action modifier flag; the
+:class:`~.clock.Clock` (IP, ticks, turn order); the signed karma pool; the last
+actor of each team; damage on Obstructing terrain and what was destroyed; the
+event log; the result.  Random numbers come from :class:`~.dice.Streams`
+spawned from one seed.  The rules that change a state live in :mod:`.actions`.
+
+``copy()`` is cheap (lists and the clock; the board and the derived caches are
+shared until one side changes), for step-back snapshots and AI lookahead;
+``state_hash()`` is stable across processes for replays.
+
+>>> from sodwa_editor.engine.generate import make_mixed_map
+>>> s = BattleState.from_map(make_mixed_map(16, seed=2), seed=1)
+>>> len(s.fighters), s.clock.tick, s.result is None
+(6, 0, True)
+>>> s.copy().state_hash() == s.state_hash()
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from ..engine.los import LosBoard
+from ..engine.model import MapModel
+from ..engine.movement import Reach, reach
+from .board import Board, Feature, Tile, prepare
+from .clock import Clock, Turn, first_tie_team
+from .dice import Streams
+from .events import Event
+from .jsonfiles import BattleInputError
+from .rules import Rules, default_rules
+from .sheet import Roster, Sheet, load_roster
+from .teams import Combatant, Team, combatants_from_map, place_teams
+
+if TYPE_CHECKING:
+    from .abilities import Ability
+
+
+class Result(NamedTuple):
+    """How a battle ended: the winning team (None = draw) and why."""
+
+    winner: int | None
+    reason: str
+
+
+#: ``Result.reason`` values.
+WIPED_OUT = "the other team has no character left"
+TURN_LIMIT = "turn limit (battle.max_turns)"
+
+
+class _Cache:
+    """Derived data for one arrangement of the board (positions, defeats, terrain).
+    Shared by copies of a state until one of them changes; then that one gets a new
+    cache, so an entry is never wrong for anyone holding it."""
+
+    __slots__ = ("los", "reach")
+
+    def __init__(self) -> None:
+        self.los: LosBoard | None = None
+        self.reach: dict[tuple[int, int, bool], Reach] = {}
+
+
+class BattleState:
+    """One battle's state (see the module docstring).  Mutate it only through
+    :mod:`.actions`."""
+
+    __slots__ = ("rules", "board", "_own_board", "fighters", "sheets", "team", "names",
+                 "pos", "hp", "moved", "occ", "clock", "karma", "last_actor", "turn_start",
+                 "turn_move", "turn_hindered", "damage", "destroyed", "events", "result",
+                 "streams", "abilities", "effects", "revision", "_cache")
+
+    def __init__(self, board: Board, fighters: Sequence[Combatant], rules: Rules,
+                 seed: int | np.random.SeedSequence | Streams = 0,
+                 abilities: Sequence[Ability] = ()) -> None:
+        teams = sorted({f.team for f in fighters})
+        if teams != [0, 1]:
+            raise BattleInputError("a battle needs characters on both teams 0 and 1; it has "
+                                   + (", ".join(map(str, teams)) or "none"))
+        taken: dict[Tile, str] = {}
+        for f in fighters:
+            if not board.in_bounds(f.x, f.y) or not board.standable[f.y][f.x]:
+                raise BattleInputError(f"character {f.id!r} stands on ({f.x}, {f.y}), where "
+                                       "no character may stand")
+            if (f.x, f.y) in taken:
+                raise BattleInputError(f"characters {taken[(f.x, f.y)]!r} and {f.id!r} "
+                                       f"share the tile ({f.x}, {f.y})")
+            taken[(f.x, f.y)] = f.id
+        self.rules = rules
+        self.board = board
+        self._own_board = False
+        self.fighters = tuple(fighters)
+        self.sheets: tuple[Sheet, ...] = tuple(f.sheet for f in fighters)
+        self.team = tuple(f.team for f in fighters)
+        self.names = tuple(f.id for f in fighters)
+        self.pos: list[Tile] = [(f.x, f.y) for f in fighters]
+        self.hp = [s.health for s in self.sheets]
+        self.moved = [False] * len(fighters)
+        self.occ: dict[Tile, int] = {p: i for i, p in enumerate(self.pos)}
+        self.streams: Streams | None = seed if isinstance(seed, Streams) else Streams(seed)
+        self.clock = Clock([s.initiative for s in self.sheets], self.team, rules.clock,
+                           first_tie_team(rules.order, self.streams.setup))
+        self.karma = 0
+        self.last_actor: list[int | None] = [None, None]
+        self.turn_start: Tile | None = None
+        self.turn_move = 0
+        self.turn_hindered = False
+        self.damage: dict[Feature, int] = {}
+        self.destroyed: list[Feature] = []
+        self.events: list[Event] = []
+        self.result: Result | None = None
+        self.abilities: tuple[Ability, ...] = tuple(abilities)
+        #: Abilities' own state (effects, charges, ...): immutable keys and values with a
+        #: stable ``repr`` (copied shallowly with the state, part of its hash).
+        self.effects: dict[Any, Any] = {}
+        self.revision = 0
+        self._cache = _Cache()
+
+    # ------------------------------------------------------------ construction
+    @classmethod
+    def from_map(cls, model: MapModel, *, rules: Rules | None = None,
+                 roster: Roster | None = None, seed: int | np.random.SeedSequence = 0,
+                 board: Board | None = None, abilities: Sequence[Ability] = ()
+                 ) -> BattleState:
+        """A battle of the characters placed on ``model``, where they stand (B3).
+        ``board``: the map's shared :func:`~.board.prepare` result, if already made."""
+        rules = rules or default_rules()
+        fighters = combatants_from_map(model, roster or load_roster(), rules.battle.point_cap)
+        return cls(board or prepare(model), fighters, rules, seed, abilities)
+
+    @classmethod
+    def from_teams(cls, model: MapModel, sides: Sequence[tuple[str, Team, str | None]], *,
+                   rules: Rules | None = None, seed: int | np.random.SeedSequence = 0,
+                   board: Board | None = None, abilities: Sequence[Ability] = ()
+                   ) -> BattleState:
+        """A battle of two teams placed by formation into the start zones named by
+        ``sides`` (``(zone, team, formation)``, team 0 first; B4, B5)."""
+        rules = rules or default_rules()
+        fighters = place_teams(model, sides, rules.battle.point_cap)
+        return cls(board or prepare(model), fighters, rules, seed, abilities)
+
+    # ------------------------------------------------------------ queries
+    @property
+    def turn(self) -> Turn | None:
+        """The turn being played, or None between turns."""
+        return self.clock.current
+
+    @property
+    def actor(self) -> int | None:
+        turn = self.clock.current
+        return None if turn is None else turn.actor
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def alive(self, i: int) -> bool:
+        return self.clock.active[i]
+
+    def enemies(self, i: int) -> list[int]:
+        """Undefeated characters of the other team, by index."""
+        t, active = self.team[i], self.clock.active
+        return [j for j in range(len(self.team)) if active[j] and self.team[j] != t]
+
+    def at(self, tile: Tile) -> int | None:
+        """The undefeated character on ``tile``."""
+        return self.occ.get(tile)
+
+    def los_board(self) -> LosBoard:
+        """Lines of sight with the undefeated characters where they stand (cached)."""
+        c = self._cache
+        if c.los is None:
+            names = {t: self.names[i] for t, i in self.occ.items()}
+            c.los = LosBoard(self.board.model, sorted(self.occ), names.get)
+        return c.los
+
+    def reach_of(self, i: int, budget: int) -> Reach:
+        """Character ``i``'s movement range with ``budget`` steps from where it stands
+        (the engine's ``reach``; friends passed, enemies block).  Its start group
+        counts only if its turn began on hindering terrain (``turn_hindered``)."""
+        hindered = self.turn_hindered if self.actor == i else True
+        key = (i, budget, hindered)
+        c = self._cache
+        hit = c.reach.get(key)
+        if hit is None:
+            me = self.pos[i]
+            team = str(self.team[i])
+            occupants = [(t[0], t[1], str(self.team[j])) for t, j in self.occ.items()
+                         if t != me]
+            hit = reach(self.board.model, me, self.sheets[i].move, team=team,
+                        flight=self.sheets[i].flight, budget=budget, occupants=occupants,
+                        hindered_start=hindered)
+            c.reach[key] = hit
+        return hit
+
+    # ------------------------------------------------------------ changes (actions.py)
+    def changed(self) -> None:
+        """Positions, defeats or terrain changed: derived data is recomputed."""
+        self.revision += 1
+        self._cache = _Cache()
+
+    def own_board(self) -> Board:
+        """The board, forked first if another battle or copy may share it."""
+        if not self._own_board:
+            self.board = self.board.fork()
+            self._own_board = True
+        return self.board
+
+    def log(self, event: Event) -> Event:
+        self.events.append(event)
+        return event
+
+    # ------------------------------------------------------------ copies and hashes
+    def copy(self, *, log: bool = True, streams: bool = True) -> BattleState:
+        """An independent copy (the board is shared until either side destroys
+        terrain).  ``log=False``: an empty event log; ``streams=False``: no random
+        streams (an AI's lookahead must not see the real dice; it rolls its own)."""
+        other = BattleState.__new__(BattleState)
+        for name in ("rules", "board", "fighters", "sheets", "team", "names", "karma",
+                     "turn_start", "turn_move", "turn_hindered", "result", "abilities",
+                     "revision", "_cache"):
+            setattr(other, name, getattr(self, name))
+        self._own_board = other._own_board = False
+        other.pos, other.hp, other.moved = list(self.pos), list(self.hp), list(self.moved)
+        other.occ = dict(self.occ)
+        other.last_actor = list(self.last_actor)
+        other.damage = dict(self.damage)
+        other.effects = dict(self.effects)
+        other.destroyed = list(self.destroyed)
+        other.events = list(self.events) if log else []
+        other.streams = _copy_streams(self.streams) if streams and self.streams else None
+        clock = self.clock.copy()
+        if self.clock.current is not None:
+            clock.current = _copy_turn(self.clock.current)
+        other.clock = clock
+        return other
+
+    def state_hash(self) -> str:
+        """A digest of everything that decides the rest of the battle (positions, HP,
+        flags, IP, clock, karma, terrain, the dice used so far, the result), the same
+        in every process (no ``hash()``, ids or dict order)."""
+        c = self.clock
+        ints: list[int] = [len(self.pos), c.tick, c.turns, self.karma,
+                           -1 if c.last_team is None else c.last_team, c.first_tie_team]
+        for i, (x, y) in enumerate(self.pos):
+            ints += [x, y, self.hp[i], int(self.moved[i]), c.ip[i], int(c.active[i]),
+                     int(c.acted[i])]
+        turn = c.current
+        if turn is None:
+            ints.append(-1)
+        else:
+            ints += [turn.actor, *turn.used, *turn.allowed, int(turn.attack_first), turn.spent,
+                     self.turn_move, int(self.turn_hindered)]
+        for f in sorted(self.damage):
+            ints += [f[0], f[1], " ES".index(f[2]), self.damage[f]]
+        ints.append(-2)
+        for f in self.destroyed:
+            ints += [f[0], f[1], " ES".index(f[2])]
+        ints.append(-3)
+        ints.append(self.streams.dice.rolled if self.streams else -1)
+        if self.result is not None:
+            ints += [-4 if self.result.winner is None else self.result.winner]
+        digest = hashlib.blake2b(np.array(ints, np.int64).tobytes(), digest_size=16)
+        if self.effects:
+            digest.update(repr(sorted(self.effects.items(), key=repr)).encode())
+        return digest.hexdigest()
+
+
+def _copy_turn(turn: Turn) -> Turn:
+    other = Turn.__new__(Turn)
+    other.actor, other.used, other.allowed = turn.actor, list(turn.used), list(turn.allowed)
+    other.attack_first, other.spent, other.open = turn.attack_first, turn.spent, turn.open
+    return other
+
+
+def _copy_streams(streams: Streams) -> Streams:
+    import copy
+
+    return copy.deepcopy(streams)

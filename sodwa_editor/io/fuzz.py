@@ -1,0 +1,567 @@
+"""Fuzzing the loaders and everything built on a loaded map: a seeded mutator over
+the sample maps and a pack of them, and the check one case goes through.
+
+A case is the bytes of a file, made from a seed document by a few mutations
+(:func:`make_case`): JSON-structure mutations (delete or duplicate a key, a value
+of the wrong type, huge numbers, NaN, deep nesting, long strings, lone
+surrogates, coordinates outside the map, maps of the largest size, ...) and byte mutations (flips,
+insertions, deletions, truncation, bytes that are not UTF-8).  Case ``i`` of seed
+``s`` is always the same bytes.
+
+:func:`check_case` feeds a case to the loaders (``sodwa validate``'s
+``read_any``, the editor's ``read_map``, ``read_pack`` / ``load_pack``), prints
+every problem as ``sodwa validate`` does, then runs every engine query the
+editor's previews and docks make (LoS fan, single LoS, reach from a character
+and from a tile with a Move, the path to a tile, the adjacency graph, pair
+classes, blocked pairs, regions) and a save/load round trip (a ``ValueError``
+from ``reach`` for a negative Move is expected: its callers show it).  Its outcome is
+``ok``, ``refused`` (a clean refusal: problems with errors, or one of our
+documented errors, :class:`MapLoadError` / :class:`MapSaveError`) or
+``failure`` (any other exception, or a round trip that changes the map).
+Hangs, memory use and signals are caught by :mod:`.fuzz_runner`, which runs the
+cases in a separate process with limits.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..engine.model import MAX_MOVE, MAX_SIDE
+
+OK, REFUSED, FAILURE = "ok", "refused", "failure"
+
+#: Mutated maps grow to at most this many tiles a side (besides the rare "huge"
+#: mutation, which goes up to the format's limit, MAX_SIDE).
+GROW_TO = 128
+
+#: Moves the movement preview is asked for from a tile without a character
+#: (the Layers dock's Move box runs 0..MAX_MOVE; 5 is its default).
+PREVIEW_MOVES = (0, 5, MAX_MOVE)
+
+
+# ------------------------------------------------------------- serialising
+class Raw(str):
+    """JSON text inserted as it is (huge numbers, NaN, deep nesting)."""
+
+
+class Pairs(list):
+    """An object written from a list of ``(key, value)`` pairs (keys may repeat)."""
+
+
+def dump(value: Any, ascii_only: bool = True) -> str:
+    """JSON text of a document that may hold :class:`Raw` and :class:`Pairs` nodes
+    (``ascii_only``: every other character escaped, lone surrogates as ``\\ud800``)."""
+    if isinstance(value, Raw):
+        return str(value)
+    if isinstance(value, dict | Pairs):
+        items = value if isinstance(value, Pairs) else value.items()
+        return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=ascii_only)}: "
+                               f"{dump(v, ascii_only)}" for k, v in items) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(dump(v, ascii_only) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=ascii_only)
+
+
+# ------------------------------------------------------------------ corpus
+@cache
+def seed_documents() -> tuple[tuple[str, str], ...]:
+    """``(name, text)`` of every seed: the sample maps (the files in ``maps/``), a
+    generated map with borders everywhere, and a pack of all of them."""
+    from ..engine.generate import make_mixed_map
+    from ..engine.samples import SAMPLE_MAPS
+    from .encode import FORMAT_VERSION, GENERATOR, PACK_FORMAT, dumps_map, map_to_dict
+    from .packs import dumps_pack
+
+    models = {name: build() for name, build in SAMPLE_MAPS.items()}
+    models["mixed-12"] = make_mixed_map(12, seed=4)
+    seeds = [(name, dumps_map(m)) for name, m in models.items()]
+    pack = {"format": PACK_FORMAT, "format_version": FORMAT_VERSION, "generator": GENERATOR,
+            "name": "fuzz", "version": "1.0.0", "author": "", "description": "",
+            "maps": [map_to_dict(m) for m in models.values()]}
+    seeds.append(("pack", dumps_pack(pack)))
+    return tuple(seeds)
+
+
+# ---------------------------------------------------------------- mutating
+Path_ = tuple[Any, ...]
+
+
+def _paths(value: Any, prefix: Path_ = ()) -> Iterator[Path_]:
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(value, list) and not isinstance(value, Pairs):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*prefix, i))
+
+
+def _get(doc: Any, path: Path_) -> Any:
+    for part in path:
+        doc = doc[part]
+    return doc
+
+
+def _set(doc: Any, path: Path_, value: Any) -> Any:
+    if not path:
+        return value
+    _get(doc, path[:-1])[path[-1]] = value
+    return doc
+
+
+HUGE = ("1e309", "-1e309", "NaN", "Infinity", "-Infinity", "1e-400", "-0", "0.5",
+        str(2**15), str(2**31), str(2**63), str(2**64), "9" * 20, "-" + "9" * 20,
+        "9" * 4301, "-" + "7" * 5000, "1" + "0" * 400 + ".0")
+STRINGS = ("\ud800", "a\udfffb", "\udc00\ud800", "\x00", "\u202e", "e\u0301", "\U0001f600",
+           "", " ", "\\", '"', "/", "~1", "\n")
+WRONG: tuple[Any, ...] = (None, True, False, 0, -1, 1.5, "", "x", [], {}, [[]], {"": None})
+COORDS = (-1, -2**31, MAX_SIDE - 1, MAX_SIDE, 1024, 10**6, 2**63, 99, 100, 0)
+
+
+class Mutator:
+    """Seeded structural and byte mutations of a seed document."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose_path(self, doc: Any, want: Callable[[Any], bool] | None = None) -> Path_ | None:
+        paths = [p for p in _paths(doc) if want is None or want(_get(doc, p))]
+        return self.rng.choice(paths) if paths else None
+
+    # structural mutations: each returns the new document and its name
+    def delete_key(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc, lambda v: isinstance(v, dict) and bool(v))
+        if p is None:
+            return doc, "delete-key (none)"
+        target = _get(doc, p)
+        key = self.rng.choice(list(target))
+        del target[key]
+        return doc, f"delete-key {key}"
+
+    def duplicate_key(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc, lambda v: isinstance(v, dict) and bool(v))
+        if p is None:
+            return doc, "duplicate-key (none)"
+        target = _get(doc, p)
+        key = self.rng.choice(list(target))
+        pairs = Pairs(target.items())
+        pairs.insert(self.rng.randrange(len(pairs) + 1), (key, self.rng.choice(WRONG)))
+        return _set(doc, p, pairs), f"duplicate-key {key}"
+
+    def wrong_type(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc)
+        value = self.rng.choice(WRONG)
+        return _set(doc, p or (), value), f"wrong-type {value!r}"
+
+    def huge_number(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc, lambda v: isinstance(v, int | float) and not isinstance(v, bool))
+        p = p if p is not None else self.choose_path(doc)
+        text = self.rng.choice(HUGE)
+        return _set(doc, p or (), Raw(text)), f"number {text[:12]}{'...' if len(text) > 12 else ''}"
+
+    def deep_nesting(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc)
+        depth = self.rng.choice((50, 999, 1000, 5000, 100_000))
+        opener, closer = self.rng.choice((("[", "]"), ('{"a": ', "}")))
+        return _set(doc, p or (), Raw(opener * depth + "0" + closer * depth)), f"nesting {depth}"
+
+    def long_string(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc, lambda v: isinstance(v, str))
+        n = self.rng.choice((65, 201, 10_001, 100_001, 1_000_000))
+        return _set(doc, p or (), self.rng.choice("xé#.") * n), f"long-string {n}"
+
+    def odd_string(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc, lambda v: isinstance(v, str))
+        s = self.rng.choice(STRINGS)
+        old = _get(doc, p) if p is not None else ""
+        at = self.rng.randrange(len(old) + 1) if isinstance(old, str) else 0
+        new = old[:at] + s + old[at:] if isinstance(old, str) else s
+        return _set(doc, p or (), new), f"string {s!r}"
+
+    def odd_key(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc, lambda v: isinstance(v, dict))
+        if p is None:
+            return doc, "odd-key (none)"
+        key = self.rng.choice(STRINGS + ("__proto__", "x" * 300))
+        _get(doc, p)[key] = self.rng.choice(WRONG)
+        return doc, f"odd-key {key[:12]!r}"
+
+    def coordinate(self, doc: Any) -> tuple[Any, str]:
+        def is_coord(v: Any) -> bool:
+            return (isinstance(v, dict) and ("x" in v or "y" in v)) or (
+                isinstance(v, list) and 2 <= len(v) <= 3 and all(isinstance(i, int) for i in v[:2]))
+        p = self.choose_path(doc, is_coord)
+        if p is None:
+            return doc, "coordinate (none)"
+        target = _get(doc, p)
+        value = self.rng.choice(COORDS)
+        key: Any
+        if isinstance(target, dict):
+            key = self.rng.choice([k for k in ("x", "y") if k in target])
+        else:
+            key = self.rng.randrange(2)
+        target[key] = value
+        return doc, f"coordinate {key}={value}"
+
+    def size(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc, lambda v: isinstance(v, dict) and "width" in v)
+        if p is None:
+            return doc, "size (none)"
+        key = self.rng.choice(("width", "height"))
+        value = self.rng.choice((0, 1, -1, MAX_SIDE, MAX_SIDE + 1, 1024, 2**31, 5))
+        _get(doc, p)[key] = value
+        return doc, f"size {key}={value}"
+
+    def grow(self, doc: Any, largest: int = GROW_TO) -> tuple[Any, str]:
+        """A larger valid map, its rows and columns repeated (objects kept in place),
+        at most ``largest`` tiles a side."""
+        m = self._map_doc(doc)
+        if m is None:
+            return doc, "grow (none)"
+        try:
+            side = max(int(m["width"]), int(m["height"]), 1)
+            k = max(2, largest // side) if largest == MAX_SIDE else \
+                self.rng.randint(2, max(2, largest // side))
+            m["terrain"] = [row * k for row in m["terrain"]] * k
+            m["elevation"] = [" ".join([row] * k) for row in m["elevation"]] * k
+            m["width"] *= k
+            m["height"] *= k
+        except (TypeError, KeyError, ValueError):
+            return doc, "grow (none)"
+        return doc, f"grow x{k}"
+
+    def huge(self, doc: Any) -> tuple[Any, str]:
+        """A map near the largest size the format accepts."""
+        doc, op = self.grow(doc, largest=MAX_SIDE)
+        return doc, op.replace("grow", "huge")
+
+    def attribute(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc, lambda v: isinstance(v, dict) and "move" in v)
+        if p is None:
+            return doc, "attribute (none)"
+        key = self.rng.choice(("move", "range"))
+        value = self.rng.choice((-1, 0, 99, MAX_MOVE, MAX_MOVE + 1, 2**15, 2**31, 10**20, 2.5))
+        _get(doc, p)[key] = value
+        return doc, f"attribute {key}={value}"
+
+    def list_edit(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc, lambda v: isinstance(v, list) and not isinstance(v, Pairs)
+                             and bool(v))
+        if p is None:
+            return doc, "list (none)"
+        items = _get(doc, p)
+        i = self.rng.randrange(len(items))
+        how = self.rng.choice(("duplicate", "delete", "empty", "reverse"))
+        if how == "duplicate":
+            items.insert(i, json.loads(json.dumps(items[i])) if not isinstance(items[i], Raw)
+                         else items[i])
+        elif how == "delete":
+            del items[i]
+        elif how == "empty":
+            items.clear()
+        else:
+            items.reverse()
+        return doc, f"list-{how}"
+
+    def row_char(self, doc: Any) -> tuple[Any, str]:
+        p = self.choose_path(doc, lambda v: isinstance(v, str) and len(v) > 2)
+        if p is None:
+            return doc, "row-char (none)"
+        s = _get(doc, p)
+        i = self.rng.randrange(len(s))
+        c = self.rng.choice("#.~?0123456789 -\t\u00e9\ud800")
+        return _set(doc, p, s[:i] + c + s[i + 1:]), f"char {c!r}"
+
+    # mutations that mostly keep a loadable map (so the engine queries run on it)
+    def _map_doc(self, doc: Any) -> dict[str, Any] | None:
+        p = self.choose_path(doc, lambda v: isinstance(v, dict)
+                             and isinstance(v.get("terrain"), list) and "legend" in v)
+        return _get(doc, p) if p is not None else None
+
+    def tile_terrain(self, doc: Any) -> tuple[Any, str]:
+        m = self._map_doc(doc)
+        try:
+            rows, legend = m["terrain"], list(m["legend"])  # type: ignore[index]
+            y = self.rng.randrange(len(rows))
+            x = self.rng.randrange(len(rows[y]))
+            c = self.rng.choice(legend)
+            rows[y] = rows[y][:x] + c + rows[y][x + 1:]
+        except (TypeError, KeyError, ValueError, IndexError):
+            return doc, "terrain (none)"
+        return doc, f"terrain {x},{y}={c!r}"
+
+    def tile_elevation(self, doc: Any) -> tuple[Any, str]:
+        m = self._map_doc(doc)
+        try:
+            rows = m["elevation"]  # type: ignore[index]
+            y = self.rng.randrange(len(rows))
+            levels = rows[y].split(" ")
+            x = self.rng.randrange(len(levels))
+            levels[x] = str(self.rng.choice((0, 1, 2, 5, 40, 99, 99, 100, -1)))
+            rows[y] = " ".join(levels)
+        except (TypeError, KeyError, ValueError, IndexError, AttributeError):
+            return doc, "elevation (none)"
+        return doc, f"elevation {x},{y}={levels[x]}"
+
+    def place(self, doc: Any) -> tuple[Any, str]:
+        """A character, object or zone tile moved to another tile of the map."""
+        m = self._map_doc(doc)
+        try:
+            items = m[self.rng.choice(("characters", "objects"))]  # type: ignore[index]
+            target = self.rng.choice(items)
+            target["x"] = self.rng.randrange(m["width"])  # type: ignore[index]
+            target["y"] = self.rng.randrange(m["height"])  # type: ignore[index]
+        except (TypeError, KeyError, ValueError, IndexError):
+            return doc, "place (none)"
+        return doc, f"place {target['x']},{target['y']}"
+
+    def drop_entry(self, doc: Any) -> tuple[Any, str]:
+        """One character, object, border, zone tile, ... less."""
+        p = self.choose_path(doc, lambda v: isinstance(v, list) and not isinstance(v, Pairs)
+                             and bool(v) and isinstance(v[0], dict | list))
+        if p is None or p[-1] in ("maps",) and len(_get(doc, p)) < 2:
+            return doc, "drop (none)"
+        items = _get(doc, p)
+        del items[self.rng.randrange(len(items))]
+        return doc, f"drop {p[-1]}"
+
+    def text_field(self, doc: Any) -> tuple[Any, str]:
+        fields = ("name", "description", "id", "team", "kind", "author", "version")
+        paths = [p for p in _paths(doc) if p and p[-1] in fields
+                 and isinstance(_get(doc, p), str)]
+        if not paths:
+            return doc, "text (none)"
+        p = self.rng.choice(paths)
+        s = self.rng.choice(STRINGS)
+        return _set(doc, p, _get(doc, p) + s), f"text {p[-1]}+{s!r}"
+
+    GENTLE = ("tile_terrain", "tile_elevation", "place", "attribute", "grow", "drop_entry",
+              "text_field")
+    HARSH = ("delete_key", "duplicate_key", "wrong_type", "huge_number", "deep_nesting",
+             "long_string", "odd_string", "odd_key", "coordinate", "size", "row_char",
+             "list_edit", "huge")
+
+    # byte mutations
+    def mutate_bytes(self, data: bytes) -> tuple[bytes, str]:
+        b = bytearray(data)
+        how = self.rng.choice(("flip", "set", "insert", "delete", "truncate", "repeat",
+                               "not-utf8", "bom", "utf16"))
+        i = self.rng.randrange(len(b) + 1)
+        if how == "flip" and b:
+            i = min(i, len(b) - 1)
+            b[i] ^= 1 << self.rng.randrange(8)
+        elif how == "set" and b:
+            b[min(i, len(b) - 1)] = self.rng.randrange(256)
+        elif how == "insert":
+            b[i:i] = self.rng.choice((b"{", b"}", b"[", b"]", b",", b'"', b"\\", b":", b"-",
+                                      b"0", b"\x00", b"\\ud800", b"9" * 30))
+        elif how == "delete":
+            del b[i:i + self.rng.randrange(1, 64)]
+        elif how == "truncate":
+            del b[i:]
+        elif how == "repeat":
+            j = min(len(b), i + self.rng.randrange(1, 200))
+            b[j:j] = b[i:j]
+        elif how == "not-utf8":
+            b[i:i] = self.rng.choice((b"\xff", b"\xc0\x80", b"\xed\xa0\x80", b"\xe2\x82"))
+        elif how == "bom":
+            b[0:0] = b"\xef\xbb\xbf"
+        elif how == "utf16":
+            return data.decode("utf-8", "replace").encode("utf-16"), "bytes-utf16"
+        return bytes(b), f"bytes-{how}"
+
+
+@dataclass
+class Case:
+    """One fuzz case: its number, the seed it was made from, the mutations, the bytes."""
+
+    index: int
+    seed_name: str
+    ops: list[str] = field(default_factory=list)
+    data: bytes = b""
+
+    @property
+    def label(self) -> str:
+        return f"{self.index:06d}-{self.seed_name}"
+
+
+def make_case(seed: int, index: int) -> Case:
+    """Case ``index`` of campaign ``seed`` (the same bytes every time)."""
+    rng = random.Random(f"sodwa-fuzz:{seed}:{index}")
+    name, text = rng.choice(seed_documents())
+    case = Case(index, name)
+    mut = Mutator(rng)
+    doc: Any = json.loads(text)
+    mode = rng.random()  # 45 % gentle, 35 % harsh (+ gentle), 20 % bytes (of either)
+    ops = list(rng.choices(Mutator.GENTLE, k=rng.choice((1, 1, 2, 3))))
+    if 0.45 <= mode < 0.8 or rng.random() < 0.2:
+        ops += rng.choices(Mutator.HARSH, k=rng.choice((1, 1, 2)))
+    for name in ops:
+        doc, op = getattr(mut, name)(doc)
+        case.ops.append(op)
+    # raw UTF-8 (a lone surrogate then makes bytes that are not UTF-8) or escapes
+    data = dump(doc, ascii_only=rng.random() < 0.5).encode("utf-8", "surrogatepass")
+    if mode >= 0.8:
+        for _ in range(rng.choice((1, 1, 2, 4))):
+            data, op = mut.mutate_bytes(data)
+            case.ops.append(op)
+    case.data = data
+    return case
+
+
+# ---------------------------------------------------------------- checking
+class CaseFailure(Exception):
+    """A check that found a bug without an exception (e.g. a changed round trip)."""
+
+
+@dataclass
+class Outcome:
+    outcome: str
+    stage: str = ""
+    kind: str = ""
+    detail: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"outcome": self.outcome, "stage": self.stage, "kind": self.kind,
+                "detail": self.detail}
+
+
+def failure_kind(stage: str, exc: BaseException) -> str:
+    """A short, stable name of a failure: stage, exception type and the innermost
+    frame in this package (``reach: ValueError at engine/movement.py:reach``)."""
+    if isinstance(exc, CaseFailure):
+        return f"{stage}: {exc}"
+    where = ""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        short = frame.filename.replace("\\", "/").rpartition("sodwa_editor/")[2]
+        if "sodwa_editor" in frame.filename and short != "io/fuzz.py":
+            where = f" at {short}:{frame.name}"
+    return f"{stage}: {type(exc).__name__}{where}"
+
+
+def check_case(data: bytes, workdir: str) -> dict[str, str]:
+    """Run one case through the loaders, the preview queries and a round trip; the
+    :class:`Outcome` as a dict.  ``workdir`` is a private folder for the files."""
+    from .problems import MapLoadError, MapSaveError
+
+    state = {"stage": "write"}
+    try:
+        return _check(data, Path(workdir), state).to_json()
+    except (MapLoadError, MapSaveError) as exc:
+        return Outcome(REFUSED, state["stage"], f"{state['stage']}: {type(exc).__name__}",
+                       str(exc)[:300]).to_json()
+    except Exception as exc:  # noqa: BLE001 - every other exception is a finding
+        tb = "".join(traceback.format_exception(exc))
+        return Outcome(FAILURE, state["stage"], failure_kind(state["stage"], exc),
+                       tb[-4000:]).to_json()
+
+
+def _check(data: bytes, work: Path, state: dict[str, str]) -> Outcome:
+    from .files import read_any, read_map
+    from .packs import load_pack, read_pack, save_pack
+
+    src = work / "case.json"
+    src.write_bytes(data)
+    state["stage"] = "validate"
+    kind, problems = read_any(src)
+    state["stage"] = "validate-print"
+    _print_like_validate(problems)
+    if kind == "pack":
+        state["stage"] = "read_pack"
+        pack, problems = read_pack(src)
+        if pack is None or any(p.is_error for p in problems):
+            return _refused(problems, "read_pack")
+        state["stage"] = "load_pack"
+        _meta, models = load_pack(src)
+        for each in models[:2]:
+            _queries(each, work, state)
+        state["stage"] = "save_pack"
+        save_pack(pack, work / "out-pack.json")
+        saved, problems = read_pack(work / "out-pack.json")
+        if saved is None or any(p.is_error for p in problems):
+            raise CaseFailure("a saved pack does not load again")
+        return Outcome(OK)
+    state["stage"] = "read_map"
+    model, problems = read_map(src)
+    if model is None:
+        return _refused(problems, "read_map")
+    _queries(model, work, state)
+    return Outcome(OK)
+
+
+def _refused(problems: list, stage: str) -> Outcome:
+    errors = [p for p in problems if p.is_error]
+    if not errors:
+        raise CaseFailure("no map and no error problem")
+    first = errors[0]
+    return Outcome(REFUSED, stage, f"{stage}: {first.code or 'problem'}", first.message[:300])
+
+
+def _print_like_validate(problems: list) -> None:
+    """What ``sodwa validate`` writes for the problems (text and ``--json``), encoded
+    as its UTF-8 standard output would encode it."""
+    for p in problems:
+        f"  {p.severity}: {p.location()}: {p.message}\n".encode()
+        str(p).encode()
+        json.dumps(p.to_json()).encode()
+
+
+def _queries(model: Any, work: Path, state: dict[str, str]) -> None:
+    """Every query the editor's previews and docks make on an open map, then a save
+    and a load of what was saved."""
+    from ..engine.adjacency import AdjacencyGraph, blocked_pairs, pair_classes
+    from ..engine.los import los, los_fan
+    from ..engine.movement import reach
+    from ..engine.regions import regions
+    from .files import read_map, save_map
+
+    w, h = model.width, model.height
+    tiles = list(dict.fromkeys([(0, 0), (w // 2, h // 2), (w - 1, h - 1)]))
+    chars = sorted(model.characters.values(), key=lambda c: c.id)[:3]
+    for x, y in tiles + [(c.x, c.y) for c in chars if model.in_bounds(c.x, c.y)]:
+        state["stage"] = "los_fan"
+        los_fan(model, (x, y))
+        state["stage"] = "los"
+        los(model, (x, y), (w - 1 - x, h - 1 - y))
+    for c in chars:
+        if not model.in_bounds(c.x, c.y):
+            continue
+        state["stage"] = "reach_character"
+        if c.move < 0:  # a rule error the map opens with: reach refuses it, as documented,
+            try:        # and the preview and ``sodwa reach`` show that ValueError
+                reach(model, (c.x, c.y), c.move)
+            except ValueError:
+                continue
+        result = reach(model, (c.x, c.y), c.move)
+        state["stage"] = "reach_path"
+        result.tiles()
+        result.path_to((w - 1 - c.x, h - 1 - c.y))
+    for tile in tiles[:2]:
+        for move in PREVIEW_MOVES:
+            state["stage"] = "reach_tile"
+            result = reach(model, tile, move)
+            state["stage"] = "reach_path"
+            result.path_to((w - 1 - tile[0], h - 1 - tile[1]))
+    state["stage"] = "graph"
+    graph = AdjacencyGraph(model, listen=False)
+    graph.graph.number_of_edges()
+    state["stage"] = "pair_classes"
+    pair_classes(model)
+    state["stage"] = "blocked_pairs"
+    blocked_pairs(model)
+    state["stage"] = "regions"
+    regions(model)
+    state["stage"] = "save_map"
+    out = work / "out.json"
+    save_map(model, out)
+    state["stage"] = "roundtrip"
+    again, problems = read_map(out)
+    if again is None or not again.same_content(model):
+        raise CaseFailure("a saved map does not load again as it was")
