@@ -1,0 +1,293 @@
+"""What the AIs read off a :class:`~..loop.View` for one character's turn: every plan
+(pass, attack only, attack then move, move only, move then attack) with its
+greedy utility (Wesnoth's RCA "combat" and "move" candidate actions folded into
+one score; docs/battle-ai.md).
+
+Utility, in hit points, of a plan that attacks ``j`` (if any) and ends on tile
+``f`` having spent ``c`` more IP::
+
+    damage * P(hit) * min(damage on hit, HP_j)
+  + kill   * P(hit and defeat) * cost_j / 100
+  + karma  * P(fail, not rescued) * Karma Points earned
+  - threat * E[damage taken on f before my next turn]
+  - death  * P(defeated on f before my next turn) * own cost / 100
+  - ip     * c / 250
+  - approach * max(0, tiles to the nearest enemy - own Range)
+
+``P(hit)`` is :func:`..attack.preview_attack`'s hits with the team's karma (the BIP's
+numbers, exact, no sampling).  The threat on ``f`` counts every enemy turn the TSB
+predicts before this character's next turn (its turn IP cost decides when that is),
+each enemy attacking from a tile of its movement range within its Range of ``f``
+(LoS not checked: a cautious estimate).  Lines of sight and ranges for every
+(tile, enemy) pair are one compiled call per level (:mod:`.kernels`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...engine.los import LosBoard
+from ...engine.terrain import Crossing
+from .. import karma as karma_rules
+from ..actions import Action, Attack, Move, Pass
+from ..attack import Situation, is_aware
+from ..attack import preview_attack as bip
+from ..clock import ActionType, move_after_attack, ticks_to_reach
+from ..kernels import METRICS
+from ..loop import View
+from . import kernels as k
+from .profile import GreedyWeights
+
+BLOCKED = int(Crossing.BLOCKED)
+IMPEDED = int(Crossing.IMPEDED)
+NO = -np.inf
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """One turn plan: its actions in order (the last may be a Move after an Attack)
+    and its utility; ``order`` is its place in the fixed enumeration (ties)."""
+
+    utility: float
+    order: int
+    steps: tuple[Action, ...]
+
+
+class TurnFacts:
+    """The facts of the actor's turn as its View shows them, shared by all plans."""
+
+    def __init__(self, view: View, weights: GreedyWeights) -> None:
+        actor = view.actor
+        assert actor is not None, "plans are made during a turn"
+        self.view, self.w, self.i = view, weights, actor
+        self.rules = view.rules
+        self.board = view.board
+        self.team = view.team_of(actor)
+        self.sheet = view.sheet(actor)
+        self.tile = view.tile(actor)
+        self.metric = METRICS[self.rules.targeting.range_metric]
+        self.enemies = [j for j in range(view.size)
+                        if view.alive(j) and view.team_of(j) != self.team]
+        self.ex = np.array([view.tile(j)[0] for j in self.enemies], np.int64)
+        self.ey = np.array([view.tile(j)[1] for j in self.enemies], np.int64)
+        occupied = [view.tile(j) for j in range(view.size) if view.alive(j) and j != actor]
+        self.los = LosBoard(view.map, occupied)  # the actor off its tile: it may move
+        self.level = np.array(self.board.level, np.int64)
+        self.liquid = np.array(self.board.liquid, bool)
+        self.my_karma = view.karma(self.team)
+        self.their_karma = view.karma(1 - self.team)
+        self._previews: dict[tuple[object, ...], tuple[float, int, float]] = {}
+        self._zones: dict[int, np.ndarray] = {}
+        self._turns_before: dict[int, list[int]] = {}
+
+    # ------------------------------------------------------------ attacks
+    def _preview(self, a: int, d: int, s: Situation, karma: int) -> tuple[float, int, float]:
+        """(P(hit) with karma, damage on a hit, expected karma earned) from the BIP."""
+        key = (a, d, s)
+        hit = self._previews.get(key)
+        if hit is None:
+            p = bip(self.view.sheet(a), self.view.sheet(d), s, self.rules, karma)
+            fail = (100 - p.hits_with_karma) / 100
+            hit = (p.hits_with_karma / 100, p.damage_on_hit,
+                   fail * karma_rules.gain(p.difficulty, self.rules))
+            self._previews[key] = hit
+        return hit
+
+    def attack_values(self, px: np.ndarray, py: np.ndarray, moved: bool) -> np.ndarray:
+        """``(len(px), len(enemies))`` utilities of attacking each enemy from each tile
+        (``-inf``: not a legal target from there: RB targeting rules)."""
+        n, m = len(px), len(self.enemies)
+        out = np.full((n, m), NO)
+        if n == 0 or m == 0:
+            return out
+        view, board, rules, w = self.view, self.board, self.rules, self.w
+        dx = np.abs(px[:, None] - self.ex[None, :])
+        dy = np.abs(py[:, None] - self.ey[None, :])
+        adjacent = np.zeros((n, m), bool)
+        for a, b in zip(*np.nonzero(np.maximum(dx, dy) == 1), strict=True):
+            adjacent[a, b] = board.adjacent((int(px[a]), int(py[a])),
+                                            (int(self.ex[b]), int(self.ey[b])))
+        engaged = adjacent.any(axis=1)
+        lev = self.level[py, px]
+        sight = np.full((n, m), BLOCKED, np.int64)  # attacker -> defender
+        free = np.nonzero(~engaged)[0]
+        rng = self.sheet.range
+        for level in np.unique(lev[free]).tolist():
+            rows = free[lev[free] == level]
+            stack = self.los.stack(int(level))
+            col = np.empty(len(rows), np.int64)
+            for b in range(m):
+                k.sight_to(px[rows], py[rows], self.ex[b], self.ey[b], rng, self.metric,
+                           *stack, self.los.inputs.target, col)
+                sight[rows, b] = col
+        mode = rules.awareness.mode
+        seen = np.zeros((n, m), np.int64)  # defender -> attacker
+        if mode == "los":
+            col = np.empty(n, np.int64)
+            for b in range(m):
+                stack = self.los.stack(int(self.level[self.ey[b], self.ex[b]]))
+                k.sight_from(self.ex[b], self.ey[b], px, py, *stack, self.los.inputs.target, col)
+                seen[:, b] = col
+            seen[adjacent & (seen == IMPEDED)] = int(Crossing.CLEAR)  # L5
+        legal = adjacent | (~engaged[:, None] & (sight <= IMPEDED))
+        liq = self.liquid[py, px]
+        floor = rules.combat.defeated_at_or_below
+        for a, b in zip(*np.nonzero(legal), strict=True):
+            j = self.enemies[b]
+            adj = bool(adjacent[a, b])
+            jx, jy = int(self.ex[b]), int(self.ey[b])
+            s = Situation(adjacent=adj, impeded=not adj and sight[a, b] == IMPEDED,
+                          attacker_level=int(lev[a]), defender_level=int(self.level[jy, jx]),
+                          attacker_moved=moved, defender_moved=view.moved(j),
+                          defender_aware=is_aware(mode, seen[a, b] != BLOCKED),
+                          attacker_on_liquid=bool(liq[a]),
+                          defender_on_liquid=bool(self.liquid[jy, jx]))
+            p, dmg, karma = self._preview(self.i, j, s, self.my_karma)
+            hp = view.hp(j)
+            kill = p * w.kill * view.sheet(j).cost / 100 if hp - dmg <= floor else 0.0
+            out[a, b] = w.damage * p * min(dmg, hp) + kill + w.karma * karma
+        return out
+
+    # ------------------------------------------------------------ threat
+    def turns_before(self, extra: int) -> list[int]:
+        """Per enemy: its turns the TSB predicts before this character's next turn
+        when it spends ``extra`` more IP this turn (ties counted as before)."""
+        hit = self._turns_before.get(extra)
+        if hit is not None:
+            return hit
+        view, i = self.view, self.i
+        ip = view.ip(i) - extra
+        wait = max(1, ticks_to_reach(ip, self.sheet.initiative,
+                                     self.rules.clock.turn_threshold))
+        until = view.tick + wait
+        n = 4 * view.size
+        tsb = view.tsb(n)
+        while tsb and tsb[-1].tick <= until and n < 4096:
+            n *= 4
+            tsb = view.tsb(n)
+        counts = [sum(1 for p in tsb if p.actor == j and p.tick <= until) for j in self.enemies]
+        self._turns_before[extra] = counts
+        return counts
+
+    def _zone(self, b: int) -> np.ndarray:
+        """Tiles enemy ``b`` can attack after its move (LoS not checked)."""
+        hit = self._zones.get(b)
+        if hit is None:
+            j = self.enemies[b]
+            sheet = self.view.sheet(j)
+            reach = self.view.reach(j, sheet.move)
+            ry, rx = np.nonzero(reach.steps >= 0)
+            hit = np.zeros((self.board.height, self.board.width), bool)
+            k.zone(rx.astype(np.int64), ry.astype(np.int64), max(1, sheet.range),
+                   self.metric if sheet.range > 1 else 0, hit)
+            self._zones[b] = hit
+        return hit
+
+    def stationary(self, fx: np.ndarray, fy: np.ndarray, extra: int, moved: bool) -> np.ndarray:
+        """The terms of ending the turn on each tile ``(fx, fy)`` having spent ``extra``
+        more IP (threat, death, tempo, approach)."""
+        w, view = self.w, self.view
+        n = len(fx)
+        hp = view.hp(self.i)
+        floor = view.rules.combat.defeated_at_or_below
+        lethal = max(0, hp - floor)
+        expected = np.zeros(n)
+        dist = np.zeros((n, lethal + 1))
+        dist[:, 0] = 1.0
+        counts = self.turns_before(extra)
+        lev = self.level[fy, fx]
+        for b, times in enumerate(counts):
+            if times == 0:
+                continue
+            where = self._zone(b)[fy, fx]
+            if not where.any():
+                continue
+            j = self.enemies[b]
+            sj = view.sheet(j)
+            jx, jy = int(self.ex[b]), int(self.ey[b])
+            melee = sj.range <= 1
+            p = np.zeros(n)
+            dmg = 0
+            for level in np.unique(lev[where]).tolist():
+                s = Situation(adjacent=melee, attacker_level=int(self.level[jy, jx]),
+                              defender_level=int(level), attacker_moved=True,
+                              defender_moved=moved)
+                q, dmg, _ = self._preview(j, self.i, s, self.their_karma)
+                p[where & (lev == level)] = q
+            expected += times * p * dmg
+            for _ in range(times):
+                dist = _hit_with(dist, p, dmg)
+        death = dist[:, lethal] if lethal > 0 else np.ones(n)
+        gap = np.zeros(n)
+        if self.enemies:
+            far = np.maximum(np.abs(fx[:, None] - self.ex[None, :]),
+                             np.abs(fy[:, None] - self.ey[None, :])).min(axis=1)
+            gap = np.maximum(0, far - max(1, self.sheet.range))
+        own = self.sheet.cost / 100
+        return (-w.threat * expected - w.death * death * own - w.ip * extra / 250
+                - w.approach * gap)
+
+
+def _hit_with(dist: np.ndarray, p: np.ndarray, dmg: int) -> np.ndarray:
+    """Damage-taken distributions (last column: at least lethal) after one more attack
+    that hits with probability ``p`` (per row) for ``dmg``."""
+    if dmg <= 0:
+        return dist
+    lethal = dist.shape[1] - 1
+    shifted = np.zeros_like(dist)
+    if dmg < lethal:
+        shifted[:, dmg:lethal] = dist[:, :lethal - dmg]
+    shifted[:, lethal] = dist[:, max(0, lethal - dmg):].sum(axis=1)
+    return dist * (1 - p)[:, None] + shifted * p[:, None]
+
+
+def plans(view: View, weights: GreedyWeights) -> list[Plan]:
+    """Every plan for the actor's turn from now, best first (ties in enumeration
+    order: pass, attack only, attack then move, move only, move then attack; tiles
+    row-major, enemies by index)."""
+    f = TurnFacts(view, weights)
+    opts = view.options()
+    assert opts is not None
+    cost = view.rules.clock
+    can_attack = view.can_take(ActionType.ATTACK)
+    can_move = view.can_take(ActionType.MOVE) and len(opts.move_x) > 0
+    moved_now = view.moved(f.i)
+    cx, cy = np.array([f.tile[0]], np.int64), np.array([f.tile[1]], np.int64)
+    out: list[Plan] = []
+    order = 0
+
+    def add(u: float, steps: tuple[Action, ...]) -> None:
+        nonlocal order
+        out.append(Plan(float(u), order, steps))
+        order += 1
+
+    add(f.stationary(cx, cy, 0, moved_now)[0], (Pass(),))
+    if can_attack and f.enemies:
+        here = f.attack_values(cx, cy, moved_now)[0]
+        stay = f.stationary(cx, cy, cost.attack_cost, moved_now)[0]
+        targets = [b for b in range(len(f.enemies)) if here[b] > NO]
+        for b in targets:
+            add(here[b] + stay, (Attack(f.enemies[b]),))
+        quarter = move_after_attack(view.move_this_turn, view.rules.actions)
+        if targets and view.can_take(ActionType.MOVE) and quarter > 0:
+            qy, qx = np.nonzero(view.reach(f.i, quarter).steps > 0)
+            qx, qy = qx.astype(np.int64), qy.astype(np.int64)
+            after = f.stationary(qx, qy, cost.attack_cost + cost.move_cost, True)
+            for b in targets:
+                for t in range(len(qx)):
+                    add(here[b] + after[t], (Attack(f.enemies[b]), Move((int(qx[t]), int(qy[t])))))
+    if can_move:
+        dx, dy = np.array(opts.move_x, np.int64), np.array(opts.move_y, np.int64)
+        only = f.stationary(dx, dy, cost.move_cost, True)
+        for t in range(len(dx)):
+            add(only[t], (Move((int(dx[t]), int(dy[t]))),))
+        if can_attack and f.enemies:
+            values = f.attack_values(dx, dy, True)
+            both = f.stationary(dx, dy, cost.move_cost + cost.attack_cost, True)
+            for t, b in zip(*np.nonzero(values > NO), strict=True):
+                add(values[t, b] + both[t], (Move((int(dx[t]), int(dy[t]))),
+                                             Attack(f.enemies[b])))
+    out.sort(key=lambda p: (-p.utility, p.order))
+    return out
