@@ -52,3 +52,28 @@ def zone(rx, ry, rng, metric, out):  # pragma: no cover
             for x in range(max(0, x0 - rng), min(w, x0 + rng + 1)):
                 if not out[y, x] and bk.in_range(x - x0, y - y0, rng, metric):
                     out[y, x] = True
+
+
+@njit(cache=True, nogil=True)
+def walking(step, blocked, ddx, ddy, sx, sy, out):  # pragma: no cover
+    """Breadth-first steps from ``(sx, sy)`` to every tile over the engine's step
+    classes ``step[d, y, x]`` (a step in direction ``(ddx[d], ddy[d])`` is allowed
+    unless it is ``blocked``); ``out`` gets -1 where no walk arrives.  Characters and
+    the end-of-move rules are ignored: it measures how far, not one Move Action."""
+    h, w = out.shape
+    out[:] = -1
+    qx = [sx]
+    qy = [sy]
+    out[sy, sx] = 0
+    head = 0
+    while head < len(qx):
+        x, y = qx[head], qy[head]
+        head += 1
+        for d in range(ddx.shape[0]):
+            if step[d, y, x] == blocked:
+                continue
+            nx, ny = x + ddx[d], y + ddy[d]
+            if 0 <= nx < w and 0 <= ny < h and out[ny, nx] < 0:
+                out[ny, nx] = out[y, x] + 1
+                qx.append(nx)
+                qy.append(ny)

@@ -28,13 +28,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...engine import adjacency as adj
 from ...engine.los import LosBoard
 from ...engine.terrain import Crossing
 from .. import karma as karma_rules
 from ..actions import Action, Attack, Move, Pass
 from ..attack import Situation, is_aware
 from ..attack import preview_attack as bip
-from ..clock import ActionType, move_after_attack, ticks_to_reach
+from ..clock import ActionType, Prediction, move_after_attack, ticks_to_reach
 from ..kernels import METRICS
 from ..loop import View
 from . import kernels as k
@@ -43,6 +44,8 @@ from .profile import GreedyWeights
 BLOCKED = int(Crossing.BLOCKED)
 IMPEDED = int(Crossing.IMPEDED)
 NO = -np.inf
+DDX = np.array([d[0] for d in adj.DIRS], np.int64)
+DDY = np.array([d[1] for d in adj.DIRS], np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,8 @@ class TurnFacts:
         self._previews: dict[tuple[object, ...], tuple[float, int, float]] = {}
         self._zones: dict[int, np.ndarray] = {}
         self._turns_before: dict[int, list[int]] = {}
+        self._predicted: list[Prediction] | None = None
+        self._walk: np.ndarray | None = None
 
     # ------------------------------------------------------------ attacks
     def _preview(self, a: int, d: int, s: Situation, karma: int) -> tuple[float, int, float]:
@@ -155,21 +160,45 @@ class TurnFacts:
         """Per enemy: its turns the TSB predicts before this character's next turn
         when it spends ``extra`` more IP this turn (ties counted as before)."""
         hit = self._turns_before.get(extra)
-        if hit is not None:
-            return hit
-        view, i = self.view, self.i
-        ip = view.ip(i) - extra
-        wait = max(1, ticks_to_reach(ip, self.sheet.initiative,
-                                     self.rules.clock.turn_threshold))
-        until = view.tick + wait
-        n = 4 * view.size
-        tsb = view.tsb(n)
-        while tsb and tsb[-1].tick <= until and n < 4096:
-            n *= 4
-            tsb = view.tsb(n)
-        counts = [sum(1 for p in tsb if p.actor == j and p.tick <= until) for j in self.enemies]
-        self._turns_before[extra] = counts
-        return counts
+        if hit is None:
+            until = self._next_tick(extra)
+            tsb = self._tsb(self._next_tick(2 * self.rules.clock.attack_cost
+                                            + 2 * self.rules.clock.move_cost))
+            hit = [sum(1 for p in tsb if p.actor == j and p.tick <= until)
+                   for j in self.enemies]
+            self._turns_before[extra] = hit
+        return hit
+
+    def _next_tick(self, extra: int) -> int:
+        """The tick of this character's next turn if it spends ``extra`` more IP now."""
+        ip = self.view.ip(self.i) - extra
+        return self.view.tick + max(1, ticks_to_reach(ip, self.sheet.initiative,
+                                                      self.rules.clock.turn_threshold))
+
+    def _tsb(self, until: int) -> list[Prediction]:
+        """The TSB far enough to cover tick ``until`` (one prediction per decision)."""
+        if self._predicted is None or (self._predicted and self._predicted[-1].tick <= until
+                                       and len(self._predicted) < 4096):
+            n = 4 * self.view.size
+            tsb = self.view.tsb(n)
+            while tsb and tsb[-1].tick <= until and n < 4096:
+                n *= 4
+                tsb = self.view.tsb(n)
+            self._predicted = tsb
+        return self._predicted
+
+    def walk_to_enemy(self) -> np.ndarray:
+        """Per tile: steps to the nearest enemy's tile (:func:`.kernels.walking` over the
+        board's grounded steps; beyond every walk: the map's width plus height)."""
+        if self._walk is None:
+            b = self.board
+            far = np.full((b.height, b.width), b.width + b.height, np.int64)
+            one = np.empty((b.height, b.width), np.int64)
+            for x, y in zip(self.ex.tolist(), self.ey.tolist(), strict=True):
+                k.walking(b.step, adj.BLOCKED, DDX, DDY, x, y, one)
+                np.minimum(far, np.where(one < 0, far, one), out=far)
+            self._walk = far
+        return self._walk
 
     def _zone(self, b: int) -> np.ndarray:
         """Tiles enemy ``b`` can attack after its move (LoS not checked)."""
@@ -222,9 +251,7 @@ class TurnFacts:
         death = dist[:, lethal] if lethal > 0 else np.ones(n)
         gap = np.zeros(n)
         if self.enemies:
-            far = np.maximum(np.abs(fx[:, None] - self.ex[None, :]),
-                             np.abs(fy[:, None] - self.ey[None, :])).min(axis=1)
-            gap = np.maximum(0, far - max(1, self.sheet.range))
+            gap = (self.walk_to_enemy()[fy, fx] - max(1, self.sheet.range)).clip(0)
         own = self.sheet.cost / 100
         return (-w.threat * expected - w.death * death * own - w.ip * extra / 250
                 - w.approach * gap)
