@@ -1,7 +1,8 @@
 """Battle controllers (AIs), by name: ``greedy`` (greedy utility, :mod:`.greedy`),
-``random`` (random legal actions: the baseline and fuzzer) and ``pass`` (always passes: for clock tests).  Each AI of team ``t``
-draws only from its own stream, ``Streams.ai[t]``, spawned from the battle's seed,
-so it never shifts the dice or the other team's choices.
+``random`` (random legal actions: the baseline and fuzzer) and ``pass`` (always
+passes: for clock tests).  Each AI of team ``t`` draws only from its own stream,
+``Streams.ai[t]``, spawned from the battle's seed, so it never shifts the dice or
+the other team's choices.
 
 >>> sorted(CONTROLLERS)
 ['greedy', 'pass', 'random']

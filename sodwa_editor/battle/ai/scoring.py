@@ -114,7 +114,7 @@ class TurnFacts:
         for a, b in zip(*np.nonzero(np.maximum(dx, dy) == 1), strict=True):
             adjacent[a, b] = board.adjacent((int(px[a]), int(py[a])),
                                             (int(self.ex[b]), int(self.ey[b])))
-        engaged: np.ndarray = adjacent.any(axis=1)
+        engaged = np.asarray(adjacent.any(axis=1), bool)
         lev = self.level[py, px]
         sight = np.full((n, m), BLOCKED, np.int64)  # attacker -> defender
         free = np.nonzero(~engaged)[0]
