@@ -130,3 +130,24 @@ def test_profile_file_errors_are_one_line(tmp_path):
                                 "greedy": {"kill": 9}}))
     p = load_profile(path)
     assert p.greedy.kill == 9 and p.greedy.damage == default_profile().greedy.damage
+
+
+def test_bench_battles_reports_the_battle_figures(capsys):
+    """``sodwa bench battles`` (small: one battle on a 12x12 map) gives every figure."""
+    from sodwa_editor.benchmarks import format_battle_table, run_battles
+
+    metrics = run_battles(battles=1, size=12, members=2, expectimax_turns=2)
+    names = [m.name for m in metrics]
+    assert names[:2] == ["battles_per_s_core", "ai_turn_p95_ms"]
+    assert all(m.value > 0 for m in metrics)
+    table = format_battle_table(metrics)
+    assert "| `battles_per_s_core` |" in table and ">= 25" in table
+
+
+def test_bench_battles_refuses_zero_battles(capsys):
+    from sodwa_editor.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "battles", "--battles", "0"])
+    assert exc.value.code == 2
+    assert "must be 1 or more" in capsys.readouterr().err
