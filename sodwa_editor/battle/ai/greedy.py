@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..actions import Action, Pass, begin_turn
+from ..actions import Action, Move, Pass, begin_turn
 from ..loop import View
 from .profile import GreedyWeights, Profile, default_profile
 from .scoring import Plan, plans
@@ -50,9 +50,22 @@ class Greedy:
         self.team = team
         self.rng = rng
         self.weights = (profile or default_profile()).greedy
+        self._rest: tuple[Action, ...] = ()
+        self._turn = -1
 
     def choose_actor(self, view: View, candidates: Sequence[int]) -> int:
         return best_actor(view, candidates, self.weights, self.rng)
 
     def decide(self, view: View) -> Action:
-        return pick(plans(view, self.weights), self.rng).steps[0]
+        """The plan's next step; a new plan at the start of a turn and after every
+        attack (a hit, a miss or a defeat changes what is best).  After a Move the
+        plan stands (it was scored for the tile moved to; a plan of a Move alone then
+        ends the turn)."""
+        if self._turn == view.turns and self._rest and view.refusal(self._rest[0]) is None:
+            step, self._rest = self._rest[0], self._rest[1:]
+            return step
+        plan = pick(plans(view, self.weights), self.rng)
+        step = plan.steps[0]
+        self._turn = view.turns
+        self._rest = (plan.steps[1:] or (Pass(),)) if isinstance(step, Move) else ()
+        return step
