@@ -51,11 +51,14 @@ DDY = np.array([d[1] for d in adj.DIRS], np.int64)
 @dataclass(frozen=True, slots=True)
 class Plan:
     """One turn plan: its actions in order (the last may be a Move after an Attack)
-    and its utility; ``order`` is its place in the fixed enumeration (ties)."""
+    and its utility; ``order`` is its place in the fixed enumeration (ties);
+    ``stay`` the part of the utility for where it ends and the IP it spends (the
+    threat, death, tempo and approach terms)."""
 
     utility: float
     order: int
     steps: tuple[Action, ...]
+    stay: float = 0.0
 
 
 class TurnFacts:
@@ -285,18 +288,18 @@ def plans(view: View, weights: GreedyWeights) -> list[Plan]:
     out: list[Plan] = []
     order = 0
 
-    def add(u: float, steps: tuple[Action, ...]) -> None:
+    def add(attack: float, stay: float, steps: tuple[Action, ...]) -> None:
         nonlocal order
-        out.append(Plan(float(u), order, steps))
+        out.append(Plan(float(attack + stay), order, steps, float(stay)))
         order += 1
 
-    add(f.stationary(cx, cy, 0, moved_now)[0], (Pass(),))
+    add(0.0, f.stationary(cx, cy, 0, moved_now)[0], (Pass(),))
     if can_attack and f.enemies:
         here = f.attack_values(cx, cy, moved_now)[0]
         stay = f.stationary(cx, cy, cost.attack_cost, moved_now)[0]
         targets = [b for b in range(len(f.enemies)) if here[b] > NO]
         for b in targets:
-            add(here[b] + stay, (Attack(f.enemies[b]),))
+            add(here[b], stay, (Attack(f.enemies[b]),))
         quarter = move_after_attack(view.move_this_turn, view.rules.actions)
         if targets and view.can_take(ActionType.MOVE) and quarter > 0:
             qy, qx = np.nonzero(view.reach(f.i, quarter).steps > 0)
@@ -304,17 +307,18 @@ def plans(view: View, weights: GreedyWeights) -> list[Plan]:
             after = f.stationary(qx, qy, cost.attack_cost + cost.move_cost, True)
             for b in targets:
                 for t in range(len(qx)):
-                    add(here[b] + after[t], (Attack(f.enemies[b]), Move((int(qx[t]), int(qy[t])))))
+                    add(here[b], after[t],
+                        (Attack(f.enemies[b]), Move((int(qx[t]), int(qy[t])))))
     if can_move:
         dx, dy = np.array(opts.move_x, np.int64), np.array(opts.move_y, np.int64)
         only = f.stationary(dx, dy, cost.move_cost, True)
         for t in range(len(dx)):
-            add(only[t], (Move((int(dx[t]), int(dy[t]))),))
+            add(0.0, only[t], (Move((int(dx[t]), int(dy[t]))),))
         if can_attack and f.enemies:
             values = f.attack_values(dx, dy, True)
             both = f.stationary(dx, dy, cost.move_cost + cost.attack_cost, True)
             for t, b in zip(*np.nonzero(values > NO), strict=True):
-                add(values[t, b] + both[t], (Move((int(dx[t]), int(dy[t]))),
-                                             Attack(f.enemies[b])))
+                add(values[t, b], both[t], (Move((int(dx[t]), int(dy[t]))),
+                                            Attack(f.enemies[b])))
     out.sort(key=lambda p: (-p.utility, p.order))
     return out
