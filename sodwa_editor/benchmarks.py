@@ -13,9 +13,9 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
@@ -336,6 +336,24 @@ def run_battles(*, battles: int = 8, size: int = 32, members: int = 4,
     out = [BattleMetric("battles_per_s_core", work, battles / total, 25, 100, True),
            BattleMetric("ai_turn_p95_ms", "greedy AI decision, same battles",
                         _p95_ms(decisions), 20, 5, False)]
+    searched: list[float] = []
+    k = 0
+    while len(searched) < expectimax_turns:
+        if progress:
+            print(f"  expectimax decisions {len(searched)}/{expectimax_turns} ...",
+                  file=progress, flush=True)
+        state = battle(k)
+        names = ["expectimax", "greedy"] if k % 2 == 0 else ["greedy", "expectimax"]
+        players: list[Any] = list(make_controllers(names, state))
+        players[k % 2] = _Timed(players[k % 2], searched)
+        # stop the battle once enough decisions are timed (the figure is per decision)
+        cap = replace(state.rules.battle, max_turns=2 * (expectimax_turns - len(searched)) + 2)
+        state.rules = replace(state.rules, battle=cap)
+        run_battle(state, players)
+        k += 1
+    out.append(BattleMetric("expectimax_turn_p95_ms",
+                            "expectimax AI decision (depth 2), against greedy, same map",
+                            _p95_ms(searched), 200, 50, False))
     return out
 
 

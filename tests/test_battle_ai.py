@@ -138,7 +138,7 @@ def test_bench_battles_reports_the_battle_figures(capsys):
 
     metrics = run_battles(battles=1, size=12, members=2, expectimax_turns=2)
     names = [m.name for m in metrics]
-    assert names[:2] == ["battles_per_s_core", "ai_turn_p95_ms"]
+    assert names == ["battles_per_s_core", "ai_turn_p95_ms", "expectimax_turn_p95_ms"]
     assert all(m.value > 0 for m in metrics)
     table = format_battle_table(metrics)
     assert "| `battles_per_s_core` |" in table and ">= 25" in table
@@ -151,3 +151,52 @@ def test_bench_battles_refuses_zero_battles(capsys):
         main(["bench", "battles", "--battles", "0"])
     assert exc.value.code == 2
     assert "must be 1 or more" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- expectimax
+def test_chance_nodes_are_the_d100_outcomes_with_their_exact_chances():
+    """RB: roll >= difficulty succeeds, karma rescues a failure it can pay for; the
+    three outcomes' chances are :func:`karma.successes`' counts."""
+    from sodwa_editor.battle.actions import apply
+    from sodwa_editor.battle.ai.expectimax import outcomes
+    from sodwa_editor.battle.karma import successes
+    from sodwa_editor.battle.targeting import preview_attack
+
+    s = battle(grid("...."), [fighter("a", 0, 1, 0), fighter("b", 1, 2, 0)])
+    turn_of(s, "a")
+    s.karma = 20  # team 0 holds 20 Karma Points
+    p = preview_attack(s, 0, 1)
+    got = outcomes(s, 1)
+    assert [round(q * 100) for q, _ in got] == [
+        successes(p.difficulty, 0, s.rules),
+        successes(p.difficulty, 20, s.rules) - successes(p.difficulty, 0, s.rules),
+        100 - successes(p.difficulty, 20, s.rules)]
+    seen = []
+    for _, dice in got:
+        child = s.copy(log=False, streams=False)
+        event = apply(child, Attack(1), roll=lambda d=dice: d)[0]
+        seen.append((event.success, event.karma_spent > 0))
+    assert seen == [(True, False), (True, True), (False, False)]
+
+
+def test_expectimax_takes_a_sure_kill_and_keeps_to_its_node_budget():
+    from dataclasses import replace
+
+    from sodwa_editor.battle.ai.expectimax import Expectimax, _Search
+
+    s = battle(grid("....."), [fighter("a", 0, 2, 0, move=0),
+                               fighter("weak", 1, 3, 0, health=3),
+                               fighter("whole", 1, 1, 0, melee_defense=60)])
+    turn_of(s, "a")
+    ai = Expectimax(0, np.random.default_rng(0))
+    assert ai.decide(View(s, 0)) == Attack(index(s, "weak"))
+    tight = replace(ai.profile, expectimax=replace(ai.settings, node_budget=1))
+    search = _Search(0, tight)
+    ranked = search.rank(View(s, 0), plans(View(s, 0), tight.greedy)[:4])
+    assert len(ranked) == 1  # past the budget no other candidate is searched
+
+
+def test_same_seed_gives_the_same_expectimax_battle():
+    a = play(["expectimax", "greedy"], 9, size=10, n=2)
+    b = play(["expectimax", "greedy"], 9, size=10, n=2)
+    assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events]
