@@ -88,7 +88,7 @@ class TurnFacts:
         self._zones: dict[int, np.ndarray] = {}
         self._turns_before: dict[int, list[int]] = {}
         self._predicted: list[Prediction] | None = None
-        self._walk: np.ndarray | None = None
+        self._walk: list[np.ndarray] | None = None
 
     # ------------------------------------------------------------ attacks
     def _preview(self, a: int, d: int, s: Situation, karma: int) -> tuple[float, int, float]:
@@ -190,17 +190,44 @@ class TurnFacts:
             self._predicted = tsb
         return self._predicted
 
-    def walk_to_enemy(self) -> np.ndarray:
-        """Per tile: steps to the nearest enemy's tile (:func:`.kernels.walking` over the
-        board's grounded steps; beyond every walk: the map's width plus height)."""
+    def gap(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
+        """Per tile: steps still to go before the character can strike its nearest
+        enemy with its better attack kind against it (higher expected damage: melee
+        needs adjacency, ranged Range and a line of sight that is not blocked)."""
+        out = np.full(len(fx), np.inf)
+        lev = self.level[fy, fx]
+        col = np.empty(len(fx), np.int64)
+        for b, walk in enumerate(self.walks()):
+            steps = walk[fy, fx]
+            j = self.enemies[b]
+            melee = self._preview(self.i, j, Situation(adjacent=True), self.my_karma)
+            ranged = self._preview(self.i, j, Situation(adjacent=False), self.my_karma)
+            if melee[0] * melee[1] >= ranged[0] * ranged[1] or self.sheet.range <= 1:
+                out = np.minimum(out, (steps - 1).clip(0))
+                continue
+            sight = np.zeros(len(fx), bool)
+            for level in np.unique(lev).tolist():
+                rows = np.nonzero(lev == level)[0]
+                part = col[:len(rows)]
+                k.sight_to(fx[rows], fy[rows], self.ex[b], self.ey[b], self.sheet.range,
+                           self.metric, *self.los.stack(int(level)), self.los.inputs.target,
+                           part)
+                sight[rows] = part <= IMPEDED
+            far = np.maximum(1, steps - self.sheet.range)
+            out = np.minimum(out, np.where(sight, 0, far))
+        return out
+
+    def walks(self) -> list[np.ndarray]:
+        """Per enemy, per tile: steps to the enemy's tile (:func:`.kernels.walking` over
+        the board's grounded steps; beyond every walk: the map's width plus height)."""
         if self._walk is None:
             b = self.board
-            far = np.full((b.height, b.width), b.width + b.height, np.int64)
-            one = np.empty((b.height, b.width), np.int64)
+            self._walk = []
             for x, y in zip(self.ex.tolist(), self.ey.tolist(), strict=True):
+                one = np.empty((b.height, b.width), np.int64)
                 k.walking(b.step, adj.BLOCKED, DDX, DDY, x, y, one)
-                np.minimum(far, np.where(one < 0, far, one), out=far)
-            self._walk = far
+                one[one < 0] = b.width + b.height
+                self._walk.append(one)
         return self._walk
 
     def _zone(self, b: int) -> np.ndarray:
@@ -252,9 +279,7 @@ class TurnFacts:
             for _ in range(times):
                 dist = _hit_with(dist, p, dmg)
         death = dist[:, lethal] if lethal > 0 else np.ones(n)
-        gap = np.zeros(n)
-        if self.enemies:
-            gap = (self.walk_to_enemy()[fy, fx] - max(1, self.sheet.range)).clip(0)
+        gap = self.gap(fx, fy) if self.enemies else np.zeros(n)
         own = self.sheet.cost / 100
         return (-w.threat * expected - w.death * death * own - w.ip * extra / 250
                 - w.approach * gap)
