@@ -200,3 +200,20 @@ def test_same_seed_gives_the_same_expectimax_battle():
     a = play(["expectimax", "greedy"], 9, size=10, n=2)
     b = play(["expectimax", "greedy"], 9, size=10, n=2)
     assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events]
+
+
+def test_a_same_team_tie_goes_to_the_candidate_with_the_best_plan():
+    """RB: "If the characters are on the same team, the player gets to decide": the
+    AI decides by its scoring, not by list order (the first candidate cannot attack)."""
+    from sodwa_editor.battle.actions import next_turn
+
+    s = battle(grid("......"), [fighter("far", 0, 0, 0, move=0),
+                                fighter("near", 0, 3, 0, move=0),
+                                fighter("weak", 1, 4, 0, health=3)])
+    clock = s.clock
+    for j, ip in enumerate((1000, 1000, 0)):
+        clock.adjust_ip(j, ip - clock.ip[j])
+    choice = next_turn(s)
+    assert choice is not None and choice.candidates == (0, 1)
+    ai = Greedy(0, np.random.default_rng(0))
+    assert ai.choose_actor(View(s, 0), choice.candidates) == index(s, "near")
