@@ -89,6 +89,7 @@ class TurnFacts:
         self._turns_before: dict[int, list[int]] = {}
         self._predicted: list[Prediction] | None = None
         self._walk: list[np.ndarray] | None = None
+        self._gap: np.ndarray | None = None
 
     # ------------------------------------------------------------ attacks
     def _preview(self, a: int, d: int, s: Situation, karma: int) -> tuple[float, int, float]:
@@ -190,6 +191,15 @@ class TurnFacts:
             self._predicted = tsb
         return self._predicted
 
+    def gap_map(self) -> np.ndarray:
+        """:meth:`gap` for every tile of the board (once per decision)."""
+        if self._gap is None:
+            b = self.board
+            ys, xs = np.indices((b.height, b.width))
+            self._gap = self.gap(xs.ravel().astype(np.int64),
+                                 ys.ravel().astype(np.int64)).reshape(b.height, b.width)
+        return self._gap
+
     def gap(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
         """Per tile: steps still to go before the character can strike its nearest
         enemy with its better attack kind against it (higher expected damage: melee
@@ -247,6 +257,13 @@ class TurnFacts:
     def stationary(self, fx: np.ndarray, fy: np.ndarray, extra: int, moved: bool) -> np.ndarray:
         """The terms of ending the turn on each tile ``(fx, fy)`` having spent ``extra``
         more IP (threat, death, tempo, approach)."""
+        n = len(fx)
+        return self.stationary_rows(fx, fy, np.full(n, extra, np.int64), np.full(n, moved))
+
+    def stationary_rows(self, fx: np.ndarray, fy: np.ndarray, extra: np.ndarray,
+                        moved: np.ndarray) -> np.ndarray:
+        """:meth:`stationary` with the IP spent and the Move flag given per tile (one
+        call for all of a turn's plans)."""
         w, view = self.w, self.view
         n = len(fx)
         hp = view.hp(self.i)
@@ -255,31 +272,36 @@ class TurnFacts:
         expected = np.zeros(n)
         dist = np.zeros((n, lethal + 1))
         dist[:, 0] = 1.0
-        counts = self.turns_before(extra)
+        costs = np.unique(extra).tolist()
+        table = {c: self.turns_before(int(c)) for c in costs}
         lev = self.level[fy, fx]
-        for b, times in enumerate(counts):
-            if times == 0:
-                continue
-            where = self._zone(b)[fy, fx]
+        for b in range(len(self.enemies)):
+            times = np.zeros(n, np.int64)
+            for c in costs:
+                times[extra == c] = table[c][b]
+            where = self._zone(b)[fy, fx] & (times > 0)
             if not where.any():
                 continue
             j = self.enemies[b]
             sj = view.sheet(j)
             jx, jy = int(self.ex[b]), int(self.ey[b])
-            melee = sj.range <= 1
             p = np.zeros(n)
             dmg = 0
             for level in np.unique(lev[where]).tolist():
-                s = Situation(adjacent=melee, attacker_level=int(self.level[jy, jx]),
-                              defender_level=int(level), attacker_moved=True,
-                              defender_moved=moved)
-                q, dmg, _ = self._preview(j, self.i, s, self.their_karma)
-                p[where & (lev == level)] = q
+                for flag in (False, True):
+                    rows = where & (lev == level) & (moved == flag)
+                    if not rows.any():
+                        continue
+                    s = Situation(adjacent=sj.range <= 1, attacker_level=int(self.level[jy, jx]),
+                                  defender_level=int(level), attacker_moved=True,
+                                  defender_moved=flag)
+                    q, dmg, _ = self._preview(j, self.i, s, self.their_karma)
+                    p[rows] = q
             expected += times * p * dmg
-            for _ in range(times):
-                dist = _hit_with(dist, p, dmg)
+            for t in range(int(times.max())):
+                dist = _hit_with(dist, np.where(times > t, p, 0.0), dmg)
         death = dist[:, lethal] if lethal > 0 else np.ones(n)
-        gap = self.gap(fx, fy) if self.enemies else np.zeros(n)
+        gap = self.gap_map()[fy, fx] if self.enemies else np.zeros(n)
         own = self.sheet.cost / 100
         return (-w.threat * expected - w.death * death * own - w.ip * extra / 250
                 - w.approach * gap)
@@ -318,30 +340,47 @@ def plans(view: View, weights: GreedyWeights) -> list[Plan]:
         out.append(Plan(float(attack + stay), order, steps, float(stay)))
         order += 1
 
-    add(0.0, f.stationary(cx, cy, 0, moved_now)[0], (Pass(),))
+    # every end tile with its IP spent and Move flag, scored in one call
+    groups: list[tuple[np.ndarray, np.ndarray, int, bool]] = [(cx, cy, 0, moved_now)]
+    here = np.zeros(0)
+    targets: list[int] = []
+    qx = qy = dx = dy = np.zeros(0, np.int64)
     if can_attack and f.enemies:
         here = f.attack_values(cx, cy, moved_now)[0]
-        stay = f.stationary(cx, cy, cost.attack_cost, moved_now)[0]
         targets = [b for b in range(len(f.enemies)) if here[b] > NO]
-        for b in targets:
-            add(here[b], stay, (Attack(f.enemies[b]),))
+        groups.append((cx, cy, cost.attack_cost, moved_now))
         quarter = move_after_attack(view.move_this_turn, view.rules.actions)
         if targets and view.can_take(ActionType.MOVE) and quarter > 0:
             qy, qx = np.nonzero(view.reach(f.i, quarter).steps > 0)
             qx, qy = qx.astype(np.int64), qy.astype(np.int64)
-            after = f.stationary(qx, qy, cost.attack_cost + cost.move_cost, True)
-            for b in targets:
-                for t in range(len(qx)):
-                    add(here[b], after[t],
-                        (Attack(f.enemies[b]), Move((int(qx[t]), int(qy[t])))))
+    groups.append((qx, qy, cost.attack_cost + cost.move_cost, True))
     if can_move:
         dx, dy = np.array(opts.move_x, np.int64), np.array(opts.move_y, np.int64)
-        only = f.stationary(dx, dy, cost.move_cost, True)
+    groups.append((dx, dy, cost.move_cost, True))
+    groups.append((dx, dy, cost.move_cost + cost.attack_cost, True))
+    rows = f.stationary_rows(
+        np.concatenate([g[0] for g in groups]), np.concatenate([g[1] for g in groups]),
+        np.concatenate([np.full(len(g[0]), g[2], np.int64) for g in groups]),
+        np.concatenate([np.full(len(g[0]), g[3]) for g in groups]))
+    parts, at = [], 0
+    for g in groups:
+        parts.append(rows[at:at + len(g[0])])
+        at += len(g[0])
+    add(0.0, parts[0][0], (Pass(),))
+    if can_attack and f.enemies:
+        stay = parts[1][0]
+        for b in targets:
+            add(here[b], stay, (Attack(f.enemies[b]),))
+        after = parts[-3]
+        for b in targets:
+            for t in range(len(qx)):
+                add(here[b], after[t], (Attack(f.enemies[b]), Move((int(qx[t]), int(qy[t])))))
+    if can_move:
+        only, both = parts[-2], parts[-1]
         for t in range(len(dx)):
             add(0.0, only[t], (Move((int(dx[t]), int(dy[t]))),))
         if can_attack and f.enemies:
             values = f.attack_values(dx, dy, True)
-            both = f.stationary(dx, dy, cost.move_cost + cost.attack_cost, True)
             for t, b in zip(*np.nonzero(values > NO), strict=True):
                 add(values[t, b], both[t], (Move((int(dx[t]), int(dy[t]))),
                                             Attack(f.enemies[b])))
