@@ -89,7 +89,6 @@ class TurnFacts:
         self._turns_before: dict[int, list[int]] = {}
         self._predicted: list[Prediction] | None = None
         self._walk: list[np.ndarray] | None = None
-        self._gap: np.ndarray | None = None
 
     # ------------------------------------------------------------ attacks
     def _preview(self, a: int, d: int, s: Situation, karma: int) -> tuple[float, int, float]:
@@ -183,22 +182,13 @@ class TurnFacts:
         """The TSB far enough to cover tick ``until`` (one prediction per decision)."""
         if self._predicted is None or (self._predicted and self._predicted[-1].tick <= until
                                        and len(self._predicted) < 4096):
-            n = 4 * self.view.size
+            n = 2 * self.view.size
             tsb = self.view.tsb(n)
             while tsb and tsb[-1].tick <= until and n < 4096:
                 n *= 4
                 tsb = self.view.tsb(n)
             self._predicted = tsb
         return self._predicted
-
-    def gap_map(self) -> np.ndarray:
-        """:meth:`gap` for every tile of the board (once per decision)."""
-        if self._gap is None:
-            b = self.board
-            ys, xs = np.indices((b.height, b.width))
-            self._gap = self.gap(xs.ravel().astype(np.int64),
-                                 ys.ravel().astype(np.int64)).reshape(b.height, b.width)
-        return self._gap
 
     def gap(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
         """Per tile: steps still to go before the character can strike its nearest
@@ -301,7 +291,7 @@ class TurnFacts:
             for t in range(int(times.max())):
                 dist = _hit_with(dist, np.where(times > t, p, 0.0), dmg)
         death = dist[:, lethal] if lethal > 0 else np.ones(n)
-        gap = self.gap_map()[fy, fx] if self.enemies else np.zeros(n)
+        gap = self.gap(fx, fy) if self.enemies else np.zeros(n)
         own = self.sheet.cost / 100
         return (-w.threat * expected - w.death * death * own - w.ip * extra / 250
                 - w.approach * gap)
