@@ -134,7 +134,8 @@ class _Search:
             return value
         if not state.alive(me):
             return value
-        replies = plans(View(state, self.team), self.w)[:self.s.reply_candidates]
+        replies = plans(View(state, self.team), self.w,
+                        self.s.reply_candidates)[:self.s.reply_candidates]
         best = None
         for reply in replies:
             if self.nodes >= self.s.node_budget and best is not None:
@@ -155,6 +156,10 @@ class _Search:
             out.append(Plan(value, plan.order, plan.steps, plan.stay))
         out.sort(key=lambda p: (-p.utility, p.order))
         return out
+
+
+def _ties(ranked: Sequence[Plan]) -> int:
+    return sum(1 for p in ranked if p.utility == ranked[0].utility)
 
 
 class Expectimax:
@@ -179,7 +184,8 @@ class Expectimax:
         if self._turn == view.turns and self._rest and view.refusal(self._rest[0]) is None:
             step, self._rest = self._rest[0], self._rest[1:]
             return step
-        top = plans(view, self.profile.greedy)[:self.settings.candidates]
+        top = plans(view, self.profile.greedy, self.settings.candidates)
+        top = top[:max(self.settings.candidates, _ties(top))]
         plan = pick(_Search(self.team, self.profile).rank(view, top), self.rng)
         step = plan.steps[0]
         self._turn = view.turns

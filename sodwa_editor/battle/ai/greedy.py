@@ -36,7 +36,7 @@ def best_actor(view: View, candidates: Sequence[int], weights: GreedyWeights,
     for order, c in enumerate(sorted(candidates)):
         fork = view.fork()
         begin_turn(fork, c)
-        top = plans(View(fork, view.team), weights)[0]
+        top = plans(View(fork, view.team), weights, 1)[0]
         scored.append(Plan(top.utility, order, (Pass(),)))
     scored.sort(key=lambda p: (-p.utility, p.order))
     return sorted(candidates)[pick(scored, rng).order]
@@ -64,7 +64,7 @@ class Greedy:
         if self._turn == view.turns and self._rest and view.refusal(self._rest[0]) is None:
             step, self._rest = self._rest[0], self._rest[1:]
             return step
-        plan = pick(plans(view, self.weights), self.rng)
+        plan = pick(plans(view, self.weights, 1), self.rng)
         step = plan.steps[0]
         self._turn = view.turns
         self._rest = (plan.steps[1:] or (Pass(),)) if isinstance(step, Move) else ()

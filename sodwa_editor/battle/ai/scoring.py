@@ -44,6 +44,8 @@ from .profile import GreedyWeights
 BLOCKED = int(Crossing.BLOCKED)
 IMPEDED = int(Crossing.IMPEDED)
 NO = -np.inf
+#: Plan kinds, in enumeration order.
+PASS, ATTACK, ATTACK_MOVE, MOVE, MOVE_ATTACK = range(5)
 DDX = np.array([d[0] for d in adj.DIRS], np.int64)
 DDY = np.array([d[1] for d in adj.DIRS], np.int64)
 
@@ -310,10 +312,12 @@ def _hit_with(dist: np.ndarray, p: np.ndarray, dmg: int) -> np.ndarray:
     return dist * (1 - p)[:, None] + shifted * p[:, None]
 
 
-def plans(view: View, weights: GreedyWeights) -> list[Plan]:
-    """Every plan for the actor's turn from now, best first (ties in enumeration
+def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[Plan]:
+    """The plans for the actor's turn from now, best first (ties in enumeration
     order: pass, attack only, attack then move, move only, move then attack; tiles
-    row-major, enemies by index)."""
+    row-major, enemies by index): the best ``limit`` (None: all) and every plan as
+    good as the best.  Utilities are scored in arrays; only the plans returned are
+    built as objects."""
     f = TurnFacts(view, weights)
     opts = view.options()
     assert opts is not None
@@ -322,25 +326,18 @@ def plans(view: View, weights: GreedyWeights) -> list[Plan]:
     can_move = view.can_take(ActionType.MOVE) and len(opts.move_x) > 0
     moved_now = view.moved(f.i)
     cx, cy = np.array([f.tile[0]], np.int64), np.array([f.tile[1]], np.int64)
-    out: list[Plan] = []
-    order = 0
-
-    def add(attack: float, stay: float, steps: tuple[Action, ...]) -> None:
-        nonlocal order
-        out.append(Plan(float(attack + stay), order, steps, float(stay)))
-        order += 1
 
     # every end tile with its IP spent and Move flag, scored in one call
     groups: list[tuple[np.ndarray, np.ndarray, int, bool]] = [(cx, cy, 0, moved_now)]
     here = np.zeros(0)
-    targets: list[int] = []
+    targets = np.zeros(0, np.int64)
     qx = qy = dx = dy = np.zeros(0, np.int64)
     if can_attack and f.enemies:
         here = f.attack_values(cx, cy, moved_now)[0]
-        targets = [b for b in range(len(f.enemies)) if here[b] > NO]
+        targets = np.nonzero(here > NO)[0]
         groups.append((cx, cy, cost.attack_cost, moved_now))
         quarter = move_after_attack(view.move_this_turn, view.rules.actions)
-        if targets and view.can_take(ActionType.MOVE) and quarter > 0:
+        if len(targets) and view.can_take(ActionType.MOVE) and quarter > 0:
             qy, qx = np.nonzero(view.reach(f.i, quarter).steps > 0)
             qx, qy = qx.astype(np.int64), qy.astype(np.int64)
     groups.append((qx, qy, cost.attack_cost + cost.move_cost, True))
@@ -356,23 +353,45 @@ def plans(view: View, weights: GreedyWeights) -> list[Plan]:
     for g in groups:
         parts.append(rows[at:at + len(g[0])])
         at += len(g[0])
-    add(0.0, parts[0][0], (Pass(),))
-    if can_attack and f.enemies:
-        stay = parts[1][0]
-        for b in targets:
-            add(here[b], stay, (Attack(f.enemies[b]),))
-        after = parts[-3]
-        for b in targets:
-            for t in range(len(qx)):
-                add(here[b], after[t], (Attack(f.enemies[b]), Move((int(qx[t]), int(qy[t])))))
+
+    # the plan kinds as arrays: attack value, stay terms, target (-1 none), tile (-1 none)
+    kinds: list[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = [
+        (PASS, np.zeros(1), parts[0][:1], np.full(1, -1), np.full(1, -1))]
+    if len(targets):
+        kinds.append((ATTACK, here[targets], np.repeat(parts[1][:1], len(targets)), targets,
+                      np.full(len(targets), -1)))
+        if len(qx):
+            kinds.append((ATTACK_MOVE, np.repeat(here[targets], len(qx)),
+                          np.tile(parts[-3], len(targets)), np.repeat(targets, len(qx)),
+                          np.tile(np.arange(len(qx)), len(targets))))
     if can_move:
-        only, both = parts[-2], parts[-1]
-        for t in range(len(dx)):
-            add(0.0, only[t], (Move((int(dx[t]), int(dy[t]))),))
+        n = len(dx)
+        kinds.append((MOVE, np.zeros(n), parts[-2], np.full(n, -1), np.arange(n)))
         if can_attack and f.enemies:
             values = f.attack_values(dx, dy, True)
-            for t, b in zip(*np.nonzero(values > NO), strict=True):
-                add(values[t, b], both[t], (Move((int(dx[t]), int(dy[t]))),
-                                            Attack(f.enemies[b])))
-    out.sort(key=lambda p: (-p.utility, p.order))
-    return out
+            t, b = np.nonzero(values > NO)
+            kinds.append((MOVE_ATTACK, values[t, b], parts[-1][t], b, t))
+    kind = np.concatenate([np.full(len(k[1]), k[0]) for k in kinds])
+    attack = np.concatenate([k[1] for k in kinds])
+    stay = np.concatenate([k[2] for k in kinds])
+    target = np.concatenate([k[3] for k in kinds])
+    tile = np.concatenate([k[4] for k in kinds])
+    utility = attack + stay
+    ranked = np.argsort(-utility, kind="stable")
+    ties = int(np.count_nonzero(utility == utility[ranked[0]]))
+    take = len(ranked) if limit is None else max(limit, ties)
+
+    def steps(r: int) -> tuple[Action, ...]:
+        k, b, t = int(kind[r]), int(target[r]), int(tile[r])
+        if k == PASS:
+            return (Pass(),)
+        if k == ATTACK:
+            return (Attack(f.enemies[b]),)
+        if k == ATTACK_MOVE:
+            return (Attack(f.enemies[b]), Move((int(qx[t]), int(qy[t]))))
+        if k == MOVE:
+            return (Move((int(dx[t]), int(dy[t]))),)
+        return (Move((int(dx[t]), int(dy[t]))), Attack(f.enemies[b]))
+
+    return [Plan(float(utility[r]), int(r), steps(int(r)), float(stay[r]))
+            for r in ranked[:take].tolist()]
