@@ -184,11 +184,16 @@ class TurnFacts:
         """The TSB far enough to cover tick ``until`` (one prediction per decision)."""
         if self._predicted is None or (self._predicted and self._predicted[-1].tick <= until
                                        and len(self._predicted) < 4096):
-            n = 2 * self.view.size
-            tsb = self.view.tsb(n)
+            view = self.view
+            ticks = until - view.tick
+            turn_cost = self.rules.clock.turn_cost
+            # at most one turn now plus one per turn_cost IP gained by tick ``until``
+            n = 1 + sum(1 + ticks * view.sheet(j).initiative // turn_cost
+                        for j in range(view.size) if view.alive(j))
+            tsb = view.tsb(n)
             while tsb and tsb[-1].tick <= until and n < 4096:
-                n *= 4
-                tsb = self.view.tsb(n)
+                n *= 2
+                tsb = view.tsb(n)
             self._predicted = tsb
         return self._predicted
 
