@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
@@ -293,4 +293,131 @@ def format_table(results: list[Result]) -> str:
     for r in results:
         if r.must is None:
             lines.append(f"| `{r.name}` (reference) | {r.median_ms:.3f} | | | | |")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- battles
+@dataclass(frozen=True)
+class BattleMetric:
+    """One battle figure: ``value`` in the unit its name ends with (``_per_s`` or
+    ``_core``: higher is better; ``_ms``: lower is better)."""
+
+    name: str
+    work: str
+    value: float
+    must: float
+    goal: float
+    higher_is_better: bool
+
+
+def _battle_teams(seed: int, n: int) -> list[tuple[str, object, None]]:
+    """Two seeded teams of ``n`` roster archetypes (the same for every run)."""
+    from .battle.sheet import load_roster
+    from .battle.teams import team_from_dict
+
+    roster = load_roster()
+    names = roster.names()
+    rng = np.random.default_rng(seed)
+    sides: list[tuple[str, object, None]] = []
+    for side in ("red", "blue"):
+        members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
+                   for i in range(n)]
+        doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
+        sides.append((side, team_from_dict(doc, roster), None))
+    return sides
+
+
+class _Timed:
+    """A controller wrapper that records how long each decision takes."""
+
+    def __init__(self, inner: object, samples: list[float]) -> None:
+        self.inner, self.samples = inner, samples
+
+    def choose_actor(self, view: object, candidates: object) -> int:
+        t0 = time.perf_counter()
+        out = self.inner.choose_actor(view, candidates)  # type: ignore[attr-defined]
+        self.samples.append(time.perf_counter() - t0)
+        return out
+
+    def decide(self, view: object) -> object:
+        t0 = time.perf_counter()
+        out = self.inner.decide(view)  # type: ignore[attr-defined]
+        self.samples.append(time.perf_counter() - t0)
+        return out
+
+
+def _p95_ms(samples: list[float]) -> float:
+    return float(np.percentile(np.array(samples), 95)) * 1000 if samples else float("nan")
+
+
+def run_battles(*, battles: int = 8, size: int = 32, members: int = 4,
+                expectimax_turns: int = 40, progress: TextIO | None = None
+                ) -> list[BattleMetric]:
+    """``sodwa bench battles``: ``battles`` greedy-vs-greedy battles of ``members``
+    a side on one ``size`` x ``size`` mixed map (full default rules, the board
+    prepared once and shared), then ``expectimax_turns`` expectimax decisions in
+    battles against greedy.  Battle ``k`` uses seed ``k``; sides alternate."""
+    from .battle.ai import make_controllers
+    from .battle.board import prepare
+    from .battle.loop import run_battle
+    from .battle.state import BattleState
+    from .engine.generate import make_mixed_map
+
+    model = make_mixed_map(size, seed=1)
+    board = prepare(model)
+
+    def battle(k: int) -> BattleState:
+        return BattleState.from_teams(model, _battle_teams(k, members),  # type: ignore[arg-type]
+                                      seed=k, board=board)
+
+    warm = battle(10_000)  # numba compilation and the board's caches
+    run_battle(warm, make_controllers(["greedy", "greedy"], warm))
+    decisions: list[float] = []
+    total = 0.0
+    for k in range(battles):
+        if progress:
+            print(f"  greedy battle {k + 1}/{battles} ...", file=progress, flush=True)
+        state = battle(k)
+        controllers = [_Timed(c, decisions)
+                       for c in make_controllers(["greedy", "greedy"], state)]
+        t0 = time.perf_counter()
+        run_battle(state, controllers)  # type: ignore[arg-type]
+        total += time.perf_counter() - t0
+    work = f"greedy vs greedy, {members}v{members}, {size}x{size} mixed map, full rules"
+    out = [BattleMetric("battles_per_s_core", work, battles / total, 25, 100, True),
+           BattleMetric("ai_turn_p95_ms", "greedy AI decision, same battles",
+                        _p95_ms(decisions), 20, 5, False)]
+    searched: list[float] = []
+    k = 0
+    while len(searched) < expectimax_turns:
+        if progress:
+            print(f"  expectimax decisions {len(searched)}/{expectimax_turns} ...",
+                  file=progress, flush=True)
+        state = battle(k)
+        names = ["expectimax", "greedy"] if k % 2 == 0 else ["greedy", "expectimax"]
+        players: list[Any] = list(make_controllers(names, state))
+        players[k % 2] = _Timed(players[k % 2], searched)
+        # stop the battle once enough decisions are timed (the figure is per decision)
+        cap = replace(state.rules.battle, max_turns=2 * (expectimax_turns - len(searched)) + 2)
+        state.rules = replace(state.rules, battle=cap)
+        run_battle(state, players)
+        k += 1
+    out.append(BattleMetric("expectimax_turn_p95_ms",
+                            "expectimax AI decision (depth 2), against greedy, same map",
+                            _p95_ms(searched), 200, 50, False))
+    return out
+
+
+def format_battle_table(results: list[BattleMetric]) -> str:
+    lines = ["| metric | value | must | goal | verdict |", "|---|---|---|---|---|"]
+    for r in results:
+        if r.higher_is_better:
+            verdict = ("goal met" if r.value >= r.goal else "must met" if r.value >= r.must
+                       else "MISSED")
+            bounds = f">= {r.must:g} | >= {r.goal:g}"
+        else:
+            verdict = ("goal met" if r.value <= r.goal else "must met" if r.value <= r.must
+                       else "MISSED")
+            bounds = f"<= {r.must:g} | <= {r.goal:g}"
+        lines.append(f"| `{r.name}` | {r.value:.3f} | {bounds} | {verdict} |")
     return "\n".join(lines)

@@ -103,6 +103,13 @@ def non_negative(text: str) -> int:
     return value
 
 
+def positive(text: str) -> int:
+    value = non_negative(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
 def move_value(text: str) -> int:
     """argparse type of ``--move``: a whole number from 0 to MAX_MOVE."""
     from .engine.model import MAX_MOVE
@@ -156,7 +163,11 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("pack", type=Path, metavar="PACK.json")
     pv.add_argument("--json", action="store_true")
 
-    b = sub.add_parser("bench", help="run the engine benchmarks")
+    b = sub.add_parser("bench", help="run the engine benchmarks (or the battle ones)")
+    b.add_argument("suite", nargs="?", choices=["engine", "battles"], default="engine",
+                   help="engine (default) or battles: greedy battles/s and AI decision times")
+    b.add_argument("--battles", type=positive, default=8,
+                   help="battles timed by 'bench battles' (default 8)")
     b.add_argument("--json", action="store_true", help="metric name -> median milliseconds")
     b.add_argument("--repeat", type=non_negative, default=None,
                    help="timed runs per metric (default per metric)")
@@ -433,7 +444,15 @@ def cmd_pack(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .benchmarks import format_table, run_all
+    from .benchmarks import format_battle_table, format_table, run_all, run_battles
+
+    if args.suite == "battles":
+        metrics = run_battles(battles=args.battles, progress=None if args.json else sys.stderr)
+        if args.json:
+            _emit({m.name: round(m.value, 4) for m in metrics})
+        else:
+            print(format_battle_table(metrics))
+        return 0
 
     results = run_all(repeat=args.repeat, progress=None if args.json else sys.stderr)
     if args.json:

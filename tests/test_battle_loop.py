@@ -138,8 +138,9 @@ def test_the_view_shows_the_board_and_panels_but_not_the_dice():
 
 
 def test_unknown_ai_names_are_one_line():
-    assert sorted(CONTROLLERS) == ["pass", "random"]
-    with pytest.raises(BattleInputError, match=r"unknown AI 'greed' \(known: pass, random\)"):
+    assert sorted(CONTROLLERS) == ["expectimax", "greedy", "pass", "random"]
+    with pytest.raises(BattleInputError,
+                       match=r"unknown AI 'greed' \(known: expectimax, greedy, pass, random\)"):
         make_controller("greed", 0, None)
 
 

@@ -28,6 +28,7 @@ from typing import Protocol
 
 from ..engine.los import LosBoard
 from ..engine.model import MapModel
+from ..engine.movement import Reach
 from .actions import (
     Action,
     Options,
@@ -40,6 +41,7 @@ from .actions import (
     refusal,
 )
 from .attack import AttackPreview
+from .board import Board
 from .clock import ActionType, Prediction
 from .events import Event
 from .karma import available
@@ -76,9 +78,19 @@ class View:
     def rules(self) -> Rules:
         return self._state.rules
 
+    @property
+    def board(self) -> Board:
+        """The battlefield's terrain facts (levels, Liquid, adjacency); do not change it."""
+        return self._state.board
+
     def los(self) -> LosBoard:
         """Lines of sight with the characters where they stand."""
         return self._state.los_board()
+
+    def reach(self, i: int, budget: int) -> Reach:
+        """Character ``i``'s movement range with ``budget`` steps from where it stands
+        (the range the UI highlights; friends passed, enemies block)."""
+        return self._state.reach_of(i, budget)
 
     # characters (Character Panels)
     @property
@@ -154,6 +166,12 @@ class View:
 
     def preview(self, attacker: int, target: int) -> AttackPreview:
         return preview_attack(self._state, attacker, target)
+
+    @property
+    def move_this_turn(self) -> int:
+        """The actor's Move for this turn (after the start-of-turn halving; the BIP's
+        movement)."""
+        return self._state.turn_move
 
     def can_take(self, action_type: ActionType) -> bool:
         turn = self._state.turn

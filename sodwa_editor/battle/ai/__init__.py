@@ -1,10 +1,12 @@
-"""Battle controllers (AIs), by name: ``random`` (random legal actions: the baseline
-and fuzzer) and ``pass`` (always passes: for clock tests).  Each AI of team ``t``
-draws only from its own stream, ``Streams.ai[t]``, spawned from the battle's seed,
-so it never shifts the dice or the other team's choices.
+"""Battle controllers (AIs), by name: ``greedy`` (greedy utility, :mod:`.greedy`),
+``expectimax`` (the greedy plans searched over the dice, :mod:`.expectimax`),
+``random`` (random legal actions: the baseline and fuzzer) and ``pass`` (always
+passes: for clock tests).  Each AI of team ``t`` draws only from its own stream,
+``Streams.ai[t]``, spawned from the battle's seed, so it never shifts the dice or
+the other team's choices.
 
 >>> sorted(CONTROLLERS)
-['pass', 'random']
+['expectimax', 'greedy', 'pass', 'random']
 """
 
 from __future__ import annotations
@@ -16,11 +18,15 @@ import numpy as np
 from ..jsonfiles import BattleInputError
 from ..loop import Controller
 from ..state import BattleState
+from .expectimax import Expectimax
+from .greedy import Greedy
 from .passer import PassController
 from .random_legal import RandomLegal
 
 #: Name -> factory ``(team, rng) -> Controller``.
 CONTROLLERS: dict[str, Callable[[int, np.random.Generator], Controller]] = {
+    "expectimax": Expectimax,
+    "greedy": Greedy,
     "pass": PassController,
     "random": RandomLegal,
 }

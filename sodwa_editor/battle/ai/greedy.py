@@ -1,0 +1,71 @@
+"""The ``greedy`` controller: each decision takes the best plan of
+:func:`.scoring.plans` (the Wesnoth RCA pattern with one utility; weights from the
+AI profile) and plays its first action; after it, the rest of the turn is planned
+again from what happened (a hit, a miss, a defeat).
+
+A same-team tie (RB: "the player gets to decide which character gets to go
+first") is answered by the same scoring: the candidate whose best plan is worth
+most acts, each candidate's turn tried on a fork of the battle.  Equal
+utilities keep the fixed enumeration order's first, unless several are exactly
+equal, then one is drawn from the team's own AI stream.  Nothing depends on dict
+or set order, ids or the clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..actions import Action, Move, Pass, begin_turn
+from ..loop import View
+from .profile import GreedyWeights, Profile, default_profile
+from .scoring import Plan, plans
+
+
+def pick(candidates: Sequence[Plan], rng: np.random.Generator) -> Plan:
+    """The best plan; among exactly equal utilities one drawn from ``rng``."""
+    best = [p for p in candidates if p.utility == candidates[0].utility]
+    return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
+
+
+def best_actor(view: View, candidates: Sequence[int], weights: GreedyWeights,
+               rng: np.random.Generator) -> int:
+    """The tied character whose best plan is worth most (its turn begun on a fork)."""
+    scored = []
+    for order, c in enumerate(sorted(candidates)):
+        fork = view.fork()
+        begin_turn(fork, c)
+        top = plans(View(fork, view.team), weights, 1)[0]
+        scored.append(Plan(top.utility, order, (Pass(),)))
+    scored.sort(key=lambda p: (-p.utility, p.order))
+    return sorted(candidates)[pick(scored, rng).order]
+
+
+class Greedy:
+    """Greedy utility AI for ``team`` drawing tie-breaks from ``rng`` (its AI stream)."""
+
+    def __init__(self, team: int, rng: np.random.Generator,
+                 profile: Profile | None = None) -> None:
+        self.team = team
+        self.rng = rng
+        self.weights = (profile or default_profile()).greedy
+        self._rest: tuple[Action, ...] = ()
+        self._turn = -1
+
+    def choose_actor(self, view: View, candidates: Sequence[int]) -> int:
+        return best_actor(view, candidates, self.weights, self.rng)
+
+    def decide(self, view: View) -> Action:
+        """The plan's next step; a new plan at the start of a turn and after every
+        attack (a hit, a miss or a defeat changes what is best).  After a Move the
+        plan stands (it was scored for the tile moved to; a plan of a Move alone then
+        ends the turn)."""
+        if self._turn == view.turns and self._rest and view.refusal(self._rest[0]) is None:
+            step, self._rest = self._rest[0], self._rest[1:]
+            return step
+        plan = pick(plans(view, self.weights, 1), self.rng)
+        step = plan.steps[0]
+        self._turn = view.turns
+        self._rest = (plan.steps[1:] or (Pass(),)) if isinstance(step, Move) else ()
+        return step

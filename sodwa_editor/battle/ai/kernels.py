@@ -1,0 +1,79 @@
+"""Compiled (numba) inner loops of the AIs: many lines of sight and threat zones in
+one call each.  Only numbers go in and out; the rules are the engine's LoS walk
+(:mod:`sodwa_editor.engine.los_kernel`) and the battle's range rule
+(:func:`sodwa_editor.battle.kernels.in_range`).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ...engine import los_kernel as lk
+from .. import kernels as bk
+
+#: ``sight_to`` answer for a target out of the viewer's Range (LoS classes are 0..2).
+OUT_OF_RANGE = 3
+
+
+@njit(cache=True, nogil=True)
+def sight_to(px, py, tx, ty, rng, metric, ctx, tcs, ecs, scs, tg, out):  # pragma: no cover
+    """``out[i]``: the LoS class from ``(px[i], py[i])`` to ``(tx, ty)``, or
+    OUT_OF_RANGE when the target is beyond Range ``rng`` (``rng < 0``: no range
+    check).  Every viewer stands at the level the stack was built for."""
+    k = ctx[ty, tx]
+    for i in range(px.shape[0]):
+        x, y = px[i], py[i]
+        if rng >= 0 and not bk.in_range(tx - x, ty - y, rng, metric):
+            out[i] = OUT_OF_RANGE
+            continue
+        c, _k, _x, _y, _s = lk.walk(x, y, tx, ty, tcs[k], ecs[k], scs[k], tg)
+        out[i] = c
+
+
+@njit(cache=True, nogil=True)
+def sight_from(sx, sy, px, py, ctx, tcs, ecs, scs, tg, out):  # pragma: no cover
+    """``out[i]``: the LoS class from ``(sx, sy)`` (the stack's viewer level) to
+    ``(px[i], py[i])``."""
+    for i in range(px.shape[0]):
+        x, y = px[i], py[i]
+        k = ctx[y, x]
+        c, _k, _x, _y, _s = lk.walk(sx, sy, x, y, tcs[k], ecs[k], scs[k], tg)
+        out[i] = c
+
+
+@njit(cache=True, nogil=True)
+def zone(rx, ry, rng, metric, out):  # pragma: no cover
+    """Mark in ``out[y, x]`` every tile within Range ``rng`` of a tile ``(rx[i], ry[i])``
+    (an attacker that can stand on one of them may reach it, LoS aside)."""
+    h, w = out.shape
+    for i in range(rx.shape[0]):
+        x0, y0 = rx[i], ry[i]
+        for y in range(max(0, y0 - rng), min(h, y0 + rng + 1)):
+            for x in range(max(0, x0 - rng), min(w, x0 + rng + 1)):
+                if not out[y, x] and bk.in_range(x - x0, y - y0, rng, metric):
+                    out[y, x] = True
+
+
+@njit(cache=True, nogil=True)
+def walking(step, blocked, ddx, ddy, sx, sy, out):  # pragma: no cover
+    """Breadth-first steps from ``(sx, sy)`` to every tile over the engine's step
+    classes ``step[d, y, x]`` (a step in direction ``(ddx[d], ddy[d])`` is allowed
+    unless it is ``blocked``); ``out`` gets -1 where no walk arrives.  Characters and
+    the end-of-move rules are ignored: it measures how far, not one Move Action."""
+    h, w = out.shape
+    out[:] = -1
+    qx = [sx]
+    qy = [sy]
+    out[sy, sx] = 0
+    head = 0
+    while head < len(qx):
+        x, y = qx[head], qy[head]
+        head += 1
+        for d in range(ddx.shape[0]):
+            if step[d, y, x] == blocked:
+                continue
+            nx, ny = x + ddx[d], y + ddy[d]
+            if 0 <= nx < w and 0 <= ny < h and out[ny, nx] < 0:
+                out[ny, nx] = out[y, x] + 1
+                qx.append(nx)
+                qy.append(ny)
