@@ -140,3 +140,32 @@ def test_ray_backend_gives_the_process_backend_result(setup):
     local = run_batch(setup, 12, seed=5, swap_sides=True, workers=2)
     on_ray = run_batch(setup, 12, seed=5, swap_sides=True, workers=2, backend="ray")
     assert on_ray == local
+
+
+def test_progress_reaches_the_total_and_the_bar_draws_it(setup, capsys):
+    from sodwa_editor.cli_battle import ProgressBar
+
+    seen: list[tuple[int, int]] = []
+    run_batch(setup, 5, seed=1, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (5, 5) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+    bar = ProgressBar("m.json")
+    bar(3, 10)
+    bar(10, 10)
+    err = capsys.readouterr().err
+    assert err.startswith("\rm.json [#########.....................] 3/10 battles\r")
+    assert err.endswith("[##############################] 10/10 battles\n")
+
+
+def test_simulate_interrupted_exits_130_without_a_traceback(tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "sodwa_editor.cli", "simulate", str(COMPOUND),
+                             "--battles", "100000", "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err

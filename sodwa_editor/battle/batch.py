@@ -30,8 +30,8 @@ records into the balance report.
 from __future__ import annotations
 
 import math
+import signal
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from multiprocessing import get_context
 from typing import Any
 
@@ -112,13 +112,17 @@ _WORKER_SETUP: BattleSetup | None = None
 
 
 def _init_worker(setup: BattleSetup) -> None:
+    """Keep the setup for every chunk of this worker; Ctrl+C is the parent's to handle
+    (it cancels the batch), so a worker does not print a traceback of its own."""
     global _WORKER_SETUP
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER_SETUP = setup
 
 
-def _worker_chunk(root: int, start: int, stop: int, swap_sides: bool) -> list[Record]:
+def _worker_chunk(task: tuple[int, int, int, bool]) -> tuple[int, list[Record]]:
+    root, start, stop, swap_sides = task
     assert _WORKER_SETUP is not None
-    return play_chunk(_WORKER_SETUP, root, start, stop, swap_sides)
+    return start, play_chunk(_WORKER_SETUP, root, start, stop, swap_sides)
 
 
 def run_batch(setup: BattleSetup, battles: int, *, seed: int = 0, swap_sides: bool = False,
@@ -150,18 +154,15 @@ def run_batch(setup: BattleSetup, battles: int, *, seed: int = 0, swap_sides: bo
 def _run_pool(setup: BattleSetup, parts: list[tuple[int, int]], seed: int, swap_sides: bool,
               workers: int, battles: int, progress: Progress | None
               ) -> dict[int, list[Record]]:
+    """The chunks on a pool of worker processes (each gets the setup once); leaving
+    the pool, also on Ctrl+C or a failed chunk, terminates the workers at once."""
     results: dict[int, list[Record]] = {}
     done = 0
-    with ProcessPoolExecutor(max_workers=min(workers, len(parts)),
-                             mp_context=get_context("spawn"), initializer=_init_worker,
-                             initargs=(setup,)) as pool:
-        pending = {pool.submit(_worker_chunk, seed, a, b, swap_sides): (a, b) for a, b in parts}
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                a, b = pending.pop(fut)
-                results[a] = fut.result()
-                done += b - a
-                if progress is not None:
-                    progress(done, battles)
+    tasks = [(seed, a, b, swap_sides) for a, b in parts]
+    with get_context("spawn").Pool(min(workers, len(parts)), _init_worker, (setup,)) as pool:
+        for start, records in pool.imap_unordered(_worker_chunk, tasks):
+            results[start] = records
+            done += len(records)
+            if progress is not None:
+                progress(done, battles)
     return results
