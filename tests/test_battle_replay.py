@@ -233,3 +233,21 @@ def test_replay_with_a_tampered_turn_hash_fails_verify(replay_file, capsys):
     assert run(capsys, "replay", replay_file)[0] == 0
     code, _, err = run(capsys, "replay", replay_file, "--verify")
     one_line_error(code, err, "turn_hashes")
+
+
+@pytest.mark.parametrize("fmt", [[], ["--json"]])
+def test_battle_log_to_a_reader_that_stops_early(fmt):
+    """``sodwa battle MAP | head``: exit 141, nothing on stderr (the log of this
+    battle is far larger than a pipe's buffer)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "sodwa_editor.cli", "battle", str(COMPOUND),
+                             "--seed", "3", *fmt], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(6) in (b"battle", b'{\n  "m')
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert err == ""
