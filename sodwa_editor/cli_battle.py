@@ -116,6 +116,28 @@ def make_setup(args: argparse.Namespace, model: Any) -> Any:
                                 docs=docs)
 
 
+def input_files(args: argparse.Namespace) -> list[Path]:
+    """Every file a battle command reads (an output must not replace one of them)."""
+    maps = args.maps if hasattr(args, "maps") else [args.map]
+    return [*maps, *(args.teams or []), *(p for p in (args.rules, args.roster) if p)]
+
+
+def write_output(path: Path, text: str, inputs: list[Path]) -> None:
+    """Write an output file atomically (io's writer: never a FIFO or device, never
+    half a file); refuse an output that is one of the inputs (exit 2)."""
+    from .io.files import atomic_write_text
+    from .io.paths import refuse_output_among_inputs
+
+    try:
+        refuse_output_among_inputs(path, inputs)
+    except OSError as exc:
+        raise CliError(str(exc), code=2) from exc
+    try:
+        atomic_write_text(path, text)
+    except OSError as exc:  # MapSaveError: says what and where
+        raise CliError(str(exc)) from exc
+
+
 def run(handler: Any, args: argparse.Namespace) -> int:
     """Run a battle command, turning bad battle input into one line (exit 1)."""
     from .battle.jsonfiles import BattleInputError
@@ -196,12 +218,8 @@ def cmd_battle(args: argparse.Namespace) -> int:
     setup = make_setup(args, model)
     if args.replay is not None:
         out, doc = record(setup, args.seed, map_file=str(args.map), map_hash=map_hash)
-        try:
-            args.replay.write_text(json.dumps(doc, separators=(",", ":")) + "\n",
-                                   encoding="utf-8")
-        except OSError as exc:
-            raise CliError(f"{args.replay}: cannot write the replay: "
-                           f"{exc.strerror or exc}") from None
+        write_output(args.replay, json.dumps(doc, separators=(",", ":")) + "\n",
+                     input_files(args))
         state = setup.state(args.seed)  # the starting state: names and sides
     else:
         state = setup.state(args.seed)
@@ -264,13 +282,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         report = summarize(setup, records, seed=args.seed, swap_sides=args.swap_sides)
         reports.append({"map": str(path), "map_hash": map_hash, **report})
     if args.report is not None:
-        from .battle.report_html import write_report
+        from .battle.report_html import render
 
-        try:
-            write_report(reports, args.report)
-        except OSError as exc:
-            raise CliError(f"{args.report}: cannot write the report: "
-                           f"{exc.strerror or exc}") from None
+        write_output(args.report, render(reports), input_files(args))
     if args.json:
         _emit({"maps": reports})
     else:

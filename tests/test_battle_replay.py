@@ -251,3 +251,17 @@ def test_battle_log_to_a_reader_that_stops_early(fmt):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141
     assert err == ""
+
+
+def test_battle_replay_output_never_replaces_an_input_or_a_fifo(tmp_path, capsys):
+    import os
+
+    path = map_variant(tmp_path, lambda d: None)
+    before = path.read_bytes()
+    code, _, err = run(capsys, "battle", path, "--replay", path)
+    assert code == 2 and "one of the input files" in err and err.count("\n") == 1
+    assert path.read_bytes() == before
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    code, _, err = run(capsys, "battle", path, "--replay", fifo)
+    one_line_error(code, err, "not a regular file")

@@ -14,7 +14,6 @@ import html
 import io
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -131,6 +130,3 @@ def render(reports: Sequence[dict[str, Any]]) -> str:
     parts.append("</body></html>")
     return "\n".join(parts)
 
-
-def write_report(reports: Sequence[dict[str, Any]], path: Path) -> None:
-    path.write_text(render(reports), encoding="utf-8")
