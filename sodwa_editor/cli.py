@@ -171,6 +171,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true", help="metric name -> median milliseconds")
     b.add_argument("--repeat", type=non_negative, default=None,
                    help="timed runs per metric (default per metric)")
+
+    from .cli_battle import add_parsers
+
+    add_parsers(sub)
     return p
 
 
@@ -196,6 +200,9 @@ def _run(argv: Sequence[str] | None) -> int:
             "graph": cmd_graph,
             "pack": cmd_pack,
             "bench": cmd_bench,
+            "battle": _battle_command,
+            "replay": _battle_command,
+            "simulate": _battle_command,
         }[args.command]
         code = handler(args)
         sys.stdout.flush()
@@ -212,6 +219,14 @@ def _run(argv: Sequence[str] | None) -> int:
         # the Python docs advise, pointing stdout at devnull so the exit flush is silent
         _quiet_stdout(sys.stdout)
         return 141
+
+
+def _battle_command(args: argparse.Namespace) -> int:
+    from . import cli_battle
+
+    handler = {"battle": cli_battle.cmd_battle, "replay": cli_battle.cmd_replay,
+               "simulate": cli_battle.cmd_simulate}[args.command]
+    return cli_battle.run(handler, args)
 
 
 # ----------------------------------------------------------------- helpers

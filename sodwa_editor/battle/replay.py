@@ -1,0 +1,298 @@
+"""Replay files (issue 11 section 4): a battle as its inputs and its decisions.
+
+A replay (``schemas/replay.schema.json``) holds a header -- engine version, the
+map file and its hash, the rules, roster and team documents the battle used
+(embedded, each with its hash), the AI names and their hash, the seed -- and
+the sequence of controller decisions (tied actor picked, action taken).  The
+dice come from the seed, so re-running the decisions through the rules
+reproduces the whole event log; the file stores the state hash after every turn
+(:meth:`.state.BattleState.state_hash`) and the result, which ``--verify``
+compares turn by turn.
+
+The map itself is not embedded (maps can be large): the replay names its file
+and hash, and re-running refuses a map whose hash differs.  The battle package
+does not read maps; the caller passes the map model and its hash
+(``sodwa_editor.cli`` hashes the map's canonical JSON).
+
+>>> from sodwa_editor.engine.generate import make_mixed_map
+>>> from sodwa_editor.battle.setup import BattleSetup
+>>> setup = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=("random", "random"))
+>>> out, doc = record(setup, 5, map_file="m.json", map_hash="sha256:00")
+>>> again = rerun(load_replay(doc, "r.json"), setup.model, "sha256:00", verify=True)
+>>> [e.to_dict() for e in again.events] == [e.to_dict() for e in out.events]
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import __version__
+from ..engine.model import MapModel
+from .abilities import UseAbility
+from .actions import Action, Attack, AttackTerrain, Move, Pass
+from .jsonfiles import BattleInputError, validate
+from .loop import ControllerError, Decision, Outcome, View, run_battle
+from .rules import rules_from_dict, rules_to_dict
+from .setup import BattleSetup, Seed, check_ai_names
+from .sheet import roster_from_dict
+from .state import BattleState
+from .teams import team_from_dict
+
+REPLAY_FORMAT = "sodwa-replay"
+REPLAY_VERSION = 1
+
+
+class ReplayError(BattleInputError):
+    """A replay that cannot be re-run or does not match what it claims (one line)."""
+
+
+def digest(doc: Any) -> str:
+    """``sha256:`` of a JSON document's canonical form (sorted keys, no spaces)."""
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# ------------------------------------------------------------------ decisions
+def _plain(value: Any) -> Any:
+    return [_plain(v) for v in value] if isinstance(value, tuple | list) else value
+
+
+def _frozen(value: Any) -> Any:
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+
+
+def encode_decision(d: Decision) -> dict[str, Any]:
+    """One decision as JSON: ``{"team": 0, "actor": 3}`` or ``{"team": 0, <action>}``."""
+    out: dict[str, Any] = {"team": d.team}
+    a = d.action
+    if d.actor is not None:
+        out["actor"] = d.actor
+    elif isinstance(a, Move):
+        out["move"] = list(a.to)
+    elif isinstance(a, Attack):
+        out["attack"] = a.target
+    elif isinstance(a, AttackTerrain):
+        out["attack_terrain"] = [a.x, a.y, a.side]
+    elif isinstance(a, Pass):
+        out["pass"] = True
+    elif isinstance(a, UseAbility):
+        out["ability"] = a.ability
+        out["args"] = _plain(a.args)
+    else:
+        raise TypeError(f"cannot record the decision {d!r}")
+    return out
+
+
+def decode_action(doc: dict[str, Any]) -> Action:
+    if "move" in doc:
+        return Move((doc["move"][0], doc["move"][1]))
+    if "attack" in doc:
+        return Attack(doc["attack"])
+    if "attack_terrain" in doc:
+        x, y, side = doc["attack_terrain"]
+        return AttackTerrain(x, y, side)
+    if "ability" in doc:
+        return UseAbility(doc["ability"], _frozen(doc.get("args", [])))
+    return Pass()
+
+
+# ------------------------------------------------------------------ the file
+@dataclass(frozen=True)
+class Replay:
+    """A parsed, checked replay document and where it came from."""
+
+    doc: dict[str, Any]
+    source: str
+
+    @property
+    def map_file(self) -> str:
+        return str(self.doc["map"]["file"])
+
+    @property
+    def map_hash(self) -> str:
+        return str(self.doc["map"]["hash"])
+
+    def seed(self) -> np.random.SeedSequence:
+        s = self.doc["seed"]
+        return np.random.SeedSequence(s["entropy"], spawn_key=tuple(s["spawn_key"]))
+
+
+def seed_doc(seed: Seed) -> dict[str, Any]:
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    if not isinstance(ss.entropy, int):
+        raise ValueError("a replay's seed must be one whole number")
+    return {"entropy": ss.entropy, "spawn_key": list(ss.spawn_key)}
+
+
+def _inputs(setup: BattleSetup) -> dict[str, Any]:
+    """The embedded documents of a setup and their hashes."""
+    rules = rules_to_dict(setup.rules)
+    roster = setup.docs.get("roster")
+    if roster is None:
+        raise ValueError("the setup lacks its roster document (docs['roster'])")
+    teams = None
+    if setup.teams is not None:
+        team_docs = setup.docs.get("teams")
+        if team_docs is None or len(team_docs) != 2:
+            raise ValueError("the setup lacks its team documents (docs['teams'])")
+        teams = [{"zone": z, "formation": f, "team": d}
+                 for (z, _t, f), d in zip(setup.teams, team_docs, strict=True)]
+    return {"rules": rules, "roster": roster, "teams": teams}
+
+
+def header_hashes(inputs: dict[str, Any], map_hash: str, ai: Sequence[str]) -> dict[str, str]:
+    return {"map": map_hash, "rules": digest(inputs["rules"]),
+            "roster": digest(inputs["roster"]), "teams": digest(inputs["teams"]),
+            "ai_profiles": digest({"controllers": list(ai)})}
+
+
+def record(setup: BattleSetup, seed: Seed, *, map_file: str, map_hash: str,
+           swapped: bool = False) -> tuple[Outcome, dict[str, Any]]:
+    """Play one battle of ``setup`` from ``seed`` and return it with its replay document."""
+    state = setup.state(seed, swapped)
+    hashes: list[str] = []
+    out = run_battle(state, setup.controllers(state, swapped),
+                     after_turn=lambda s: hashes.append(s.state_hash()))
+    ai = setup.controller_names(swapped)
+    inputs = _inputs(setup)
+    assert out.result is not None
+    doc = {
+        "format": REPLAY_FORMAT, "format_version": REPLAY_VERSION,
+        "engine_version": __version__,
+        "map": {"file": map_file, "hash": map_hash},
+        "hashes": header_hashes(inputs, map_hash, ai),
+        "seed": seed_doc(seed), "controllers": list(ai), "swapped": swapped,
+        **inputs,
+        "decisions": [encode_decision(d) for d in out.decisions],
+        "turn_hashes": hashes,
+        "result": {"winner": out.result.winner, "reason": out.result.reason,
+                   "turns": state.clock.turns, "tick": state.clock.tick,
+                   "events": len(out.events)},
+    }
+    return out, doc
+
+
+def load_replay(doc: Any, source: str) -> Replay:
+    """A replay document checked against the schema and its own hashes."""
+    if isinstance(doc, dict) and doc.get("format") == REPLAY_FORMAT \
+            and isinstance(doc.get("format_version"), int) \
+            and doc["format_version"] > REPLAY_VERSION:
+        raise ReplayError(f"{source}: replay format_version {doc['format_version']} is newer "
+                          f"than this program reads ({REPLAY_VERSION})")
+    validate(doc, "replay", source)
+    want = header_hashes(doc, doc["map"]["hash"], doc["controllers"])
+    for key, value in want.items():
+        if doc["hashes"][key] != value:
+            raise ReplayError(f"{source}: hashes.{key}: the embedded {key} does not match "
+                              "its hash (the file was changed)")
+    return Replay(doc, source)
+
+
+def setup_of(replay: Replay, model: MapModel) -> BattleSetup:
+    """The battle setup a replay was made with, on ``model`` (its map)."""
+    doc, src = replay.doc, replay.source
+    try:
+        rules = rules_from_dict(doc["rules"], f"{src}: rules")
+        roster = roster_from_dict(doc["roster"], f"{src}: roster")
+        teams = None
+        if doc["teams"] is not None:
+            teams = [(t["zone"], team_from_dict(t["team"], roster, f"{src}: teams[{i}]"),
+                      t["formation"]) for i, t in enumerate(doc["teams"])]
+        setup = BattleSetup(model, rules, roster, check_ai_names(doc["controllers"]),
+                            None if teams is None else tuple(teams))
+        setup.check()
+    except ReplayError:
+        raise
+    except BattleInputError as exc:
+        raise ReplayError(f"{src}: cannot start its battle: {exc}") from None
+    return setup
+
+
+class _Script:
+    """The recorded decisions, handed out in order to the team that asks."""
+
+    def __init__(self, decisions: list[dict[str, Any]], source: str) -> None:
+        self.items: Iterator[tuple[int, dict[str, Any]]] = iter(enumerate(decisions))
+        self.source = source
+        self.left = len(decisions)
+
+    def next(self, team: int, want: str) -> dict[str, Any]:
+        try:
+            k, d = next(self.items)
+        except StopIteration:
+            raise ReplayError(f"{self.source}: decisions: the battle needs more decisions "
+                              "than the file has") from None
+        self.left -= 1
+        got = "actor" if "actor" in d else "action"
+        if d["team"] != team or got != want:
+            raise ReplayError(f"{self.source}: decisions[{k}]: the battle asks team {team} "
+                              f"for an {want}; the file has team {d['team']}'s {got}")
+        return d
+
+
+class _Scripted:
+    def __init__(self, team: int, script: _Script) -> None:
+        self.team, self.script = team, script
+
+    def choose_actor(self, view: View, candidates: Sequence[int]) -> int:
+        return int(self.script.next(self.team, "actor")["actor"])
+
+    def decide(self, view: View) -> Action:
+        return decode_action(self.script.next(self.team, "action"))
+
+
+def rerun(replay: Replay, model: MapModel, map_hash: str, *, verify: bool = False
+          ) -> Outcome:
+    """Re-play a replay on ``model``; ``verify``: compare the state hash after every
+    turn and the result with the recorded ones.  Raises :class:`ReplayError`."""
+    src = replay.source
+    if map_hash != replay.map_hash:
+        raise ReplayError(f"{src}: made on a different map: {replay.map_file} has hash "
+                          f"{map_hash}, the replay expects {replay.map_hash}")
+    setup = setup_of(replay, model)
+    state = setup.state(replay.seed(), bool(replay.doc["swapped"]))
+    script = _Script(replay.doc["decisions"], src)
+    hashes = replay.doc["turn_hashes"]
+    turn = 0
+
+    def check(s: BattleState) -> None:
+        nonlocal turn
+        if verify:
+            if turn >= len(hashes):
+                raise ReplayError(f"{src}: turn_hashes: the battle has more turns than the "
+                                  f"file's {len(hashes)}")
+            if s.state_hash() != hashes[turn]:
+                raise ReplayError(f"{src}: turn_hashes[{turn}]: the state after turn "
+                                  f"{turn + 1} differs from the recorded one")
+        turn += 1
+
+    try:
+        out = run_battle(state, [_Scripted(0, script), _Scripted(1, script)], after_turn=check)
+    except ControllerError as exc:
+        raise ReplayError(f"{src}: decisions: {exc}") from None
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        if isinstance(exc, BattleInputError):
+            raise
+        raise ReplayError(f"{src}: decisions: a decision the battle cannot use "
+                          f"({type(exc).__name__}: {exc})") from None
+    if script.left:
+        raise ReplayError(f"{src}: decisions: {script.left} decision(s) left after the "
+                          "battle ended")
+    if verify:
+        res, want = out.result, replay.doc["result"]
+        if turn != len(hashes):
+            raise ReplayError(f"{src}: turn_hashes: the battle has {turn} turns, the file "
+                              f"{len(hashes)}")
+        got = {"winner": res.winner, "reason": res.reason, "turns": state.clock.turns,
+               "tick": state.clock.tick, "events": len(out.events)}
+        if got != want:
+            raise ReplayError(f"{src}: result: the battle ends with {got}, the file says "
+                              f"{want}")
+    return out
