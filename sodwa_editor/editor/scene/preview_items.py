@@ -31,6 +31,7 @@ from .. import style
 from ..style import TILE
 from .layers import CHUNK, ImageLayer, exposed_tiles, premultiply, tile_pixels
 from .outline_item import mask_outline
+from .overlay_items import mask_path
 
 #: hatching and region edges are drawn when a tile is at least this many pixels
 DETAIL_PX = 6.0
@@ -80,20 +81,6 @@ def device_brush(brush: QBrush, painter: QPainter) -> QBrush:
     out = QBrush(brush)
     out.setTransform(QTransform.fromScale(1 / scale, 1 / scale))
     return out
-
-
-def mask_path(mask: np.ndarray, x0: int, y0: int) -> QPainterPath:
-    """Fill path of the tiles in ``mask`` (top-left tile ``x0, y0``): one
-    rectangle per horizontal run."""
-    path = QPainterPath()
-    pad = np.zeros((mask.shape[0], mask.shape[1] + 2), np.int8)
-    pad[:, 1:-1] = mask
-    d = np.diff(pad, axis=1)
-    ry, sx = np.nonzero(d == 1)
-    _, ex = np.nonzero(d == -1)
-    for y, a, b in zip((ry + y0).tolist(), (sx + x0).tolist(), (ex + x0).tolist(), strict=True):
-        path.addRect(QRectF(a * TILE, y * TILE, (b - a) * TILE, TILE))
-    return path
 
 
 def region_edges(mask: np.ndarray, r: Rect) -> list[QLineF]:
