@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from sodwa_editor.battle.replay import profiles_hash
 from sodwa_editor.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -136,6 +137,22 @@ def test_random_ais_use_no_profile_so_any_profile_verifies(tmp_path, capsys):
     assert code == 0, err
     assert json.loads(rep.read_text())["ai_profiles"] == [None, None]
     assert run(capsys, "replay", rep, "--verify")[0] == 0
+
+
+def test_an_older_replay_without_embedded_profiles_still_verifies(tmp_path, capsys):
+    """Replays written before the profiles were embedded hash only the controller
+    names: that is still the hash of a random-vs-random battle."""
+    rep = tmp_path / "r.json"
+    assert run(capsys, "battle", COMPOUND, "--seed", "4", "--replay", rep)[0] == 0
+    doc = json.loads(rep.read_text())
+    del doc["ai_profiles"]
+    old = write_json(tmp_path / "old.json", doc)
+    code, _, err = run(capsys, "replay", old, "--verify", "--map", COMPOUND)
+    assert code == 0, err
+    doc["controllers"] = ["greedy", "random"]  # (names then hashed alone)
+    doc["hashes"]["ai_profiles"] = profiles_hash(["greedy", "random"], None)
+    code, _, err = run(capsys, "replay", write_json(old, doc), "--verify", "--map", COMPOUND)
+    one_line_error(code, err, "hashes.ai_profiles", "does not embed")
 
 
 def test_a_bad_profile_file_is_one_line(tmp_path, capsys):
