@@ -172,7 +172,7 @@ def tile_colour(win, x: int, y: int):
     win.scene.flush()
     vp = win.view.viewport()
     image = vp.grab().toImage()
-    p = win.view.mapFromScene(QPointF((x + 0.5) * TILE, (y + 0.5) * TILE))
+    p = win.view.mapFromScene(QPointF((x + 0.5) * TILE, (y + 0.3) * TILE))  # above the count
     ratio = image.devicePixelRatio()
     return image.pixelColor(int(p.x() * ratio), int(p.y() * ratio))
 

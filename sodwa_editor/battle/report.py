@@ -144,6 +144,9 @@ def summarize(setup: BattleSetup, records: Sequence[Record], *, seed: int,
 TILE_KINDS = ("defeated", "attacked_from")
 TILE_TITLES = {"defeated": "where characters were defeated",
                "attacked_from": "where attacks were made from"}
+#: matplotlib colour map of the per-tile counts (the HTML plot and the editor's heat
+#: map): light yellow to dark red, which no terrain fill of the editor uses.
+TILE_CMAP = "YlOrRd"
 
 
 def tile_totals(records: Sequence[Record], width: int, height: int) -> dict[str, Any]:

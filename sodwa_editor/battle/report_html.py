@@ -19,7 +19,7 @@ from typing import Any
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .report import TILE_KINDS, TILE_TITLES, format_summary, tile_grid
+from .report import TILE_CMAP, TILE_KINDS, TILE_TITLES, format_summary, tile_grid
 
 SIDE_COLOURS = ("#3b6fb6", "#c2452d")
 
@@ -122,7 +122,8 @@ def fig_tiles(report: dict[str, Any]) -> Figure:
     fig = Figure(figsize=(8, 3.6))
     for k, kind in enumerate(TILE_KINDS):
         ax = fig.add_subplot(1, 2, k + 1)
-        image = ax.imshow(tile_grid(report, kind), cmap="inferno", interpolation="nearest", vmin=0,
+        image = ax.imshow(tile_grid(report, kind), cmap=TILE_CMAP, interpolation="nearest",
+                          vmin=0,
                           extent=(-0.5, tiles["width"] - 0.5, tiles["height"] - 0.5, -0.5))
         ax.set_title(TILE_TITLES[kind], fontsize=9)
         fig.colorbar(image, ax=ax, shrink=0.8, label="count")

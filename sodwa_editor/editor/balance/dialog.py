@@ -152,7 +152,7 @@ class BalanceDialog(QDialog):
         browse.clicked.connect(self._browse_rules)
         rules.addWidget(self.rules, 1)
         rules.addWidget(browse)
-        form.addRow("&Rules file:", rules)
+        form.addRow("Rules file:", rules)
         self.inputs: list[QWidget] = [self.battles, *self.ai, self.swap, self.workers,
                                       self.seed, self.rules, browse]
         return form

@@ -2,9 +2,12 @@
 defeated, where attacks were made from) drawn over the map, with its legend and
 controls in the Layers dock (show, opacity, clear).
 
-The colours are matplotlib's ``inferno`` colour map, the one the HTML report's
-tile plot uses (:func:`~sodwa_editor.battle.report_html.fig_tiles`), scaled from
-0 to the run's highest count; tiles with no count stay transparent.  The overlay
+The colours are the colour map of the HTML report's tile plot
+(:data:`~sodwa_editor.battle.report.TILE_CMAP`, light yellow to dark red, which no
+terrain fill uses), scaled from 0 to the run's highest count; a tile's opacity
+grows with its count too (``MIN_ALPHA`` to opaque), so rare tiles stay faint and
+the map shows through; tiles with no count stay transparent.  Zoomed in (a tile
+of ``LABEL_PX`` screen pixels or more) each tile also shows its count.  The overlay
 is cleared when the map changes (any edit, undo, or another map), since its
 counts belong to the map as it was when the run started.
 """
@@ -14,8 +17,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QColor, QImage, QLinearGradient, QPainter, QPaintEvent
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QLinearGradient, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QGraphicsItem,
@@ -29,23 +32,33 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..scene.layers import tile_pixels
 from ..style import TILE
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
 
-CMAP = "inferno"
+#: The opacity of the lowest count (the highest is opaque), 0..255.
+MIN_ALPHA = 110
+#: Counts are written in the tiles from this many screen pixels per tile.
+LABEL_PX = 22
 #: Over the zone tints and level numbers (5), under the tokens (6): characters stay visible.
 HEAT_Z = 5.5
 DEFAULT_OPACITY = 70
 
 
 def colours(values: np.ndarray, top: float) -> np.ndarray:
-    """RGBA uint8 of ``values`` on the colour map scaled 0..``top``; 0 is transparent."""
+    """Premultiplied RGBA uint8 of ``values`` on the colour map scaled 0..``top``, the
+    alpha growing from ``MIN_ALPHA`` to 255 with the value; 0 is transparent."""
     from matplotlib import colormaps  # on first use: the editor starts without matplotlib
 
-    rgba = colormaps[CMAP](np.clip(values / max(top, 1), 0.0, 1.0), bytes=True)
-    rgba[values <= 0] = 0
+    from ...battle.report import TILE_CMAP
+
+    frac = np.clip(np.asarray(values, float) / max(top, 1), 0.0, 1.0)
+    rgba = colormaps[TILE_CMAP](frac, bytes=True).astype(np.uint16)
+    rgba[..., 3] = np.rint(MIN_ALPHA + (255 - MIN_ALPHA) * frac)
+    rgba[..., :3] = rgba[..., :3] * rgba[..., 3:4] // 255
+    rgba[np.asarray(values) <= 0] = 0
     return np.ascontiguousarray(rgba, np.uint8)
 
 
@@ -71,7 +84,8 @@ class HeatMapItem(QGraphicsItem):
         self.kind = kind
         h, w = self.counts.shape
         self._rgba = colours(self.counts, self.top)
-        self.image = QImage(self._rgba.data, w, h, w * 4, QImage.Format.Format_RGBA8888)
+        self.image = QImage(self._rgba.data, w, h, w * 4,
+                            QImage.Format.Format_RGBA8888_Premultiplied)
         self.update()
 
     def clear(self) -> None:
@@ -94,6 +108,31 @@ class HeatMapItem(QGraphicsItem):
             return
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         painter.drawImage(self.boundingRect(), self.image)
+        if tile_pixels(option, painter) < LABEL_PX:
+            return
+        r = exposed_tiles_of(self.counts.shape, option.exposedRect)
+        if r is None:
+            return
+        x0, y0, x1, y1 = r
+        font = QFont(painter.font())
+        font.setPixelSize(int(TILE * 0.3))
+        painter.setFont(font)
+        top = self.top
+        for y, x in zip(*np.nonzero(self.counts[y0:y1 + 1, x0:x1 + 1] > 0), strict=True):
+            n = int(self.counts[y0 + y, x0 + x])
+            # dark text on the light low counts, white on the dark red high ones
+            painter.setPen(QColor(255, 255, 255) if n > top * 0.55 else QColor(40, 20, 0))
+            painter.drawText(QRectF((x0 + x) * TILE, (y0 + y) * TILE + TILE * 0.55, TILE,
+                                    TILE * 0.45), int(Qt.AlignmentFlag.AlignCenter), str(n))
+
+
+def exposed_tiles_of(shape: tuple[int, ...], exposed: QRectF
+                     ) -> tuple[int, int, int, int] | None:
+    """Tiles ``(x0, y0, x1, y1)`` of a ``(height, width)`` grid in an exposed rectangle."""
+    h, w = shape[:2]
+    x0, y0 = max(0, int(exposed.left() // TILE)), max(0, int(exposed.top() // TILE))
+    x1, y1 = min(w - 1, int(exposed.right() // TILE)), min(h - 1, int(exposed.bottom() // TILE))
+    return None if x0 > x1 or y0 > y1 else (x0, y0, x1, y1)
 
 
 class HeatLegend(QWidget):
@@ -113,8 +152,8 @@ class HeatLegend(QWidget):
         p = QPainter(self)
         grad = QLinearGradient(0, 0, self.width(), 0)
         steps = np.linspace(0, max(self.top, 1), 9)
-        for k, (r, g, b, a) in enumerate(colours(np.maximum(steps, 1e-9), self.top)):
-            grad.setColorAt(k / 8, QColor(int(r), int(g), int(b), int(a)))
+        for k, colour in enumerate(colours(np.maximum(steps, 1e-9), self.top)):
+            grad.setColorAt(k / 8, unpremultiplied(colour))
         p.fillRect(self.rect(), grad)
         p.end()
 
@@ -193,10 +232,16 @@ class HeatMapControls(QWidget):
         self.legend.set_top(self.item.top)
 
 
+def unpremultiplied(rgba: np.ndarray) -> QColor:
+    r, g, b, a = (int(v) for v in rgba)
+    if a == 0:
+        return QColor(0, 0, 0, 0)
+    return QColor(min(255, r * 255 // a), min(255, g * 255 // a), min(255, b * 255 // a), a)
+
+
 def tile_pixel_colour(count: int, top: int) -> QColor:
-    """The colour the heat map gives ``count`` (legend and tests)."""
-    r, g, b, a = colours(np.array([count]), top)[0]
-    return QColor(int(r), int(g), int(b), int(a))
+    """The colour (with its alpha) the heat map gives ``count`` (legend and tests)."""
+    return unpremultiplied(colours(np.array([count]), top)[0])
 
 
 __all__ = ["HeatLegend", "HeatMapControls", "HeatMapItem", "colours", "tile_pixel_colour"]
