@@ -211,3 +211,15 @@ def test_heat_map_overlay_shows_the_counts_and_is_cleared(make_window, qtbot):
     click_tile(win.view, 2, 0)
     assert item.is_empty()
     assert not dialog.heat_button.isEnabled()  # that run is of the map as it was
+
+
+def test_a_map_no_battle_can_start_from_is_refused_with_the_message(make_window, qtbot):
+    m = MapModel(6, 3)
+    m.characters["a"] = Character("a", "blue", 0, 1)
+    win = make_window(m)
+    dialog = open_dialog(win, qtbot)
+    qtbot.mouseClick(dialog.run_button, Left)
+    assert not dialog.is_running() and dialog.report is None
+    assert dialog.status.text() == ("Cannot run: a battle needs characters of exactly 2 "
+                                    "teams; the map has 1: blue")
+    assert dialog.run_button.isEnabled()
