@@ -35,11 +35,12 @@ from .. import karma as karma_rules
 from ..actions import Action, Attack, Move, Pass
 from ..attack import Situation, is_aware
 from ..attack import preview_attack as bip
-from ..clock import ActionType, Prediction, move_after_attack, ticks_to_reach
+from ..clock import ActionType, move_after_attack, ticks_to_reach
 from ..kernels import METRICS
 from ..loop import View
 from . import kernels as k
 from .profile import GreedyWeights
+from .tsb import turns_by
 
 BLOCKED = int(Crossing.BLOCKED)
 IMPEDED = int(Crossing.IMPEDED)
@@ -63,10 +64,85 @@ class Plan:
     stay: float = 0.0
 
 
+class Memo:
+    """What an AI keeps between its decisions because the battle does not change it:
+    the BIP's numbers per (attacker, defender, situation, karma) (the sheets and
+    rules are fixed for a battle), the walking distances to a tile (the terrain is
+    fixed until a battle destroys some) and the lines-of-sight boards per
+    arrangement of the characters.  Each part is dropped as soon as what it rests
+    on is not the same object any more, so a memo is never wrong, only cold."""
+
+    __slots__ = ("sheets", "rules", "previews", "steps", "walks", "model", "revision", "los",
+                 "level", "liquid", "pending")
+
+    def __init__(self) -> None:
+        self.sheets: tuple[object, ...] = ()
+        self.rules: object = None
+        self.previews: dict[tuple[object, ...], tuple[float, int, float]] = {}
+        self.steps: object = None
+        self.walks: dict[tuple[int, int, bool], np.ndarray] = {}
+        self.model: object = None
+        self.revision = -1
+        self.los: dict[tuple[tuple[int, int], ...], LosBoard] = {}
+        self.level = np.zeros((0, 0), np.int64)
+        self.liquid = np.zeros((0, 0), bool)
+        #: Plans made on a fork for the state the next decision will see (a same-team
+        #: tie scores each candidate's turn): ``(fingerprint, plans)``, used once.
+        self.pending: tuple[tuple[object, ...], list[Plan]] | None = None
+
+    def keep(self, view: View, weights: GreedyWeights, limit: int | None,
+             made: list[Plan]) -> None:
+        """Keep ``made`` (the plans of ``view``'s position) for the next decision."""
+        self.pending = (fingerprint(view, weights, limit), made)
+
+    def take(self, view: View, weights: GreedyWeights, limit: int | None) -> list[Plan] | None:
+        """The kept plans if ``view`` shows the very position they were made for."""
+        kept, self.pending = self.pending, None
+        if kept is None or kept[0] != fingerprint(view, weights, limit):
+            return None
+        return list(kept[1])
+
+
+    def check(self, view: View) -> None:
+        """Drop what no longer holds for ``view``'s battle."""
+        sheets = tuple(view.sheet(j) for j in range(view.size))
+        if (len(sheets) != len(self.sheets) or view.rules is not self.rules
+                or any(a is not b for a, b in zip(sheets, self.sheets, strict=True))):
+            self.sheets, self.rules = sheets, view.rules
+            self.previews = {}
+        if view.board.step is not self.steps:
+            self.steps, self.walks = view.board.step, {}
+            self.level = np.array(view.board.level, np.int64)
+            self.liquid = np.array(view.board.liquid, bool)
+        if view.map is not self.model or view.map.revision != self.revision:
+            self.model, self.revision, self.los = view.map, view.map.revision, {}
+
+    def los_board(self, view: View, occupied: list[tuple[int, int]]) -> LosBoard:
+        key = tuple(occupied)
+        hit = self.los.get(key)
+        if hit is None:
+            if len(self.los) >= 32:
+                self.los.clear()
+            hit = self.los[key] = LosBoard(view.map, occupied)
+        return hit
+
+
+def fingerprint(view: View, weights: GreedyWeights, limit: int | None) -> tuple[object, ...]:
+    """Everything the plans of ``view``'s position are a function of (with the
+    board, sheets and rules, which a battle does not change between two decisions)."""
+    n = range(view.size)
+    return (id(weights), limit, view.team, view.actor, view.turns, view.tick,
+            view.move_this_turn, view.karma(0), view.karma(1), view.map.revision,
+            tuple(view.tile(j) for j in n), tuple(view.hp(j) for j in n),
+            tuple(view.ip(j) for j in n), tuple(view.moved(j) for j in n),
+            tuple(view.alive(j) for j in n),
+            tuple(view.can_take(t) for t in (ActionType.MOVE, ActionType.ATTACK)))
+
+
 class TurnFacts:
     """The facts of the actor's turn as its View shows them, shared by all plans."""
 
-    def __init__(self, view: View, weights: GreedyWeights) -> None:
+    def __init__(self, view: View, weights: GreedyWeights, memo: Memo | None = None) -> None:
         actor = view.actor
         assert actor is not None, "plans are made during a turn"
         self.view, self.w, self.i = view, weights, actor
@@ -81,21 +157,23 @@ class TurnFacts:
         self.ex = np.array([view.tile(j)[0] for j in self.enemies], np.int64)
         self.ey = np.array([view.tile(j)[1] for j in self.enemies], np.int64)
         occupied = [view.tile(j) for j in range(view.size) if view.alive(j) and j != actor]
-        self.los = LosBoard(view.map, occupied)  # the actor off its tile: it may move
-        self.level = np.array(self.board.level, np.int64)
-        self.liquid = np.array(self.board.liquid, bool)
+        self.memo = memo = memo or Memo()
+        memo.check(view)
+        self.los = memo.los_board(view, occupied)  # the actor off its tile: it may move
+        self.level, self.liquid = memo.level, memo.liquid
         self.my_karma = view.karma(self.team)
         self.their_karma = view.karma(1 - self.team)
-        self._previews: dict[tuple[object, ...], tuple[float, int, float]] = {}
+        self._previews = memo.previews
         self._zones: dict[int, np.ndarray] = {}
         self._turns_before: dict[int, list[int]] = {}
-        self._predicted: list[Prediction] | None = None
-        self._walk: list[np.ndarray] | None = None
+        self._walk: np.ndarray | None = None
+        self._sight = np.full((0, len(self.enemies)), BLOCKED, np.int64)
+        self._sight_at = np.full((self.board.height, self.board.width), -1, np.int64)
 
     # ------------------------------------------------------------ attacks
     def _preview(self, a: int, d: int, s: Situation, karma: int) -> tuple[float, int, float]:
         """(P(hit) with karma, damage on a hit, expected karma earned) from the BIP."""
-        key = (a, d, s)
+        key = (a, d, s, karma)
         hit = self._previews.get(key)
         if hit is None:
             p = bip(self.view.sheet(a), self.view.sheet(d), s, self.rules, karma)
@@ -121,17 +199,7 @@ class TurnFacts:
                                             (int(self.ex[b]), int(self.ey[b])))
         engaged = np.asarray(adjacent.any(axis=1), bool)
         lev = self.level[py, px]
-        sight = np.full((n, m), BLOCKED, np.int64)  # attacker -> defender
-        free = np.nonzero(~engaged)[0]
-        rng = self.sheet.range
-        for level in np.unique(lev[free]).tolist():
-            rows = free[lev[free] == level]
-            stack = self.los.stack(int(level))
-            col = np.empty(len(rows), np.int64)
-            for b in range(m):
-                k.sight_to(px[rows], py[rows], self.ex[b], self.ey[b], rng, self.metric,
-                           *stack, self.los.inputs.target, col)
-                sight[rows, b] = col
+        sight = np.where(engaged[:, None], BLOCKED, self.sight(px, py))  # attacker -> defender
         mode = rules.awareness.mode
         seen = np.zeros((n, m), np.int64)  # defender -> attacker
         if mode == "los":
@@ -160,16 +228,37 @@ class TurnFacts:
             out[a, b] = w.damage * p * min(dmg, hp) + kill + w.karma * karma
         return out
 
+    def sight(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+        """``(len(px), len(enemies))``: the LoS class from each tile to each enemy, or
+        :data:`.kernels.OUT_OF_RANGE` beyond the actor's Range (the actor off its
+        tile); each tile walked once per decision, one compiled call per level."""
+        at = self._sight_at
+        new = np.unique(py[at[py, px] < 0] * self.board.width + px[at[py, px] < 0])
+        if len(new):
+            nx, ny = new % self.board.width, new // self.board.width
+            start = len(self._sight)
+            at[ny, nx] = np.arange(start, start + len(new))
+            out = np.empty((len(new), len(self.enemies)), np.int64)
+            lev = self.level[ny, nx]
+            for level in np.unique(lev).tolist():
+                stack = self.los.stack(int(level))
+                k.sight_rows(np.nonzero(lev == level)[0], nx, ny, self.ex, self.ey,
+                             self.sheet.range, self.metric, *stack, self.los.inputs.target,
+                             out)
+            self._sight = np.concatenate([self._sight, out])
+        return self._sight[at[py, px]]
+
     # ------------------------------------------------------------ threat
     def turns_before(self, extra: int) -> list[int]:
         """Per enemy: its turns the TSB predicts before this character's next turn
-        when it spends ``extra`` more IP this turn (ties counted as before)."""
+        when it spends ``extra`` more IP this turn (ties counted as before;
+        :func:`.tsb.turns_by`, equal to counting :meth:`View.tsb`'s entries)."""
         hit = self._turns_before.get(extra)
         if hit is None:
-            until = self._next_tick(extra)
-            tsb = self._tsb(self._next_tick(2 * self.rules.clock.attack_cost
-                                            + 2 * self.rules.clock.move_cost))
-            hit = [sum(1 for p in tsb if p.actor == j and p.tick <= until)
+            view, until = self.view, self._next_tick(extra)
+            clock = self.rules.clock
+            hit = [turns_by(view.ip(j), view.sheet(j).initiative,
+                            view.ticks_until_turn(j) == 0, view.tick, until, clock)
                    for j in self.enemies]
             self._turns_before[extra] = hit
         return hit
@@ -180,61 +269,40 @@ class TurnFacts:
         return self.view.tick + max(1, ticks_to_reach(ip, self.sheet.initiative,
                                                       self.rules.clock.turn_threshold))
 
-    def _tsb(self, until: int) -> list[Prediction]:
-        """The TSB far enough to cover tick ``until`` (one prediction per decision)."""
-        if self._predicted is None or (self._predicted and self._predicted[-1].tick <= until
-                                       and len(self._predicted) < 4096):
-            view = self.view
-            ticks = until - view.tick
-            turn_cost = self.rules.clock.turn_cost
-            # at most one turn now plus one per turn_cost IP gained by tick ``until``
-            n = 1 + sum(1 + ticks * view.sheet(j).initiative // turn_cost
-                        for j in range(view.size) if view.alive(j))
-            tsb = view.tsb(n)
-            while tsb and tsb[-1].tick <= until and n < 4096:
-                n *= 2
-                tsb = view.tsb(n)
-            self._predicted = tsb
-        return self._predicted
-
     def gap(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
         """Per tile: steps still to go before the character can strike its nearest
         enemy with its better attack kind against it (higher expected damage: melee
         needs adjacency, ranged Range and a line of sight that is not blocked)."""
-        out = np.full(len(fx), np.inf)
-        lev = self.level[fy, fx]
-        col = np.empty(len(fx), np.int64)
-        for b, walk in enumerate(self.walks()):
-            steps = walk[fy, fx]
-            j = self.enemies[b]
-            melee = self._preview(self.i, j, Situation(adjacent=True), self.my_karma)
-            ranged = self._preview(self.i, j, Situation(adjacent=False), self.my_karma)
-            if melee[0] * melee[1] >= ranged[0] * ranged[1] or self.sheet.range <= 1:
-                out = np.minimum(out, (steps - 1).clip(0))
-                continue
-            sight = np.zeros(len(fx), bool)
-            for level in np.unique(lev).tolist():
-                rows = np.nonzero(lev == level)[0]
-                part = col[:len(rows)]
-                k.sight_to(fx[rows], fy[rows], self.ex[b], self.ey[b], self.sheet.range,
-                           self.metric, *self.los.stack(int(level)), self.los.inputs.target,
-                           part)
-                sight[rows] = part <= IMPEDED
-            far = np.maximum(1, steps - self.sheet.range)
-            out = np.minimum(out, np.where(sight, 0, far))
+        melee = np.zeros(len(self.enemies), bool)
+        for b, j in enumerate(self.enemies):
+            close = self._preview(self.i, j, Situation(adjacent=True), self.my_karma)
+            far = self._preview(self.i, j, Situation(adjacent=False), self.my_karma)
+            melee[b] = close[0] * close[1] >= far[0] * far[1] or self.sheet.range <= 1
+        sight = (self.sight(fx, fy) if not melee.all()
+                 else np.zeros((len(fx), len(self.enemies)), np.int64))
+        out = np.empty(len(fx))
+        k.gap(fx, fy, self.walks(), melee, sight, self.sheet.range, IMPEDED, out)
         return out
 
-    def walks(self) -> list[np.ndarray]:
+    def walks(self) -> np.ndarray:
         """Per enemy, per tile: steps to the enemy's tile (:func:`.kernels.walking` over
-        the board's grounded steps; beyond every walk: the map's width plus height)."""
+        the character's own steps: grounded, or a flyer's; beyond every walk: the map's
+        width plus height)."""
         if self._walk is None:
-            b = self.board
-            self._walk = []
+            b, flight, memo = self.board, self.sheet.flight, self.memo
+            walks = []
             for x, y in zip(self.ex.tolist(), self.ey.tolist(), strict=True):
-                one = np.empty((b.height, b.width), np.int64)
-                k.walking(b.step, adj.BLOCKED, DDX, DDY, x, y, one)
-                one[one < 0] = b.width + b.height
-                self._walk.append(one)
+                one = memo.walks.get((x, y, flight))
+                if one is None:
+                    # a flyer walks over its own adjacency (A9: flight is movement)
+                    step = adj.steps(b.model, flight=True).step if flight else b.step
+                    one = np.empty((b.height, b.width), np.int64)
+                    k.walking(step, adj.BLOCKED, DDX, DDY, x, y, one)
+                    one[one < 0] = b.width + b.height
+                    memo.walks[(x, y, flight)] = one
+                walks.append(one)
+            self._walk = (np.stack(walks) if walks
+                          else np.zeros((0, b.height, b.width), np.int64))
         return self._walk
 
     def _zone(self, b: int) -> np.ndarray:
@@ -251,79 +319,60 @@ class TurnFacts:
             self._zones[b] = hit
         return hit
 
-    def stationary(self, fx: np.ndarray, fy: np.ndarray, extra: int, moved: bool) -> np.ndarray:
-        """The terms of ending the turn on each tile ``(fx, fy)`` having spent ``extra``
-        more IP (threat, death, tempo, approach)."""
-        n = len(fx)
-        return self.stationary_rows(fx, fy, np.full(n, extra, np.int64), np.full(n, moved))
-
     def stationary_rows(self, fx: np.ndarray, fy: np.ndarray, extra: np.ndarray,
                         moved: np.ndarray) -> np.ndarray:
-        """:meth:`stationary` with the IP spent and the Move flag given per tile (one
-        call for all of a turn's plans)."""
+        """The terms of ending the turn on each tile ``(fx[i], fy[i])`` having spent
+        ``extra[i]`` more IP with Move flag ``moved[i]`` (threat, death, tempo,
+        approach; one call for all of a turn's plans).  The threat and death terms
+        are :func:`.kernels.threat`: every enemy turn the TSB puts before the next
+        one attacks from its zone, hitting with the BIP's chance for the tile's level
+        and Move flag."""
         w, view = self.w, self.view
-        n = len(fx)
+        n, m = len(fx), len(self.enemies)
         hp = view.hp(self.i)
         floor = view.rules.combat.defeated_at_or_below
         lethal = max(0, hp - floor)
-        expected = np.zeros(n)
-        dist = np.zeros((n, lethal + 1))
-        dist[:, 0] = 1.0
-        costs = np.unique(extra).tolist()
-        table = {c: self.turns_before(int(c)) for c in costs}
+        costs, cls = np.unique(extra, return_inverse=True)
+        times = np.array([self.turns_before(int(c)) for c in costs.tolist()],
+                         np.int64).reshape(len(costs), m)
         lev = self.level[fy, fx]
-        for b in range(len(self.enemies)):
-            times = np.zeros(n, np.int64)
-            for c in costs:
-                times[extra == c] = table[c][b]
-            where = self._zone(b)[fy, fx] & (times > 0)
-            if not where.any():
-                continue
+        levels, lev_i = np.unique(lev, return_inverse=True)
+        zones = np.zeros((m, self.board.height, self.board.width), bool)
+        q = np.zeros((m, len(levels), 2))
+        dmg = np.zeros(m, np.int64)
+        for b in np.nonzero(times.max(axis=0, initial=0) > 0)[0].tolist():
+            zones[b] = self._zone(b)
             j = self.enemies[b]
             sj = view.sheet(j)
-            jx, jy = int(self.ex[b]), int(self.ey[b])
-            p = np.zeros(n)
-            dmg = 0
-            for level in np.unique(lev[where]).tolist():
+            at = int(self.level[self.ey[b], self.ex[b]])
+            for li, level in enumerate(levels.tolist()):
                 for flag in (False, True):
-                    rows = where & (lev == level) & (moved == flag)
-                    if not rows.any():
-                        continue
-                    s = Situation(adjacent=sj.range <= 1, attacker_level=int(self.level[jy, jx]),
+                    s = Situation(adjacent=sj.range <= 1, attacker_level=at,
                                   defender_level=int(level), attacker_moved=True,
                                   defender_moved=flag)
-                    q, dmg, _ = self._preview(j, self.i, s, self.their_karma)
-                    p[rows] = q
-            expected += times * p * dmg
-            for t in range(int(times.max())):
-                dist = _hit_with(dist, np.where(times > t, p, 0.0), dmg)
-        death = dist[:, lethal] if lethal > 0 else np.ones(n)
+                    q[b, li, int(flag)], dmg[b], _ = self._preview(j, self.i, s,
+                                                                   self.their_karma)
+        expected, death = np.empty(n), np.empty(n)
+        k.threat(fx, fy, cls.astype(np.int64), times, zones, q, lev_i.astype(np.int64),
+                 moved.astype(np.int64), dmg, lethal, expected, death)
         gap = self.gap(fx, fy) if self.enemies else np.zeros(n)
         own = self.sheet.cost / 100
         return (-w.threat * expected - w.death * death * own - w.ip * extra / 250
                 - w.approach * gap)
 
 
-def _hit_with(dist: np.ndarray, p: np.ndarray, dmg: int) -> np.ndarray:
-    """Damage-taken distributions (last column: at least lethal) after one more attack
-    that hits with probability ``p`` (per row) for ``dmg``."""
-    if dmg <= 0:
-        return dist
-    lethal = dist.shape[1] - 1
-    shifted = np.zeros_like(dist)
-    if dmg < lethal:
-        shifted[:, dmg:lethal] = dist[:, :lethal - dmg]
-    shifted[:, lethal] = dist[:, max(0, lethal - dmg):].sum(axis=1)
-    return dist * (1 - p)[:, None] + shifted * p[:, None]
-
-
-def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[Plan]:
+def plans(view: View, weights: GreedyWeights, limit: int | None = None,
+          memo: Memo | None = None) -> list[Plan]:
     """The plans for the actor's turn from now, best first (ties in enumeration
     order: pass, attack only, attack then move, move only, move then attack; tiles
     row-major, enemies by index): the best ``limit`` (None: all) and every plan as
     good as the best.  Utilities are scored in arrays; only the plans returned are
     built as objects."""
-    f = TurnFacts(view, weights)
+    if memo is not None and memo.pending is not None:
+        kept = memo.take(view, weights, limit)
+        if kept is not None:
+            return kept
+    f = TurnFacts(view, weights, memo)
     opts = view.options()
     assert opts is not None
     cost = view.rules.clock
