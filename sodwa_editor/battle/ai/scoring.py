@@ -49,6 +49,10 @@ NO = -np.inf
 PASS, ATTACK, ATTACK_MOVE, MOVE, MOVE_ATTACK = range(5)
 DDX = np.array([d[0] for d in adj.DIRS], np.int64)
 DDY = np.array([d[1] for d in adj.DIRS], np.int64)
+#: ``DIR3[dy + 1, dx + 1]``: the index into ``step[d]`` of a neighbour offset.
+DIR3 = np.zeros((3, 3), np.int64)
+for _d, (_dx, _dy) in enumerate(adj.DIRS):
+    DIR3[_dy + 1, _dx + 1] = _d
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,18 +189,19 @@ class TurnFacts:
 
     def attack_values(self, px: np.ndarray, py: np.ndarray, moved: bool) -> np.ndarray:
         """``(len(px), len(enemies))`` utilities of attacking each enemy from each tile
-        (``-inf``: not a legal target from there: RB targeting rules)."""
+        (``-inf``: not a legal target from there: RB targeting rules).  The BIP is
+        asked once per distinct situation (enemy, kind, impeded, level, awareness,
+        Liquid), not once per tile."""
         n, m = len(px), len(self.enemies)
         out = np.full((n, m), NO)
         if n == 0 or m == 0:
             return out
-        view, board, rules, w = self.view, self.board, self.rules, self.w
-        dx = np.abs(px[:, None] - self.ex[None, :])
-        dy = np.abs(py[:, None] - self.ey[None, :])
-        adjacent = np.zeros((n, m), bool)
-        for a, b in zip(*np.nonzero(np.maximum(dx, dy) == 1), strict=True):
-            adjacent[a, b] = board.adjacent((int(px[a]), int(py[a])),
-                                            (int(self.ex[b]), int(self.ey[b])))
+        view, rules, w = self.view, self.rules, self.w
+        sx = self.ex[None, :] - px[:, None]
+        sy = self.ey[None, :] - py[:, None]
+        near = np.maximum(np.abs(sx), np.abs(sy)) == 1
+        way = DIR3[(sy + 1).clip(0, 2), (sx + 1).clip(0, 2)]
+        adjacent = near & (self.board.step[way, py[:, None], px[:, None]] != adj.BLOCKED)
         engaged = np.asarray(adjacent.any(axis=1), bool)
         lev = self.level[py, px]
         sight = np.where(engaged[:, None], BLOCKED, self.sight(px, py))  # attacker -> defender
@@ -210,22 +215,39 @@ class TurnFacts:
                 seen[:, b] = col
             seen[adjacent & (seen == IMPEDED)] = int(Crossing.CLEAR)  # L5
         legal = adjacent | (~engaged[:, None] & (sight <= IMPEDED))
+        ra, rb = np.nonzero(legal)
+        if len(ra) == 0:
+            return out
         liq = self.liquid[py, px]
-        floor = rules.combat.defeated_at_or_below
-        for a, b in zip(*np.nonzero(legal), strict=True):
+        levels, lev_i = np.unique(lev[ra], return_inverse=True)
+        near_l, imp_l = adjacent[ra, rb], sight[ra, rb] == IMPEDED
+        code = ((((rb * 2 + near_l) * 2 + (~near_l & imp_l)) * 2 + (seen[ra, rb] != BLOCKED)) * 2
+                + liq[ra]) * len(levels) + lev_i.reshape(-1)
+        cases, which = np.unique(code, return_inverse=True)
+        p, dmg, karma = np.empty(len(cases)), np.empty(len(cases), np.int64), np.empty(len(cases))
+        for c, value in enumerate(cases.tolist()):
+            value, li = divmod(value, len(levels))
+            value, on_liquid = divmod(value, 2)
+            value, sees = divmod(value, 2)
+            value, impeded = divmod(value, 2)
+            b, is_adjacent = divmod(value, 2)
             j = self.enemies[b]
-            adj = bool(adjacent[a, b])
             jx, jy = int(self.ex[b]), int(self.ey[b])
-            s = Situation(adjacent=adj, impeded=not adj and sight[a, b] == IMPEDED,
-                          attacker_level=int(lev[a]), defender_level=int(self.level[jy, jx]),
-                          attacker_moved=moved, defender_moved=view.moved(j),
-                          defender_aware=is_aware(mode, seen[a, b] != BLOCKED),
-                          attacker_on_liquid=bool(liq[a]),
-                          defender_on_liquid=bool(self.liquid[jy, jx]))
-            p, dmg, karma = self._preview(self.i, j, s, self.my_karma)
-            hp = view.hp(j)
-            kill = p * w.kill * view.sheet(j).cost / 100 if hp - dmg <= floor else 0.0
-            out[a, b] = w.damage * p * min(dmg, hp) + kill + w.karma * karma
+            situation = Situation(adjacent=bool(is_adjacent), impeded=bool(impeded),
+                                  attacker_level=int(levels[li]),
+                                  defender_level=int(self.level[jy, jx]),
+                                  attacker_moved=moved, defender_moved=view.moved(j),
+                                  defender_aware=is_aware(mode, bool(sees)),
+                                  attacker_on_liquid=bool(on_liquid),
+                                  defender_on_liquid=bool(self.liquid[jy, jx]))
+            p[c], dmg[c], karma[c] = self._preview(self.i, j, situation, self.my_karma)
+        which = which.reshape(-1)
+        hp = np.array([view.hp(j) for j in self.enemies], np.int64)[rb]
+        cost = np.array([view.sheet(j).cost for j in self.enemies], np.int64)[rb]
+        pp, dd = p[which], dmg[which]
+        kill = np.where(hp - dd <= rules.combat.defeated_at_or_below,
+                        pp * w.kill * cost / 100, 0.0)
+        out[ra, rb] = w.damage * pp * np.minimum(dd, hp) + kill + w.karma * karma[which]
         return out
 
     def sight(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
