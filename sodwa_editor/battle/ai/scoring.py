@@ -219,11 +219,11 @@ class TurnFacts:
         if len(ra) == 0:
             return out
         liq = self.liquid[py, px]
-        levels, lev_i = np.unique(lev[ra], return_inverse=True)
+        levels, lev_i = distinct(lev[ra])
         near_l, imp_l = adjacent[ra, rb], sight[ra, rb] == IMPEDED
         code = ((((rb * 2 + near_l) * 2 + (~near_l & imp_l)) * 2 + (seen[ra, rb] != BLOCKED)) * 2
-                + liq[ra]) * len(levels) + lev_i.reshape(-1)
-        cases, which = np.unique(code, return_inverse=True)
+                + liq[ra]) * len(levels) + lev_i
+        cases, which = distinct(code)
         p, dmg, karma = np.empty(len(cases)), np.empty(len(cases), np.int64), np.empty(len(cases))
         for c, value in enumerate(cases.tolist()):
             value, li = divmod(value, len(levels))
@@ -241,7 +241,6 @@ class TurnFacts:
                                   attacker_on_liquid=bool(on_liquid),
                                   defender_on_liquid=bool(self.liquid[jy, jx]))
             p[c], dmg[c], karma[c] = self._preview(self.i, j, situation, self.my_karma)
-        which = which.reshape(-1)
         hp = np.array([view.hp(j) for j in self.enemies], np.int64)[rb]
         cost = np.array([view.sheet(j).cost for j in self.enemies], np.int64)[rb]
         pp, dd = p[which], dmg[which]
@@ -255,14 +254,14 @@ class TurnFacts:
         :data:`.kernels.OUT_OF_RANGE` beyond the actor's Range (the actor off its
         tile); each tile walked once per decision, one compiled call per level."""
         at = self._sight_at
-        new = np.unique(py[at[py, px] < 0] * self.board.width + px[at[py, px] < 0])
+        new = distinct(py[at[py, px] < 0] * self.board.width + px[at[py, px] < 0])[0]
         if len(new):
             nx, ny = new % self.board.width, new // self.board.width
             start = len(self._sight)
             at[ny, nx] = np.arange(start, start + len(new))
             out = np.empty((len(new), len(self.enemies)), np.int64)
             lev = self.level[ny, nx]
-            for level in np.unique(lev).tolist():
+            for level in distinct(lev)[0].tolist():
                 stack = self.los.stack(int(level))
                 k.sight_rows(np.nonzero(lev == level)[0], nx, ny, self.ex, self.ey,
                              self.sheet.range, self.metric, *stack, self.los.inputs.target,
@@ -354,11 +353,11 @@ class TurnFacts:
         hp = view.hp(self.i)
         floor = view.rules.combat.defeated_at_or_below
         lethal = max(0, hp - floor)
-        costs, cls = np.unique(extra, return_inverse=True)
+        costs, cls = distinct(extra)
         times = np.array([self.turns_before(int(c)) for c in costs.tolist()],
                          np.int64).reshape(len(costs), m)
         lev = self.level[fy, fx]
-        levels, lev_i = np.unique(lev, return_inverse=True)
+        levels, lev_i = distinct(lev)
         zones = np.zeros((m, self.board.height, self.board.width), bool)
         q = np.zeros((m, len(levels), 2))
         dmg = np.zeros(m, np.int64)
@@ -375,12 +374,27 @@ class TurnFacts:
                     q[b, li, int(flag)], dmg[b], _ = self._preview(j, self.i, s,
                                                                    self.their_karma)
         expected, death = np.empty(n), np.empty(n)
-        k.threat(fx, fy, cls.astype(np.int64), times, zones, q, lev_i.astype(np.int64),
+        k.threat(fx, fy, cls, times, zones, q, lev_i,
                  moved.astype(np.int64), dmg, lethal, expected, death)
         gap = self.gap(fx, fy) if self.enemies else np.zeros(n)
         own = self.sheet.cost / 100
         return (-w.threat * expected - w.death * death * own - w.ip * extra / 250
                 - w.approach * gap)
+
+
+def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` for small integers (levels, codes, IP
+    costs, tile numbers), by counting: the sorted distinct values and each value's
+    index among them."""
+    if len(values) == 0:
+        return values.astype(np.int64), np.zeros(0, np.int64)
+    lo = int(values.min())
+    shifted = values.astype(np.int64) - lo
+    seen = np.bincount(shifted)
+    found = np.flatnonzero(seen)
+    index = np.zeros(len(seen), np.int64)
+    index[found] = np.arange(len(found))
+    return found + lo, index[shifted]
 
 
 def plans(view: View, weights: GreedyWeights, limit: int | None = None,
