@@ -49,6 +49,9 @@ NO = -np.inf
 PASS, ATTACK, ATTACK_MOVE, MOVE, MOVE_ATTACK = range(5)
 DDX = np.array([d[0] for d in adj.DIRS], np.int64)
 DDY = np.array([d[1] for d in adj.DIRS], np.int64)
+#: The facts of :class:`Situation` ``(adjacent=True)`` and ``(adjacent=False)``.
+PLAIN_MELEE = (True, False, 0, 0, False, False, True, False, False)
+PLAIN_RANGED = (False, False, 0, 0, False, False, True, False, False)
 #: ``DIR3[dy + 1, dx + 1]``: the index into ``step[d]`` of a neighbour offset.
 DIR3 = np.zeros((3, 3), np.int64)
 for _d, (_dx, _dy) in enumerate(adj.DIRS):
@@ -175,11 +178,16 @@ class TurnFacts:
         self._sight_at = np.full((self.board.height, self.board.width), -1, np.int64)
 
     # ------------------------------------------------------------ attacks
-    def _preview(self, a: int, d: int, s: Situation, karma: int) -> tuple[float, int, float]:
-        """(P(hit) with karma, damage on a hit, expected karma earned) from the BIP."""
-        key = (a, d, s, karma)
+    def _preview(self, a: int, d: int, karma: int, *facts: int) -> tuple[float, int, float]:
+        """(P(hit) with karma, damage on a hit, expected karma earned) from the BIP for
+        ``a`` attacking ``d`` in the :class:`Situation` of ``facts`` (its fields in
+        order, as integers: a plain tuple is a cheap memo key)."""
+        key = (a, d, karma, *facts)
         hit = self._previews.get(key)
         if hit is None:
+            adjacent, impeded, a_level, d_level, a_moved, d_moved, aware, a_liq, d_liq = facts
+            s = Situation(bool(adjacent), bool(impeded), int(a_level), int(d_level),
+                          bool(a_moved), bool(d_moved), bool(aware), bool(a_liq), bool(d_liq))
             p = bip(self.view.sheet(a), self.view.sheet(d), s, self.rules, karma)
             fail = (100 - p.hits_with_karma) / 100
             hit = (p.hits_with_karma / 100, p.damage_on_hit,
@@ -233,14 +241,10 @@ class TurnFacts:
             b, is_adjacent = divmod(value, 2)
             j = self.enemies[b]
             jx, jy = int(self.ex[b]), int(self.ey[b])
-            situation = Situation(adjacent=bool(is_adjacent), impeded=bool(impeded),
-                                  attacker_level=int(levels[li]),
-                                  defender_level=int(self.level[jy, jx]),
-                                  attacker_moved=moved, defender_moved=view.moved(j),
-                                  defender_aware=is_aware(mode, bool(sees)),
-                                  attacker_on_liquid=bool(on_liquid),
-                                  defender_on_liquid=bool(self.liquid[jy, jx]))
-            p[c], dmg[c], karma[c] = self._preview(self.i, j, situation, self.my_karma)
+            p[c], dmg[c], karma[c] = self._preview(
+                self.i, j, self.my_karma, is_adjacent, impeded, int(levels[li]),
+                int(self.level[jy, jx]), moved, view.moved(j), is_aware(mode, bool(sees)),
+                on_liquid, int(self.liquid[jy, jx]))
         hp = np.array([view.hp(j) for j in self.enemies], np.int64)[rb]
         cost = np.array([view.sheet(j).cost for j in self.enemies], np.int64)[rb]
         pp, dd = p[which], dmg[which]
@@ -296,8 +300,8 @@ class TurnFacts:
         needs adjacency, ranged Range and a line of sight that is not blocked)."""
         melee = np.zeros(len(self.enemies), bool)
         for b, j in enumerate(self.enemies):
-            close = self._preview(self.i, j, Situation(adjacent=True), self.my_karma)
-            far = self._preview(self.i, j, Situation(adjacent=False), self.my_karma)
+            close = self._preview(self.i, j, self.my_karma, *PLAIN_MELEE)
+            far = self._preview(self.i, j, self.my_karma, *PLAIN_RANGED)
             melee[b] = close[0] * close[1] >= far[0] * far[1] or self.sheet.range <= 1
         sight = (self.sight(fx, fy) if not melee.all()
                  else np.zeros((len(fx), len(self.enemies)), np.int64))
@@ -368,11 +372,9 @@ class TurnFacts:
             at = int(self.level[self.ey[b], self.ex[b]])
             for li, level in enumerate(levels.tolist()):
                 for flag in (False, True):
-                    s = Situation(adjacent=sj.range <= 1, attacker_level=at,
-                                  defender_level=int(level), attacker_moved=True,
-                                  defender_moved=flag)
-                    q[b, li, int(flag)], dmg[b], _ = self._preview(j, self.i, s,
-                                                                   self.their_karma)
+                    q[b, li, int(flag)], dmg[b], _ = self._preview(
+                        j, self.i, self.their_karma, sj.range <= 1, False, at, int(level),
+                        True, flag, True, False, False)
         expected, death = np.empty(n), np.empty(n)
         k.threat(fx, fy, cls, times, zones, q, lev_i,
                  moved.astype(np.int64), dmg, lethal, expected, death)
