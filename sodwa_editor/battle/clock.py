@@ -26,6 +26,7 @@ defeated), ``acted`` (took its turn in the current tick).  One battle loop::
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from enum import IntEnum
 from typing import NamedTuple
@@ -92,6 +93,30 @@ def ticks_to_reach(ip: int, initiative: int, threshold: int) -> int:
     """Ticks until ``ip`` reaches ``threshold`` gaining ``initiative`` per tick
     (RB: "Characters gain IP equal to their Initiative attribute once per tick")."""
     return 0 if ip >= threshold else -(-(threshold - ip) // initiative)
+
+
+def tie_break(top: list[int], team: Sequence[int], last_team: int | None,
+              first_tie: int) -> TurnChoice:
+    """Who goes among ``top``, the ready characters tied at the highest IP (ascending).
+
+    RB: "the character with the highest IP total gets to take their turn first"; a
+    tie across teams goes to "the team that has not taken the most recent turn"
+    (``last_team``; before any turn ``first_tie``, B12); a tie within a team is that
+    player's decision (B11).
+    """
+    side = team[top[0]]
+    if len(top) == 1:
+        return TurnChoice(side, (top[0],), HIGHEST_IP)
+    for i in top:
+        if team[i] != side:
+            break
+    else:
+        return TurnChoice(side, tuple(top), HIGHEST_IP)
+    if last_team is None:
+        side, reason = first_tie, FIRST_TIE
+    else:
+        side, reason = 1 - last_team, OTHER_TEAM
+    return TurnChoice(side, tuple(i for i in top if team[i] == side), reason)
 
 
 def move_after_attack(move: int, actions: ActionRules) -> int:
@@ -255,28 +280,19 @@ class Clock:
             raise RuntimeError(f"character {self.current.actor}'s turn has not ended")
         if self._choice is not None:
             return self._choice
-        ip, team, active, acted = self.ip, self.team, self.active, self.acted
+        ip, active, acted = self.ip, self.active, self.acted
         threshold, once = self.rules.turn_threshold, self.rules.one_turn_per_tick
         best = threshold
         top: list[int] = []
-        mixed = False
         for i, v in enumerate(ip):  # _eligible inlined: the hot loop
             if v >= best and active[i] and not (once and acted[i]):
                 if v > best or not top:
-                    best, top, mixed = v, [i], False
+                    best, top = v, [i]
                 else:
                     top.append(i)
-                    mixed = mixed or team[i] != team[top[0]]
         if not top:
             return None
-        if not mixed:
-            choice = TurnChoice(team[top[0]], tuple(top), HIGHEST_IP)
-        else:
-            if self.last_team is None:
-                side, reason = self.first_tie_team, FIRST_TIE
-            else:
-                side, reason = 1 - self.last_team, OTHER_TEAM
-            choice = TurnChoice(side, tuple(i for i in top if team[i] == side), reason)
+        choice = tie_break(top, self.team, self.last_team, self.first_tie_team)
         self._choice = choice
         return choice
 
@@ -359,6 +375,67 @@ class Clock:
 
     def predict(self, n: int) -> list[Prediction]:
         """The TSB: the next ``n`` turns, assuming every future turn is a pass.
+
+        RB: "it always assumes the character will pass, meaning their following
+        turn is predicted to occur as quickly as possible ... a character will never
+        get to act sooner than predicted by the TSB" (property-tested, B14).  The
+        current turn, if any, is taken as ending with the IP spent so far; ties use
+        the same tie-breaks (:func:`tie_break`), a same-team choice shown lowest
+        index first.
+
+        Without playing the clock: under passes a character's IP grows linearly with
+        the ticks, so its next turn (tick, IP then) follows from its own numbers
+        (:func:`ticks_to_reach`); a heap of those gives the turns in order (earliest
+        tick, then highest IP, then lowest index) and only a tie at the top needs the
+        other characters.  Equal to :meth:`predict_stepwise` (property-tested).
+        """
+        out: list[Prediction] = []
+        rules = self.rules
+        threshold, cost, once = rules.turn_threshold, rules.turn_cost, rules.one_turn_per_tick
+        init, team, acted, first = self.initiative, self.team, self.acted, self.first_tie_team
+        tick, last = self.tick, self.last_team
+        heap: list[tuple[int, int, int]] = []  # (tick of the next turn, -IP then, index)
+        for i, alive in enumerate(self.active):
+            if alive:
+                v = self.ip[i]
+                if v < threshold or (once and acted[i]):
+                    k = max(1, ticks_to_reach(v, init[i], threshold))
+                    heap.append((tick + k, -(v + k * init[i]), i))
+                else:
+                    heap.append((tick, -v, i))
+        if not heap or n <= 0:
+            return out
+        heapq.heapify(heap)
+        pop, push = heapq.heappop, heapq.heappush
+        while True:
+            t, neg, pick = pop(heap)
+            if heap and heap[0][0] == t and heap[0][1] == neg:  # tied at the top
+                top = [pick]
+                while heap and heap[0][0] == t and heap[0][1] == neg:
+                    top.append(pop(heap)[2])
+                tie = tie_break(top, team, last, first)
+                pick, side, choice = tie.candidates[0], tie.team, tie.decision
+                for j in top:
+                    if j != pick:
+                        push(heap, (t, neg, j))
+            else:
+                side, choice = team[pick], False
+            out.append(Prediction(t, pick, side, choice))
+            if len(out) >= n:
+                return out
+            last = side
+            v = -neg - cost  # the pass
+            if v >= threshold and not once:
+                push(heap, (t, -v, pick))  # again in this tick
+            else:
+                k = max(1, ticks_to_reach(v, init[pick], threshold))
+                push(heap, (t + k, -(v + k * init[pick]), pick))
+
+    def predict_stepwise(self, n: int) -> list[Prediction]:
+        """:meth:`predict` by playing a copy of the clock turn by turn: the reference
+        that :meth:`predict` must equal (property-tested).
+
+        The TSB: the next ``n`` turns, assuming every future turn is a pass.
 
         RB: "it always assumes the character will pass, meaning their following
         turn is predicted to occur as quickly as possible ... a character will never
