@@ -52,6 +52,11 @@ class Result(NamedTuple):
     reason: str
 
 
+#: Bytes of movement ranges kept per board (:meth:`BattleState.reach_of`), and what one
+#: range holds per tile of the map (steps, stop flags, the search's choices and links).
+REACH_CACHE_BYTES = 32 * 1024 * 1024
+REACH_BYTES_PER_TILE = 25
+
 #: ``Result.reason`` values.
 WIPED_OUT = "the other team has no character left"
 TURN_LIMIT = "turn limit (battle.max_turns)"
@@ -185,20 +190,43 @@ class BattleState:
     def reach_of(self, i: int, budget: int) -> Reach:
         """Character ``i``'s movement range with ``budget`` steps from where it stands
         (the engine's ``reach``; friends passed, enemies block).  Its start group
-        counts only if its turn began on hindering terrain (``turn_hindered``)."""
+        counts only if its turn began on hindering terrain (``turn_hindered``).
+
+        Cached twice: per arrangement of the board (:meth:`changed` drops it), and on
+        the board for every battle and copy on the same terrain, keyed by what the
+        search can read: the start, the character's numbers, and the characters
+        within ``budget`` tiles (Chebyshev) of the start, friend or foe; each step
+        moves one tile, so no farther character can change the range (tested).
+        """
         hindered = self.turn_hindered if self.actor == i else True
         key = (i, budget, hindered)
         c = self._cache
         hit = c.reach.get(key)
         if hit is None:
-            me = self.pos[i]
-            team = str(self.team[i])
-            occupants = [(t[0], t[1], str(self.team[j])) for t, j in self.occ.items()
-                         if t != me]
-            hit = reach(self.board.model, me, self.sheets[i].move, team=team,
-                        flight=self.sheets[i].flight, budget=budget, occupants=occupants,
-                        hindered_start=hindered)
+            hit = self._reach(i, budget, hindered)
             c.reach[key] = hit
+        return hit
+
+    def _reach(self, i: int, budget: int, hindered: bool) -> Reach:
+        (mx, my), mine, sheet = self.pos[i], self.team[i], self.sheets[i]
+        team = self.team
+        near = sorted((x, y, team[j] == mine) for (x, y), j in self.occ.items()
+                      if abs(x - mx) <= budget and abs(y - my) <= budget
+                      and (x != mx or y != my))
+        key = (mx, my, sheet.move, sheet.flight, mine, budget, hindered, tuple(near))
+        board = self.board
+        cache = board.reaches
+        hit = cache.get(key)
+        if hit is None:
+            occupants = [(x, y, str(team[j])) for (x, y), j in self.occ.items()
+                         if x != mx or y != my]
+            hit = reach(board.model, (mx, my), sheet.move, team=str(mine), flight=sheet.flight,
+                        budget=budget, occupants=occupants, hindered_start=hindered)
+            limit = max(16, REACH_CACHE_BYTES // (REACH_BYTES_PER_TILE * board.width
+                                                   * board.height))
+            while len(cache) >= limit:
+                cache.pop(next(iter(cache)), None)  # the oldest first
+            cache[key] = hit
         return hit
 
     # ------------------------------------------------------------ changes (actions.py)
