@@ -165,7 +165,8 @@ class Clock:
     """The Battle Clock and every character's IP (RB *The Turn System*)."""
 
     __slots__ = ("rules", "tick", "ip", "initiative", "team", "active", "acted",
-                 "last_team", "first_tie_team", "turns", "current", "_choice")
+                 "last_team", "first_tie_team", "turns", "current", "_choice",
+                 "_idle")
 
     def __init__(self, initiative: Sequence[int], team: Sequence[int], rules: ClockRules,
                  first_tie_team: int = 0, ip: Sequence[int] | None = None) -> None:
@@ -192,6 +193,7 @@ class Clock:
         self.turns = 0
         self.current: Turn | None = None
         self._choice: TurnChoice | None = None  # next_turn's answer until the state changes
+        self._idle = False  # next_turn's answer is None until the state changes
 
     def copy(self) -> Clock:
         other = Clock.__new__(Clock)
@@ -200,6 +202,7 @@ class Clock:
         other.ip, other.active, other.acted = list(self.ip), list(self.active), list(self.acted)
         other.last_team, other.first_tie_team = self.last_team, self.first_tie_team
         other.current = other._choice = None
+        other._idle = False
         return other
 
     # ------------------------------------------------------------- the clock
@@ -213,7 +216,7 @@ class Clock:
             if alive:
                 ip[i] += init[i]
         self.acted = [False] * len(ip)
-        self._choice = None
+        self._choice, self._idle = None, False
 
     def advance_stepwise(self) -> int:
         """Tick one by one until a character is ready; the ticks taken."""
@@ -248,7 +251,7 @@ class Clock:
             if alive:
                 ip[i] += k * init[i]
         self.acted = [False] * len(ip)
-        self._choice = None
+        self._choice, self._idle = None, False
         return k
 
     def _check_phase_over(self) -> None:
@@ -278,7 +281,7 @@ class Clock:
         """
         if self.current is not None:
             raise RuntimeError(f"character {self.current.actor}'s turn has not ended")
-        if self._choice is not None:
+        if self._choice is not None or self._idle:
             return self._choice
         ip, active, acted = self.ip, self.active, self.acted
         threshold, once = self.rules.turn_threshold, self.rules.one_turn_per_tick
@@ -291,6 +294,7 @@ class Clock:
                 else:
                     top.append(i)
         if not top:
+            self._idle = True
             return None
         choice = tie_break(top, self.team, self.last_team, self.first_tie_team)
         self._choice = choice
@@ -306,7 +310,7 @@ class Clock:
         if choice is None or actor not in choice.candidates:
             raise ValueError(f"it is not character {actor}'s turn "
                              f"(candidates: {choice.candidates if choice else 'none'})")
-        self._choice = None
+        self._choice, self._idle = None, False
         self.ip[actor] -= self.rules.turn_cost
         self.acted[actor] = True
         self.last_team = self.team[actor]
@@ -353,14 +357,14 @@ class Clock:
     def remove(self, i: int) -> None:
         """Character ``i`` is defeated: it gains no IP and takes no turn (B32)."""
         self.active[i] = False
-        self._choice = None
+        self._choice, self._idle = None, False
 
     def adjust_ip(self, i: int, amount: int) -> None:
         """Add ``amount`` (may be negative) to character ``i``'s IP, for abilities and
         effects that change IP outside the turn costs.  Change IP only through the
         clock's methods: it caches the next turn's choice."""
         self.ip[i] += amount
-        self._choice = None
+        self._choice, self._idle = None, False
 
     # ------------------------------------------------------------- Character Panel, TSB
     def ticks_until_turn(self, i: int) -> int:

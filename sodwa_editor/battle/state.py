@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -296,7 +297,7 @@ class BattleState:
         ints.append(self.streams.dice.rolled if self.streams else -1)
         if self.result is not None:
             ints += [-4 if self.result.winner is None else self.result.winner]
-        digest = hashlib.blake2b(np.array(ints, np.int64).tobytes(), digest_size=16)
+        digest = hashlib.blake2b(struct.pack(f"<{len(ints)}q", *ints), digest_size=16)
         if self.effects:
             digest.update(repr(sorted(self.effects.items(), key=repr)).encode())
         return digest.hexdigest()
