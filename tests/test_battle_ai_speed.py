@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from sodwa_editor.battle.actions import apply, begin_turn, next_turn
 from sodwa_editor.battle.ai import make_controllers
+from sodwa_editor.battle.ai.memo import Memo
 from sodwa_editor.battle.ai.profile import default_profile
-from sodwa_editor.battle.ai.scoring import Memo, plans
+from sodwa_editor.battle.ai.scoring import plans
 from sodwa_editor.battle.ai.tsb import turns_by
 from sodwa_editor.battle.clock import Clock
 from sodwa_editor.battle.karma import add

@@ -31,8 +31,9 @@ from ..loop import View
 from ..state import BattleState
 from ..targeting import preview_attack
 from .greedy import best_actor, pick
+from .memo import Memo
 from .profile import GreedyWeights, Profile, SearchSettings, default_profile
-from .scoring import Memo, Plan, plans
+from .scoring import Plan, plans
 
 #: Turns played as passes while looking for the character's next turn (a guard).
 MAX_PASSES = 10_000

@@ -19,8 +19,9 @@ import numpy as np
 
 from ..actions import Action, Move, Pass, begin_turn
 from ..loop import View
+from .memo import Memo
 from .profile import GreedyWeights, Profile, default_profile
-from .scoring import Memo, Plan, plans
+from .scoring import Plan, plans
 
 
 def pick(candidates: Sequence[Plan], rng: np.random.Generator) -> Plan:
