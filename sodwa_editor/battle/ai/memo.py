@@ -25,6 +25,7 @@ class Memo:
     on is not the same object any more, so a memo is never wrong, only cold."""
 
     __slots__ = ("sheets", "rules", "previews", "steps", "walks", "model", "revision", "los",
+                 "zones",
                  "level", "liquid", "pending")
 
     def __init__(self) -> None:
@@ -36,6 +37,9 @@ class Memo:
         self.model: object = None
         self.revision = -1
         self.los: dict[tuple[tuple[int, int], ...], LosBoard] = {}
+        #: Threat zones per movement range object (``id`` -> (the range, its zone)):
+        #: the battle hands out the same range object while the range is the same.
+        self.zones: dict[tuple[int, int, int], tuple[object, np.ndarray]] = {}
         self.level = np.zeros((0, 0), np.int64)
         self.liquid = np.zeros((0, 0), bool)
         #: Plans made on a fork for the state the next decision will see (a same-team
@@ -68,6 +72,7 @@ class Memo:
             self.liquid = np.array(view.board.liquid, bool)
         if view.map is not self.model or view.map.revision != self.revision:
             self.model, self.revision, self.los = view.map, view.map.revision, {}
+            self.zones = {}
 
     def los_board(self, view: View, occupied: list[tuple[int, int]]) -> LosBoard:
         key = tuple(occupied)

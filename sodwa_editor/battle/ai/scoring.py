@@ -123,7 +123,7 @@ class TurnFacts:
             self._previews[key] = hit
         return hit
 
-    def attack_values(self, px: np.ndarray, py: np.ndarray, moved: bool) -> np.ndarray:
+    def attack_values(self, px: np.ndarray, py: np.ndarray, moved: np.ndarray) -> np.ndarray:
         """``(len(px), len(enemies))`` utilities of attacking each enemy from each tile
         (``-inf``: not a legal target from there: RB targeting rules).  The BIP is
         asked once per distinct situation (enemy, kind, impeded, level, awareness,
@@ -157,12 +157,13 @@ class TurnFacts:
         liq = self.liquid[py, px]
         levels, lev_i = distinct(lev[ra])
         near_l, imp_l = adjacent[ra, rb], sight[ra, rb] == IMPEDED
-        code = ((((rb * 2 + near_l) * 2 + (~near_l & imp_l)) * 2 + (seen[ra, rb] != BLOCKED)) * 2
-                + liq[ra]) * len(levels) + lev_i
+        code = (((((rb * 2 + near_l) * 2 + (~near_l & imp_l)) * 2 + (seen[ra, rb] != BLOCKED))
+                 * 2 + liq[ra]) * 2 + moved[ra]) * len(levels) + lev_i
         cases, which = distinct(code)
         p, dmg, karma = np.empty(len(cases)), np.empty(len(cases), np.int64), np.empty(len(cases))
         for c, value in enumerate(cases.tolist()):
             value, li = divmod(value, len(levels))
+            value, has_moved = divmod(value, 2)
             value, on_liquid = divmod(value, 2)
             value, sees = divmod(value, 2)
             value, impeded = divmod(value, 2)
@@ -171,7 +172,7 @@ class TurnFacts:
             jx, jy = int(self.ex[b]), int(self.ey[b])
             p[c], dmg[c], karma[c] = self._preview(
                 self.i, j, self.my_karma, is_adjacent, impeded, int(levels[li]),
-                int(self.level[jy, jx]), moved, view.moved(j), is_aware(mode, bool(sees)),
+                int(self.level[jy, jx]), has_moved, view.moved(j), is_aware(mode, bool(sees)),
                 on_liquid, int(self.liquid[jy, jx]))
         hp = np.array([view.hp(j) for j in self.enemies], np.int64)[rb]
         cost = np.array([view.sheet(j).cost for j in self.enemies], np.int64)[rb]
@@ -265,10 +266,18 @@ class TurnFacts:
             j = self.enemies[b]
             sheet = self.view.sheet(j)
             reach = self.view.reach(j, sheet.move)
-            ry, rx = np.nonzero(reach.steps >= 0)
-            hit = np.zeros((self.board.height, self.board.width), bool)
-            k.zone(rx.astype(np.int64), ry.astype(np.int64), max(1, sheet.range),
-                   self.metric if sheet.range > 1 else 0, hit)
+            rng, metric = max(1, sheet.range), self.metric if sheet.range > 1 else 0
+            zones = self.memo.zones
+            kept = zones.get((id(reach), rng, metric))
+            if kept is not None and kept[0] is reach:
+                hit = kept[1]
+            else:
+                ry, rx = np.nonzero(reach.steps >= 0)
+                hit = np.zeros((self.board.height, self.board.width), bool)
+                k.zone(rx.astype(np.int64), ry.astype(np.int64), rng, metric, hit)
+                if len(zones) >= 256:
+                    zones.clear()
+                zones[(id(reach), rng, metric)] = (reach, hit)
             self._zones[b] = hit
         return hit
 
@@ -352,8 +361,13 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     here = np.zeros(0)
     targets = np.zeros(0, np.int64)
     qx = qy = dx = dy = np.zeros(0, np.int64)
-    if can_attack and f.enemies:
-        here = f.attack_values(cx, cy, moved_now)[0]
+    if can_move:
+        dx, dy = np.array(opts.move_x, np.int64), np.array(opts.move_y, np.int64)
+    values = np.zeros((0, len(f.enemies)))
+    if can_attack and f.enemies:  # from here and from every Move's end tile, one call
+        values = f.attack_values(np.concatenate([cx, dx]), np.concatenate([cy, dy]),
+                                 np.concatenate([[moved_now], np.ones(len(dx), bool)]))
+        here, values = values[0], values[1:]
         targets = np.nonzero(here > NO)[0]
         groups.append((cx, cy, cost.attack_cost, moved_now))
         quarter = move_after_attack(view.move_this_turn, view.rules.actions)
@@ -361,8 +375,6 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
             qy, qx = np.nonzero(view.reach(f.i, quarter).steps > 0)
             qx, qy = qx.astype(np.int64), qy.astype(np.int64)
     groups.append((qx, qy, cost.attack_cost + cost.move_cost, True))
-    if can_move:
-        dx, dy = np.array(opts.move_x, np.int64), np.array(opts.move_y, np.int64)
     groups.append((dx, dy, cost.move_cost, True))
     groups.append((dx, dy, cost.move_cost + cost.attack_cost, True))
     rows = f.stationary_rows(
@@ -388,7 +400,6 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         n = len(dx)
         kinds.append((MOVE, np.zeros(n), parts[-2], np.full(n, -1), np.arange(n)))
         if can_attack and f.enemies:
-            values = f.attack_values(dx, dy, True)
             t, b = np.nonzero(values > NO)
             kinds.append((MOVE_ATTACK, values[t, b], parts[-1][t], b, t))
     kind = np.concatenate([np.full(len(k[1]), k[0]) for k in kinds])
