@@ -74,7 +74,7 @@ def _same(fast, slow) -> None:
     assert fast[0].steps in close
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), size=st.sampled_from([10, 14, 18]),
        n=st.integers(1, 4))
 def test_fast_scoring_equals_the_reference_scorer(seed, size, n):
