@@ -4,13 +4,20 @@ centre of tile (2, 3); (3.0, 3.5) lies on the edge between (2, 3) and (3, 3)."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QGraphicsView
 
 from .style import TILE
+
+if TYPE_CHECKING:
+    from ..engine.model import MapModel
+    from .main_window import MainWindow
 
 Left = Qt.MouseButton.LeftButton
 Right = Qt.MouseButton.RightButton
@@ -114,3 +121,24 @@ class WindowFactory:
             win.close()
             win.deleteLater()
         self.windows.clear()
+
+
+def bench_window(model: MapModel, path: Path | None = None, size: tuple[int, int] = (1400, 900),
+                 folder: Path | None = None) -> MainWindow:
+    """A main window on ``model`` for benchmarks and scripts: its settings and
+    recovery files in ``folder`` (a new temporary folder by default, never the
+    user's), resized, shown and laid out (the QApplication is made if there is
+    none yet)."""
+    from PySide6.QtCore import QSettings
+
+    from .main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    tmp = folder if folder is not None else Path(tempfile.mkdtemp(prefix="sodwa-bench-"))
+    win = MainWindow(model, path,
+                     settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
+                     recovery_dir=tmp / "recovery")
+    win.resize(*size)
+    win.show()
+    app.processEvents()
+    return win
