@@ -244,7 +244,9 @@ def test_layer_opacity_and_locks_are_remembered(make_window):
     assert "Start zones layer is locked" in again.statusBar().currentMessage()
 
 
-def test_fill_shows_its_area_and_count_before_the_click(make_window):
+def room_in_a_field(door: bool) -> MapModel:
+    """A 16x12 map with a walled room on tiles 2..7 x 3..8, with or without a
+    door gap in the south wall at (4, 8)."""
     m = MapModel(16, 12)
     wall = m.registry.id_of("obstructing")
     for y in range(3, 9):
@@ -252,8 +254,13 @@ def test_fill_shows_its_area_and_count_before_the_click(make_window):
         m.set_border(Edge(7, y, "E"), wall)
     for x in range(2, 8):
         m.set_border(Edge(x, 2, "S"), wall)
-        if x != 4:
-            m.set_border(Edge(x, 8, "S"), wall)  # a door gap at (4, 8)
+        if not (door and x == 4):
+            m.set_border(Edge(x, 8, "S"), wall)
+    return m
+
+
+def test_fill_shows_its_area_and_count_before_the_click(make_window):
+    m = room_in_a_field(door=True)  # a door gap at (4, 8)
     win = make_window(m)
     view = win.view
     QTest.keyClick(view, Qt.Key.Key_F)
@@ -287,14 +294,7 @@ def test_fill_preview_builds_each_region_once_until_the_map_changes(make_window,
 
     flood_region = fill.flood_region
     monkeypatch.setattr(fill, "flood_region", counted)
-    m = MapModel(16, 12)
-    wall = m.registry.id_of("obstructing")
-    for y in range(3, 9):
-        m.set_border(Edge(1, y, "E"), wall)
-        m.set_border(Edge(7, y, "E"), wall)
-    for x in range(2, 8):
-        m.set_border(Edge(x, 2, "S"), wall)
-        m.set_border(Edge(x, 8, "S"), wall)  # a closed room: tiles 2..7 x 3..8
+    m = room_in_a_field(door=False)  # a closed room: tiles 2..7 x 3..8
     win = make_window(m)
     view = win.view
     QTest.keyClick(view, Qt.Key.Key_F)

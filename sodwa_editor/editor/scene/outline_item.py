@@ -61,6 +61,17 @@ def _side_runs(side: np.ndarray, lo_in: np.ndarray, lo_diag: np.ndarray, hi_in: 
     return rows, start, stop
 
 
+def _around(a: np.ndarray, beyond: object) -> tuple[np.ndarray, ...]:
+    """``a`` (region-sized) and its neighbours in the eight directions, each
+    aligned with ``a``: (tile, up, down, left, right, up-left, up-right,
+    down-left, down-right); ``beyond`` stands where a neighbour is outside."""
+    h, w = a.shape
+    p = np.full((h + 2, w + 2), beyond, a.dtype)
+    p[1:-1, 1:-1] = a
+    return (p[1:-1, 1:-1], p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:],
+            p[:-2, :-2], p[:-2, 2:], p[2:, :-2], p[2:, 2:])
+
+
 def mask_outline(mask: np.ndarray, ox: int, oy: int, inset: float, clip: Rect,
                  gaps_h: np.ndarray | None = None, gaps_v: np.ndarray | None = None
                  ) -> np.ndarray:
@@ -73,12 +84,7 @@ def mask_outline(mask: np.ndarray, ox: int, oy: int, inset: float, clip: Rect,
     ``gaps_v[y, x]`` (shape (h, w+1)) vertical edges left of column x.
     """
     h, w = mask.shape
-    p = np.zeros((h + 2, w + 2), bool)
-    p[1:-1, 1:-1] = mask
-    inner = p[1:-1, 1:-1]
-    up, down = p[:-2, 1:-1], p[2:, 1:-1]
-    left, right = p[1:-1, :-2], p[1:-1, 2:]
-    ul, ur, dl, dr = p[:-2, :-2], p[:-2, 2:], p[2:, :-2], p[2:, 2:]
+    inner, up, down, left, right, ul, ur, dl, dr = _around(mask, False)
     rows = (clip.y0 - oy, clip.y1 - oy)
     cols = (clip.x0 - ox, clip.x1 - ox)
     parts = []
@@ -146,13 +152,8 @@ def level_outlines(elev: np.ndarray, ox: int, oy: int, inset: float, clip: Rect,
     dozens of levels)."""
     lv = np.asarray(levels, np.int64)
     h, w = elev.shape
-    e = np.full((h + 2, w + 2), min(int(elev.min()), int(lv[0]) if len(lv) else 0) - 1,
-                np.int64)  # beyond the region: below every level
-    e[1:-1, 1:-1] = elev
-    inner = e[1:-1, 1:-1]
-    up, down = e[:-2, 1:-1], e[2:, 1:-1]
-    left, right = e[1:-1, :-2], e[1:-1, 2:]
-    ul, ur, dl, dr = e[:-2, :-2], e[:-2, 2:], e[2:, :-2], e[2:, 2:]
+    below = min(int(elev.min()), int(lv[0]) if len(lv) else 0) - 1  # below every level
+    inner, up, down, left, right, ul, ur, dl, dr = _around(elev.astype(np.int64), below)
     rows = (clip.y0 - oy, clip.y1 - oy)
     cols = (clip.x0 - ox, clip.x1 - ox)
     keys, parts = [], []
