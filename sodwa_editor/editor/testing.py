@@ -30,21 +30,26 @@ def view_point(view: QGraphicsView, fx: float, fy: float) -> QPoint:
 
 def _send(view: QGraphicsView, kind: QEvent.Type, fx: float, fy: float,
           button: Qt.MouseButton, buttons: Qt.MouseButton,
-          modifiers: Qt.KeyboardModifier) -> None:
+          modifiers: Qt.KeyboardModifier, settle: bool = True) -> None:
     vp = view.viewport()
     local = QPointF(view_point(view, fx, fy))
     glob = QPointF(vp.mapToGlobal(local.toPoint()))
     event = QMouseEvent(kind, local, glob, button, buttons, modifiers)
     QApplication.sendEvent(vp, event)
-    QApplication.processEvents()  # let 0 ms timers (scene flush, previews) run
+    if settle:
+        QApplication.processEvents()  # let 0 ms timers (scene flush, previews) run
 
 
 def press(view, fx, fy, button=Left, modifiers=NoMod) -> None:
     _send(view, QEvent.Type.MouseButtonPress, fx, fy, button, button, modifiers)
 
 
-def move(view, fx, fy, buttons=Qt.MouseButton.NoButton, modifiers=NoMod) -> None:
-    _send(view, QEvent.Type.MouseMove, fx, fy, Qt.MouseButton.NoButton, buttons, modifiers)
+def move(view, fx, fy, buttons=Qt.MouseButton.NoButton, modifiers=NoMod,
+         settle: bool = True) -> None:
+    """A mouse move; with ``settle`` the events it posted (timers, repaints) are
+    processed before it returns, without only the view's handlers have run."""
+    _send(view, QEvent.Type.MouseMove, fx, fy, Qt.MouseButton.NoButton, buttons, modifiers,
+          settle)
 
 
 def release(view, fx, fy, button=Left, modifiers=NoMod) -> None:
