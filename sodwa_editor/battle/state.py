@@ -68,11 +68,12 @@ class _Cache:
     Shared by copies of a state until one of them changes; then that one gets a new
     cache, so an entry is never wrong for anyone holding it."""
 
-    __slots__ = ("los", "reach")
+    __slots__ = ("los", "reach", "engaged")
 
     def __init__(self) -> None:
         self.los: LosBoard | None = None
         self.reach: dict[tuple[int, int, bool], Reach] = {}
+        self.engaged: dict[int, tuple[int, ...]] = {}  # :func:`.targeting.engaged_with`
 
 
 class BattleState:
@@ -179,6 +180,12 @@ class BattleState:
     def at(self, tile: Tile) -> int | None:
         """The undefeated character on ``tile``."""
         return self.occ.get(tile)
+
+    @property
+    def derived(self) -> _Cache:
+        """Data derived from the current arrangement (positions, defeats, terrain),
+        dropped by :meth:`changed`; for the rule modules' caches."""
+        return self._cache
 
     def los_board(self) -> LosBoard:
         """Lines of sight with the undefeated characters where they stand (cached)."""
