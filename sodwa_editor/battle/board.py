@@ -21,7 +21,7 @@ import numpy as np
 
 from ..engine import adjacency as adj
 from ..engine.model import Edge, MapModel
-from ..engine.movement import Reach
+from ..engine.movement import Reach, move_budget
 from ..engine.terrain import Base
 
 Tile = tuple[int, int]
@@ -41,7 +41,7 @@ class Board:
     """
 
     __slots__ = ("model", "revision", "width", "height", "level", "liquid", "standable",
-                 "obstructions", "feature_arrays", "step", "reaches")
+                 "obstructions", "feature_arrays", "step", "reaches", "_hinders")
 
     def __init__(self, model: MapModel) -> None:
         """``model`` becomes the board's own (callers pass a copy; see :func:`prepare`)."""
@@ -70,6 +70,16 @@ class Board:
                                np.array([" ES".index(f[2]) for f in features], np.int64))
         self.step = adj.steps(m).step  # grounded adjacency: melee (A9: flight is movement only)
         self.reaches: dict[tuple[object, ...], Reach] = {}
+        self._hinders: dict[tuple[int, int, bool], bool] = {}
+
+    def hinders(self, x: int, y: int, flight: bool) -> bool:
+        """Whether a turn begun on ``(x, y)`` is hindered (Move halved, a start group):
+        the engine's :func:`~sodwa_editor.engine.movement.move_budget` says so."""
+        key = (x, y, flight)
+        hit = self._hinders.get(key)
+        if hit is None:
+            hit = self._hinders[key] = move_budget(self.model, (x, y), 0, flight=flight)[1]
+        return hit
 
     def fork(self) -> Board:
         """A board on a copy of this model, for a battle about to change its terrain."""

@@ -217,12 +217,13 @@ class BattleState:
 
     def _reach(self, i: int, budget: int, hindered: bool) -> Reach:
         (mx, my), mine, sheet = self.pos[i], self.team[i], self.sheets[i]
-        team = self.team
+        team, board = self.team, self.board
+        if hindered and not board.hinders(mx, my, sheet.flight):
+            hindered = False  # no start group either way: one cache entry
         near = sorted((x, y, team[j] == mine) for (x, y), j in self.occ.items()
                       if abs(x - mx) <= budget and abs(y - my) <= budget
                       and (x != mx or y != my))
         key = (mx, my, sheet.move, sheet.flight, mine, budget, hindered, tuple(near))
-        board = self.board
         cache = board.reaches
         hit = cache.get(key)
         if hit is None:
