@@ -162,16 +162,19 @@ def test_a_cached_movement_range_is_the_engines_search_with_every_character():
                 for i in range(len(s.pos)):
                     if not s.alive(i):
                         continue
-                    for budget in (1, 3, s.sheets[i].move):
+                    for budget, hindered in ((1, True), (3, True), (s.sheets[i].move, True),
+                                             (s.sheets[i].move, False)):
                         before = len(s.board.reaches)
                         fresh_here = (i, budget, True) not in s._cache.reach
-                        got = s.reach_of(i, budget)
+                        got = (s.reach_of(i, budget) if hindered
+                               else s._reach(i, budget, False))  # as a turn begun unhindered
                         hits += fresh_here and len(s.board.reaches) == before
                         me = s.pos[i]
                         fresh = reach(s.board.model, me, s.sheets[i].move, team=str(s.team[i]),
                                       flight=s.sheets[i].flight, budget=budget,
                                       occupants=[(t[0], t[1], str(s.team[j]))
-                                                 for t, j in s.occ.items() if t != me])
+                                                 for t, j in s.occ.items() if t != me],
+                                      hindered_start=hindered)
                         _same_reach(got, fresh)
 
             run_battle(state, ais, after_turn=check)

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.movement import move_budget
 from . import abilities as ab
 from .abilities import UseAbility
 from .attack import resolve_attack
@@ -105,8 +104,8 @@ def begin_turn(state: BattleState, actor: int) -> TurnStarted:
     The turn cost is deducted (B8); the actor's Move Action modifiers end (RB: "until
     the beginning of its next turn", B22); its Move for this turn is fixed now (RB
     Impeding: the halving "should be applied the moment the character's turn
-    starts", :func:`~sodwa_editor.engine.movement.move_budget`; then the Liquid Move
-    modifier, B37).
+    starts", :func:`~sodwa_editor.engine.movement.move_budget` via the board's
+    :meth:`~.board.Board.move_budget`; then the Liquid Move modifier, B37).
     """
     if state.result is not None:
         raise IllegalAction("the battle is over")
@@ -119,7 +118,7 @@ def begin_turn(state: BattleState, actor: int) -> TurnStarted:
     state.moved[actor] = False
     state.last_actor[state.team[actor]] = actor
     pos, sheet = state.pos[actor], state.sheets[actor]
-    budget, halved = move_budget(state.board.model, pos, sheet.move, flight=sheet.flight)
+    budget, halved = state.board.move_budget(pos[0], pos[1], sheet.move, sheet.flight)
     if state.board.liquid[pos[1]][pos[0]]:
         budget = max(0, budget + state.rules.terrain.liquid.move)
     state.turn_start, state.turn_move, state.turn_hindered = pos, budget, halved

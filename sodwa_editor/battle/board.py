@@ -21,7 +21,7 @@ import numpy as np
 
 from ..engine import adjacency as adj
 from ..engine.model import Edge, MapModel
-from ..engine.movement import Reach
+from ..engine.movement import Reach, move_budget
 from ..engine.terrain import Base
 
 Tile = tuple[int, int]
@@ -41,7 +41,7 @@ class Board:
     """
 
     __slots__ = ("model", "revision", "width", "height", "level", "liquid", "standable",
-                 "obstructions", "feature_arrays", "step", "reaches")
+                 "obstructions", "feature_arrays", "step", "reaches", "_budgets")
 
     def __init__(self, model: MapModel) -> None:
         """``model`` becomes the board's own (callers pass a copy; see :func:`prepare`)."""
@@ -70,6 +70,20 @@ class Board:
                                np.array([" ES".index(f[2]) for f in features], np.int64))
         self.step = adj.steps(m).step  # grounded adjacency: melee (A9: flight is movement only)
         self.reaches: dict[tuple[object, ...], Reach] = {}
+        self._budgets: dict[tuple[int, int, int, bool], tuple[int, bool]] = {}
+
+    def move_budget(self, x: int, y: int, move: int, flight: bool) -> tuple[int, bool]:
+        """The engine's :func:`~sodwa_editor.engine.movement.move_budget` for a turn begun
+        on ``(x, y)``: ``(steps allowed, halved)``, cached for this terrain."""
+        key = (x, y, move, flight)
+        hit = self._budgets.get(key)
+        if hit is None:
+            hit = self._budgets[key] = move_budget(self.model, (x, y), move, flight=flight)
+        return hit
+
+    def hinders(self, x: int, y: int, flight: bool) -> bool:
+        """Whether a turn begun on ``(x, y)`` is hindered (Move halved, a start group)."""
+        return self.move_budget(x, y, 0, flight)[1]
 
     def fork(self) -> Board:
         """A board on a copy of this model, for a battle about to change its terrain."""

@@ -373,8 +373,8 @@ class Clock:
         if not self.active[i]:
             raise ValueError(f"character {i} is defeated")
         need = ticks_to_reach(self.ip[i], self.initiative[i], self.rules.turn_threshold)
-        if need == 0 and not self._eligible(i):  # had its turn in this tick (B10)
-            return 1
+        if need == 0 and self.acted[i] and self.rules.one_turn_per_tick:
+            return 1  # had its turn in this tick (B10; _eligible's other terms hold)
         return need
 
     def predict(self, n: int) -> list[Prediction]:

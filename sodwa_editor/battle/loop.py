@@ -118,7 +118,7 @@ class View:
         return self._state.hp[i]
 
     def alive(self, i: int) -> bool:
-        return self._state.alive(i)
+        return self._state.clock.active[i]  # BattleState.alive, one call less (hot)
 
     def moved(self, i: int) -> bool:
         """Took a Move Action since the start of its last turn (B22)."""

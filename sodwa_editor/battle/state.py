@@ -68,11 +68,12 @@ class _Cache:
     Shared by copies of a state until one of them changes; then that one gets a new
     cache, so an entry is never wrong for anyone holding it."""
 
-    __slots__ = ("los", "reach")
+    __slots__ = ("los", "reach", "engaged")
 
     def __init__(self) -> None:
         self.los: LosBoard | None = None
         self.reach: dict[tuple[int, int, bool], Reach] = {}
+        self.engaged: dict[int, tuple[int, ...]] = {}  # :func:`.targeting.engaged_with`
 
 
 class BattleState:
@@ -180,6 +181,12 @@ class BattleState:
         """The undefeated character on ``tile``."""
         return self.occ.get(tile)
 
+    @property
+    def derived(self) -> _Cache:
+        """Data derived from the current arrangement (positions, defeats, terrain),
+        dropped by :meth:`changed`; for the rule modules' caches."""
+        return self._cache
+
     def los_board(self) -> LosBoard:
         """Lines of sight with the undefeated characters where they stand (cached)."""
         c = self._cache
@@ -210,12 +217,13 @@ class BattleState:
 
     def _reach(self, i: int, budget: int, hindered: bool) -> Reach:
         (mx, my), mine, sheet = self.pos[i], self.team[i], self.sheets[i]
-        team = self.team
+        team, board = self.team, self.board
+        if hindered and not board.hinders(mx, my, sheet.flight):
+            hindered = False  # no start group either way: one cache entry
         near = sorted((x, y, team[j] == mine) for (x, y), j in self.occ.items()
                       if abs(x - mx) <= budget and abs(y - my) <= budget
                       and (x != mx or y != my))
         key = (mx, my, sheet.move, sheet.flight, mine, budget, hindered, tuple(near))
-        board = self.board
         cache = board.reaches
         hit = cache.get(key)
         if hit is None:

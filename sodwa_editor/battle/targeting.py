@@ -28,9 +28,14 @@ class IllegalAction(ValueError):
 
 
 def engaged_with(state: BattleState, i: int) -> list[int]:
-    """The enemies adjacent to character ``i`` (engine adjacency), by index."""
-    me, board, pos = state.pos[i], state.board, state.pos
-    return [j for j in state.enemies(i) if board.adjacent(me, pos[j])]
+    """The enemies adjacent to character ``i`` (engine adjacency), by index (cached
+    with the arrangement)."""
+    cache = state.derived.engaged
+    hit = cache.get(i)
+    if hit is None:
+        me, board, pos = state.pos[i], state.board, state.pos
+        hit = cache[i] = tuple(j for j in state.enemies(i) if board.adjacent(me, pos[j]))
+    return list(hit)
 
 
 def attack_refusal(state: BattleState, attacker: int, target: int) -> str | None:
