@@ -328,21 +328,23 @@ def _battle_teams(seed: int, n: int) -> list[tuple[str, object, None]]:
 
 
 class _Timed:
-    """A controller wrapper that records how long each decision takes."""
+    """A controller wrapper that records the CPU time of each decision (this thread's
+    CPU clock, so time slices lost to other processes on a shared machine do not
+    count)."""
 
     def __init__(self, inner: object, samples: list[float]) -> None:
         self.inner, self.samples = inner, samples
 
     def choose_actor(self, view: object, candidates: object) -> int:
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         out = self.inner.choose_actor(view, candidates)  # type: ignore[attr-defined]
-        self.samples.append(time.perf_counter() - t0)
+        self.samples.append(time.thread_time() - t0)
         return out
 
     def decide(self, view: object) -> object:
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         out = self.inner.decide(view)  # type: ignore[attr-defined]
-        self.samples.append(time.perf_counter() - t0)
+        self.samples.append(time.thread_time() - t0)
         return out
 
 
@@ -356,7 +358,9 @@ def run_battles(*, battles: int = 8, size: int = 32, members: int = 4,
     """``sodwa bench battles``: ``battles`` greedy-vs-greedy battles of ``members``
     a side on one ``size`` x ``size`` mixed map (full default rules, the board
     prepared once and shared), then ``expectimax_turns`` expectimax decisions in
-    battles against greedy.  Battle ``k`` uses seed ``k``; sides alternate."""
+    battles against greedy.  Battle ``k`` uses seed ``k``; sides alternate.  Times
+    are CPU times of this process (battles per CPU-second of one core, decisions in
+    this thread's CPU time): on a shared machine wall time measures the other load."""
     from .battle.ai import make_controllers
     from .battle.board import prepare
     from .battle.loop import run_battle
@@ -380,9 +384,9 @@ def run_battles(*, battles: int = 8, size: int = 32, members: int = 4,
         state = battle(k)
         controllers = [_Timed(c, decisions)
                        for c in make_controllers(["greedy", "greedy"], state)]
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU seconds: "per core", robust to other load
         run_battle(state, controllers)  # type: ignore[arg-type]
-        total += time.perf_counter() - t0
+        total += time.process_time() - t0
     work = f"greedy vs greedy, {members}v{members}, {size}x{size} mixed map, full rules"
     out = [BattleMetric("battles_per_s_core", work, battles / total, 25, 100, True),
            BattleMetric("ai_turn_p95_ms", "greedy AI decision, same battles",
