@@ -1,0 +1,249 @@
+"""A battle played one step at a time (no Qt): the turn loop of
+:func:`sodwa_editor.battle.loop.run_battle`, cut into steps a GUI can take on a
+timer, with a person behind any team.
+
+Every step does what one pass of ``run_battle`` does: start the next turn (the
+team picks among tied characters), or take one action of the actor's
+controller, or end a turn with nothing left to do.  Decisions are recorded as
+the loop records them, with the state hash after every turn, so a battle played
+here saves as a replay ``sodwa replay --verify`` accepts.  A copy of the state
+is kept before every turn: going back to a turn restores it (dice and AI streams
+included), and playing on from there drops the turns after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ... import __version__
+from ...battle.actions import Action, Pass, apply, begin_turn, next_turn, refusal
+from ...battle.ai import make_controllers
+from ...battle.attack import AttackPreview
+from ...battle.clock import ActionType
+from ...battle.events import Event
+from ...battle.loop import Decision, View
+from ...battle.replay import (
+    REPLAY_FORMAT,
+    REPLAY_VERSION,
+    _inputs,
+    encode_decision,
+    header_hashes,
+    seed_doc,
+)
+from ...battle.setup import BattleSetup
+from ...battle.state import BattleState
+from ...battle.targeting import preview_attack
+
+HUMAN = "human"
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A person is asked: ``kind`` "actor" (pick one of ``candidates``) or "action"."""
+
+    kind: str
+    team: int
+    candidates: tuple[int, ...] = ()
+
+
+@dataclass
+class _Snapshot:
+    """The state between two turns, the decisions made before it and its hash."""
+
+    state: BattleState
+    decisions: int
+    hash: str
+
+
+class PlaytestSession:
+    """One playtest battle (see the module docstring).  ``controllers``: per team
+    ``"human"`` or an AI name."""
+
+    def __init__(self, setup: BattleSetup, controllers: Sequence[str], seed: int) -> None:
+        self.setup = setup
+        self.names = list(controllers)
+        self.seed = seed
+        self.restart(seed)
+
+    # ------------------------------------------------------------- lifecycle
+    def restart(self, seed: int | None = None) -> None:
+        """Start the battle again from ``seed`` (the same seed when None)."""
+        if seed is not None:
+            self.seed = seed
+        self.state = self.setup.state(self.seed)
+        self._ai = make_controllers(self.setup.ai, self.state)
+        #: every decision along the battle played, maybe beyond the state shown
+        #: (after going back); ``applied`` of them are in the state
+        self.decisions: list[Decision] = []
+        self.applied = 0
+        self.snapshots = [_Snapshot(self.state.copy(), 0, "")]
+        self.turn_index = 0  # turns finished: snapshots[turn_index] is where this turn began
+
+    def human(self, team: int) -> bool:
+        return self.names[team] == HUMAN
+
+    def take_over(self, team: int) -> None:
+        """Team ``team`` is played by a person from now on."""
+        self.names[team] = HUMAN
+
+    @property
+    def over(self) -> bool:
+        return self.state.result is not None
+
+    def view(self, team: int) -> View:
+        return View(self.state, team)
+
+    # ------------------------------------------------------------- stepping
+    @property
+    def waiting(self) -> Waiting | None:
+        """What a person must decide before the battle can go on (None: nothing)."""
+        s = self.state
+        if s.result is not None:
+            return None
+        if s.turn is None:
+            choice = s.clock.next_turn()
+            if choice is not None and choice.decision and self.human(choice.team):
+                return Waiting("actor", choice.team, tuple(choice.candidates))
+            return None
+        team = s.team[s.turn.actor]
+        if self.human(team) and self._must_decide():
+            return Waiting("action", team)
+        return None
+
+    def _must_decide(self) -> bool:
+        turn = self.state.turn
+        assert turn is not None
+        return bool(self.state.abilities or turn.can_take(ActionType.MOVE)
+                    or turn.can_take(ActionType.ATTACK))
+
+    def step(self) -> list[Event]:
+        """One step of the loop for an AI (or the rules); nothing while a person is
+        asked or the battle is over."""
+        s = self.state
+        if s.result is not None or self.waiting is not None:
+            return []
+        if s.turn is None:
+            choice = next_turn(s)
+            assert choice is not None
+            actor = choice.candidates[0]
+            if choice.decision:
+                actor = self._ai[choice.team].choose_actor(self.view(choice.team),
+                                                           choice.candidates)
+                self._record(Decision(choice.team, actor=actor))
+            return [begin_turn(s, actor)]
+        team = s.team[s.turn.actor]
+        if not self._must_decide():
+            return self._apply(Pass())
+        action = self._ai[team].decide(self.view(team))
+        why = refusal(s, action)
+        if why is not None:
+            raise RuntimeError(f"team {team + 1}'s AI: {why}")
+        self._record(Decision(team, action=action))
+        return self._apply(action)
+
+    def step_turn(self) -> list[Event]:
+        """Steps until the current turn ends (or a person is asked)."""
+        events: list[Event] = []
+        start = self.turn_index
+        while not self.over and self.waiting is None and self.turn_index == start:
+            events += self.step()
+        return events
+
+    def choose_actor(self, actor: int) -> str | None:
+        """A person picks the tied character to act; the reason when refused."""
+        w = self.waiting
+        if w is None or w.kind != "actor":
+            return "no character to pick now"
+        if actor not in w.candidates:
+            return f"{self.state.names[actor]!r} is not one of the characters due now"
+        next_turn(self.state)
+        self._record(Decision(w.team, actor=actor))
+        begin_turn(self.state, actor)
+        return None
+
+    def submit(self, action: Action) -> str | None:
+        """A person's action; the reason (one line) when the rules refuse it."""
+        w = self.waiting
+        if w is None or w.kind != "action":
+            return "it is not a human player's turn"
+        why = refusal(self.state, action)
+        if why is not None:
+            return why
+        self._record(Decision(w.team, action=action))
+        self._apply(action)
+        return None
+
+    def preview(self, attacker: int, target: int) -> AttackPreview:
+        return preview_attack(self.state, attacker, target)
+
+    def _record(self, decision: Decision) -> None:
+        if self.applied < len(self.decisions):  # played on after going back
+            del self.decisions[self.applied:]
+        del self.snapshots[self.turn_index + 1:]
+        self.decisions.append(decision)
+        self.applied += 1
+
+    def _apply(self, action: Action) -> list[Event]:
+        s = self.state
+        events = apply(s, action)
+        if s.turn is None or s.result is not None:  # the loop's after_turn
+            self.turn_index += 1
+            del self.snapshots[self.turn_index:]
+            self.snapshots.append(_Snapshot(s.copy(), self.applied, s.state_hash()))
+        return events
+
+    # ------------------------------------------------------------- history
+    @property
+    def turns_kept(self) -> int:
+        """The last turn one can go to (0 = the start)."""
+        return len(self.snapshots) - 1
+
+    @property
+    def hashes(self) -> list[str]:
+        """The state hash after every finished turn (as a replay stores them)."""
+        return [s.hash for s in self.snapshots[1:self.turn_index + 1]]
+
+    def go_to_turn(self, n: int) -> None:
+        """To the state after ``n`` turns (back, or forward along what was played)."""
+        n = max(0, min(n, self.turns_kept))
+        snap = self.snapshots[n]
+        self.state = snap.state.copy()
+        self._ai = make_controllers(self.setup.ai, self.state)
+        self.turn_index = n
+        self.applied = snap.decisions
+
+    def back(self) -> None:
+        """To the start of the current turn, or of the one before when nothing has
+        happened since this one's start."""
+        start = self.snapshots[self.turn_index].state
+        fresh = len(self.state.events) == len(start.events)
+        self.go_to_turn(self.turn_index - 1 if fresh else self.turn_index)
+
+    def forward(self) -> None:
+        """To the end of the current turn as it was played before (redo)."""
+        self.go_to_turn(self.turn_index + 1)
+
+    # ------------------------------------------------------------- replay
+    def to_replay(self, map_file: str, map_hash: str) -> dict[str, Any]:
+        """The battle so far as a replay document (``sodwa replay`` verifies a
+        finished one)."""
+        s = self.state
+        if s.result is None:
+            raise ValueError("the battle has not ended")
+        inputs = _inputs(self.setup)
+        ai = list(self.setup.ai)
+        return {
+            "format": REPLAY_FORMAT, "format_version": REPLAY_VERSION,
+            "engine_version": __version__,
+            "map": {"file": map_file, "hash": map_hash},
+            "hashes": header_hashes(inputs, map_hash, ai),
+            "seed": seed_doc(self.seed), "controllers": ai, "swapped": False,
+            **inputs,
+            "decisions": [encode_decision(d) for d in self.decisions[:self.applied]],
+            "turn_hashes": self.hashes,
+            "result": {"winner": s.result.winner, "reason": s.result.reason,
+                       "turns": s.clock.turns, "tick": s.clock.tick,
+                       "events": len(s.events)},
+        }
