@@ -100,10 +100,14 @@ class MainWindow(QMainWindow):
         from .previews import PreviewController
 
         self.previews = PreviewController(self)
+        from .playtest.mode import PlaytestMode
+
+        self.playtest = PlaytestMode(self)  # its actions join the menus and tool bar
         self.action_map = actions.build(self)
         self.tool_options = ToolOptionsBar(self)
         self.addToolBar(self.tool_options)
         self._build_docks()
+        self.playtest.build_ui()
         self.document.layer_guard = self.layers.refusal  # hidden or locked: refused
         self._build_status()
         self.state.hint.connect(self.statusBar().showMessage)
@@ -354,6 +358,7 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
+        self.playtest.stop()  # the scene back on the document's map, no timer left
         self.window_layout.save()
         self.previews.shutdown()
         self.recovery.discard()

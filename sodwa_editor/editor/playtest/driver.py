@@ -32,7 +32,7 @@ from ...battle.replay import (
     header_hashes,
     seed_doc,
 )
-from ...battle.setup import BattleSetup
+from ...battle.setup import BattleSetup, Seed
 from ...battle.state import BattleState
 from ...battle.targeting import preview_attack
 
@@ -61,22 +61,29 @@ class PlaytestSession:
     """One playtest battle (see the module docstring).  ``controllers``: per team
     ``"human"`` or an AI name."""
 
-    def __init__(self, setup: BattleSetup, controllers: Sequence[str], seed: int) -> None:
+    def __init__(self, setup: BattleSetup, controllers: Sequence[str], seed: Seed,
+                 script: Sequence[Decision] | None = None) -> None:
+        """``script``: the decisions of a replay to watch (its AIs are not re-run)."""
         self.setup = setup
         self.names = list(controllers)
         self.seed = seed
-        self.restart(seed)
-
-    # ------------------------------------------------------------- lifecycle
-    def restart(self, seed: int | None = None) -> None:
-        """Start the battle again from ``seed`` (the same seed when None)."""
-        if seed is not None:
-            self.seed = seed
-        self.state = self.setup.state(self.seed)
-        self._ai = make_controllers(self.setup.ai, self.state)
+        #: watching a replay: the AI sides' decisions come from ``decisions``
+        self.script = script is not None
         #: every decision along the battle played, maybe beyond the state shown
         #: (after going back); ``applied`` of them are in the state
-        self.decisions: list[Decision] = []
+        self.decisions: list[Decision] = list(script or ())
+        self.restart()
+
+    # ------------------------------------------------------------- lifecycle
+    def restart(self, seed: Seed | None = None) -> None:
+        """Start the battle again from ``seed`` (the same seed when None: what was
+        played stays available to step forward through)."""
+        if seed is not None:
+            self.seed = seed
+            self.script = False
+            self.decisions = []
+        self.state = self.setup.state(self.seed)
+        self._ai = make_controllers(self.setup.ai, self.state)
         self.applied = 0
         self.snapshots = [_Snapshot(self.state.copy(), 0, "")]
         self.turn_index = 0  # turns finished: snapshots[turn_index] is where this turn began
@@ -129,17 +136,25 @@ class PlaytestSession:
             assert choice is not None
             actor = choice.candidates[0]
             if choice.decision:
-                actor = self._ai[choice.team].choose_actor(self.view(choice.team),
-                                                           choice.candidates)
+                picked = self._scripted(choice.team, "actor").actor if self.script else \
+                    self._ai[choice.team].choose_actor(self.view(choice.team),
+                                                       choice.candidates)
+                assert picked is not None
+                actor = picked
                 self._record(Decision(choice.team, actor=actor))
             return [begin_turn(s, actor)]
         team = s.team[s.turn.actor]
         if not self._must_decide():
             return self._apply(Pass())
-        action = self._ai[team].decide(self.view(team))
+        if self.script:
+            scripted = self._scripted(team, "action").action
+            assert scripted is not None
+            action = scripted
+        else:
+            action = self._ai[team].decide(self.view(team))
         why = refusal(s, action)
         if why is not None:
-            raise RuntimeError(f"team {team + 1}'s AI: {why}")
+            raise RuntimeError(f"team {team + 1}'s {'replay' if self.script else 'AI'}: {why}")
         self._record(Decision(team, action=action))
         return self._apply(action)
 
@@ -173,17 +188,36 @@ class PlaytestSession:
             return why
         self._record(Decision(w.team, action=action))
         self._apply(action)
+        if self.state.turn is not None and self.state.result is None \
+                and not self._must_decide():
+            self._apply(Pass())  # nothing left to do: the loop ends the turn itself
         return None
 
     def preview(self, attacker: int, target: int) -> AttackPreview:
         return preview_attack(self.state, attacker, target)
 
     def _record(self, decision: Decision) -> None:
-        if self.applied < len(self.decisions):  # played on after going back
-            del self.decisions[self.applied:]
-        del self.snapshots[self.turn_index + 1:]
+        if self.applied < len(self.decisions):  # after going back
+            if self.decisions[self.applied] == decision:  # as played before: keep what follows
+                self.applied += 1
+                return
+            del self.decisions[self.applied:]  # played otherwise: the old future is gone
+            del self.snapshots[self.turn_index + 1:]
+            self.script = False
         self.decisions.append(decision)
         self.applied += 1
+
+    def _scripted(self, team: int, want: str) -> Decision:
+        """The replay's next decision (a replay being watched)."""
+        if self.applied >= len(self.decisions):
+            raise RuntimeError("the replay has no more decisions")
+        d = self.decisions[self.applied]
+        got = "actor" if d.actor is not None else "action"
+        if d.team != team or got != want:
+            raise RuntimeError(f"the replay's decision {self.applied + 1} is team "
+                               f"{d.team + 1}'s {got}; the battle asks team {team + 1} for "
+                               f"an {want}")
+        return d
 
     def _apply(self, action: Action) -> list[Event]:
         s = self.state

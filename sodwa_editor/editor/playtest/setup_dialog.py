@@ -35,7 +35,7 @@ from ...battle.ai import CONTROLLERS
 from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.rules import DEFAULT_RULES_PATH, Rules, load_rules
 from ...battle.setup import BattleSetup
-from ...battle.sheet import DEFAULT_ROSTER_PATH, roster_from_dict
+from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
 from ...battle.teams import Team, combatants_from_map, load_team, team_cost
 from ...engine.model import MapModel
 
@@ -191,7 +191,7 @@ class SetupDialog(QDialog):
         self.setObjectName("playtest_setup")
         self.setWindowTitle("Playtest")
         self.model = model
-        self._roster = None
+        self._roster: Roster | None = None
         self.rules_path: Path | None = None
         self.setup: BattleSetup | None = None
         lay = QVBoxLayout(self)
@@ -238,7 +238,7 @@ class SetupDialog(QDialog):
         self.set_choice(choice or PlaytestChoice())
 
     # ----------------------------------------------------------------- state
-    def roster(self):
+    def roster(self) -> Roster:
         if self._roster is None:
             self._roster = roster_from_dict(read_json(DEFAULT_ROSTER_PATH),
                                             str(DEFAULT_ROSTER_PATH))
