@@ -258,7 +258,8 @@ def test_replay_saved_from_the_gui_verifies_with_the_cli_and_opens_again(
     QTest.keyClick(win.view, Qt.Key.Key_Escape)
     assert mode.open_replay(out)
     instant(win)
-    mode.toggle_play() if not mode.playing else None
+    if not mode.playing:
+        QTest.keyClick(win.view, Qt.Key.Key_F6)
     qtbot.waitUntil(lambda: mode.session.over, timeout=60000)
     assert mode.session.state.state_hash() == s.state.state_hash()
     QTest.keyClick(win.view, Qt.Key.Key_Escape)
@@ -270,7 +271,7 @@ def test_replay_saved_from_the_gui_verifies_with_the_cli_and_opens_again(
     assert not mode.active
 
 
-@pytest.mark.parametrize("case", ["one team", "mixed teams", "over the cap"])
+@pytest.mark.parametrize("case", ["one team", "mixed teams", "over the cap", "on a wall"])
 def test_bad_setups_are_refused_with_the_battle_packages_words(make_window, qtbot, tmp_path,
                                                                case):
     win = open_map(make_window, "tiered-keep.json")
@@ -293,9 +294,87 @@ def test_bad_setups_are_refused_with_the_battle_packages_words(make_window, qtbo
                                                      zones=("attackers", None)))
         assert "one team from the map and one from a team file" in \
             win.statusBar().currentMessage()
+    elif case == "on a wall":
+        c = sorted(d.model.characters.values(), key=lambda c: c.id)[0]
+        win.set_tool("brush")
+        win.state.set("terrain_id", d.model.registry.id_of("obstructing"))
+        click_tile(win.view, c.x, c.y)
+        seen = press_f5_and_start(win, qtbot)
+        assert seen["problem"] == (f"character {c.id!r} stands on ({c.x}, {c.y}), where no "
+                                   "character may stand")
+        assert not win.playtest.active
     else:
         seen = press_f5_and_start(win, qtbot, cap=10)
         assert "over the 10-point cap" in str(seen["problem"])
         dlg = seen["dialog"]
         assert any("10 cap" in b.points.text() for b in dlg.teams)
         assert not win.playtest.active
+
+
+def wall_map():
+    from sodwa_editor.engine.model import Character, MapModel
+
+    m = MapModel(7, 3)
+    m.terrain[1, 2] = m.registry.id_of("obstructing")
+    m.characters = {"k": Character("k", "a", 1, 1, name="Knight"),
+                    "e": Character("e", "b", 6, 2, name="Knight")}
+    m.start_zones = {"a": [(0, 0)], "b": [(6, 0)]}
+    m.notify_bulk_change()
+    return m
+
+
+def test_a_wall_destroyed_by_a_click_disappears_from_the_map_not_from_the_document(
+        make_window, qtbot):
+    win = make_window(wall_map())
+    mode = win.playtest
+    assert mode.start(PlaytestChoice(controllers=("human", "pass"), seed=1))
+    instant(win)
+    wait_human(qtbot, mode)
+    s = mode.session
+    state = s.state
+    threshold = state.rules.terrain.obstruction_damage_threshold
+    for _ in range(threshold + 2):  # one strike per turn until the wall falls
+        if (2, 1, "") in s.state.destroyed:
+            break
+        assert s.waiting.kind == "action"
+        click_tile(win.view, 2, 1)
+        if s.waiting is not None:  # the Move Action is left: pass
+            QTest.keyClick(win.view, Qt.Key.Key_P)
+        wait_human(qtbot, mode)
+    state = s.state
+    assert (2, 1, "") in state.destroyed
+    assert win.scene.model is state.board.model  # the scene shows the battle's board
+    assert win.scene.model.base_at(2, 1) is not Base.OBSTRUCTING
+    assert win.document.model.base_at(2, 1) is Base.OBSTRUCTING  # the map is untouched
+    QTest.keyClick(win.view, Qt.Key.Key_Escape)
+    assert win.scene.model.base_at(2, 1) is Base.OBSTRUCTING
+
+
+def test_log_jump_defeated_tokens_and_forward(make_window, qtbot):
+    win = open_map(make_window, "rulebook-elevated-los.json")
+    mode = win.playtest
+    assert mode.start(PlaytestChoice(controllers=("greedy", "greedy"), seed=2))
+    instant(win)
+    qtbot.waitUntil(lambda: mode.session.over, timeout=120000)
+    s = mode.session
+    state = s.state
+    alive = [i for i in range(len(state.fighters)) if state.alive(i)]
+    assert sorted(mode.board.tokens) == alive  # the defeated left the map
+    assert len(alive) < len(state.fighters)
+    log = mode.panel.log
+    rows = [log.item(k) for k in range(log.count())]
+    turn3 = next(r for r in rows if r.text().startswith("Turn 3 "))
+    log.scrollToItem(turn3)
+    rect = log.visualItemRect(turn3)
+    QTest.mouseClick(log.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert s.turn_index == 2 and s.state.clock.turns == 2
+    assert sorted(mode.board.tokens) == [i for i in range(len(s.state.fighters))
+                                         if s.state.alive(i)]
+    greyed = [log.item(k).foreground().color().name() for k in range(log.count())]
+    assert "#969696" in greyed  # the turns ahead, greyed
+    QTest.keyClick(win.view, Qt.Key.Key_Right, ALT)
+    assert s.turn_index == 3
+    while s.turn_index < s.turns_kept:
+        QTest.keyClick(win.view, Qt.Key.Key_Right, ALT)
+    assert s.over and s.state.state_hash() == state.state_hash()
+    assert mode.panel.result.isVisible()

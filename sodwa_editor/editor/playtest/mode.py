@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QDockWidget
 
-from ...battle.actions import Attack, Move, Pass, refusal
+from ...battle.actions import Attack, AttackTerrain, Move, Pass, refusal
 from ...battle.events import Attacked, Event
 from ...battle.jsonfiles import BattleInputError
 from ...engine.model import MapModel
+from ..geometry import nearest_edge
 from ..tools.base import Tool, ToolEvent
 from . import replays
 from .battle_panel import BattlePanel, preview_text, roll_text
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
     from ..main_window import MainWindow
 
 SLICE_MS = 30
+#: a click this close (tile units) to an Obstructing border attacks the border
+EDGE_PICK = 0.15
 #: actions that stay enabled during a playtest (views, help, quit, files that only read)
 KEEP_ENABLED = frozenset({"zoom_in", "zoom_out", "zoom_fit", "zoom_100", "shortcuts",
                           "reset_layout", "quit", "save", "save_as", "export_png"})
@@ -60,7 +63,7 @@ class PlaytestTool(Tool):
 
     def press(self, ev: ToolEvent) -> None:
         if ev.button == Qt.MouseButton.LeftButton:
-            self.mode.click(ev.tile)
+            self.mode.click(ev.tile, (ev.fx, ev.fy))
 
     def hover(self, ev: ToolEvent) -> None:
         self.mode.hover(ev.tile)
@@ -157,7 +160,11 @@ class PlaytestMode(QObject):
         if self.active:
             self.stop()
         self.choice, self.model = choice, model
-        session = PlaytestSession(setup, choice.controllers, choice.seed)
+        try:
+            session = PlaytestSession(setup, choice.controllers, choice.seed)
+        except BattleInputError as exc:
+            self.win.show_message(f"cannot start the playtest: {exc}")
+            return False
         self.begin(session)
         return True
 
@@ -292,7 +299,9 @@ class PlaytestMode(QObject):
                 self.say(text)
 
     # ------------------------------------------------------------ a human turn
-    def click(self, tile: tuple[int, int]) -> None:
+    def click(self, tile: tuple[int, int], point: tuple[float, float] | None = None) -> None:
+        """A click on ``tile`` (at ``point`` in tile units: near a border it is the
+        border that is clicked)."""
         s = self.session
         if s is None:
             return
@@ -313,7 +322,10 @@ class PlaytestMode(QObject):
             return
         actor = state.actor
         assert actor is not None
-        if who is None:
+        feature = self._feature(tile, point)
+        if feature is not None:  # an Obstructing tile or border: a Basic Attack on it
+            self._after(s.submit(AttackTerrain(*feature)))
+        elif who is None:
             self._after(s.submit(Move(tile)))
         elif who == actor:
             self.say(f"{state.names[actor]} acts now: click a tile to move, an enemy to "
@@ -330,6 +342,22 @@ class PlaytestMode(QObject):
             self.panel.show_preview(html, True)
             self.board.hover(tile) if self.board else None
             self.say(f"attack {state.names[who]}? Confirm in the Battle panel (Esc cancels)")
+
+    def _feature(self, tile: tuple[int, int],
+                 point: tuple[float, float] | None) -> tuple[int, int, str] | None:
+        """The Obstructing border within :data:`EDGE_PICK` of ``point``, else the
+        Obstructing tile clicked, else None."""
+        assert self.session is not None
+        board = self.session.state.board
+        if point is not None:
+            edge, dist = nearest_edge(board.model, *point)
+            if edge is not None and dist < EDGE_PICK \
+                    and board.is_obstruction((edge.x, edge.y, edge.side)):
+                return (edge.x, edge.y, edge.side)
+        x, y = tile
+        if board.in_bounds(x, y) and not board.standable[y][x]:
+            return (x, y, "")
+        return None
 
     def confirm(self) -> None:
         s, target = self.session, self.pending
@@ -371,6 +399,8 @@ class PlaytestMode(QObject):
     # ------------------------------------------------------------ AI playback
     def set_speed(self, speed: str) -> None:
         self.speed = speed if speed in SPEEDS else "x1"
+        if self.bar.speed.currentText() != self.speed:
+            self.bar.speed.setCurrentText(self.speed)  # comes back here once, unchanged
         self._kick()
 
     def toggle_play(self) -> None:

@@ -104,8 +104,10 @@ def build_setup(model: MapModel, choice: PlaytestChoice) -> BattleSetup:
             team_docs.append(read_json(path))
         teams = sides
         docs["teams"] = team_docs
-    return BattleSetup.from_map(model, rules=rules, roster=roster,
-                                ai=ai_names(choice.controllers), teams=teams, docs=docs)
+    setup = BattleSetup.from_map(model, rules=rules, roster=roster,
+                                 ai=ai_names(choice.controllers), teams=teams, docs=docs)
+    setup.state(choice.seed)  # the characters' tiles are checked when a battle starts
+    return setup
 
 
 def map_sides(model: MapModel) -> list[str]:
