@@ -142,6 +142,7 @@ class BattlePanel(QWidget):
                                                         and shown != self._shown):
             self.log.clear()  # greyed lines change: rebuilt (else only appended)
         self._shown = shown
+        added = self.log.count() < len(log)
         for k in range(self.log.count(), len(log)):
             e = log[k]
             item = QListWidgetItem(describe_event(state, e))
@@ -153,7 +154,8 @@ class BattlePanel(QWidget):
             if k >= shown:
                 item.setForeground(QColor(150, 150, 150))
             self.log.addItem(item)
-        self.log.scrollToBottom()
+        if added:
+            self.log.scrollToItem(self.log.item(max(0, min(shown, len(log)) - 1)))
 
     def show_preview(self, html: str, confirmable: bool) -> None:
         self.bip_text.setText(html)

@@ -45,6 +45,17 @@ class BattleToken(CharacterToken):
         self.hp, self.health = hp, max(1, health)
         self.setToolTip(f"{character.id} ({character.team}): HP {hp}/{health}")
 
+    def set_place(self, x: int, y: int, hp: int) -> None:
+        """Move to tile (x, y) with ``hp`` left (no redraw when nothing changed)."""
+        if (x, y) != (self.character.x, self.character.y):
+            self.character = dataclasses.replace(self.character, x=x, y=y)
+            self.setPos(x * TILE, y * TILE)
+        if hp != self.hp:
+            self.hp = hp
+            self.setToolTip(f"{self.character.id} ({self.character.team}): "
+                            f"HP {hp}/{self.health}")
+            self.update()
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         super().paint(painter, option, widget)
@@ -109,6 +120,8 @@ class BattleBoard:
         self.state: BattleState | None = None
         self.move_tiles: set[tuple[int, int]] = set()
         self.target_tiles: dict[tuple[int, int], int] = {}
+        self._reach: object = None
+        self._reach_tiles: set[tuple[int, int]] = set()
         self._colors: dict[str, QColor] = {}
         self._labels: dict[str, str] = {}
 
@@ -152,18 +165,22 @@ class BattleBoard:
             self._colors = style.team_colors(set(style.map_team_colors(self.source)) | sides)
             self._labels = unique_labels({f.id: token_label(self._character(f.id, f.side))
                                           for f in state.fighters})
-        for token in self.tokens.values():
-            self.scene.removeItem(token)
-        self.tokens = {}
         for i, f in enumerate(state.fighters):
-            if not state.alive(i):
-                continue  # a defeated character leaves the board (B32)
+            token = self.tokens.get(i)
+            if not state.alive(i):  # a defeated character leaves the board (B32)
+                if token is not None:
+                    self.scene.removeItem(token)
+                    del self.tokens[i]
+                continue
             x, y = state.pos[i]
-            ch = dataclasses.replace(self._character(f.id, f.side), x=x, y=y,
-                                     move=f.sheet.move, range=f.sheet.range,
-                                     flight=f.sheet.flight)
-            self.tokens[i] = BattleToken(ch, self._colors[f.side], self._labels[f.id],
-                                         state.hp[i], f.sheet.health, self.tokens_root)
+            if token is None:
+                ch = dataclasses.replace(self._character(f.id, f.side), x=x, y=y,
+                                         move=f.sheet.move, range=f.sheet.range,
+                                         flight=f.sheet.flight)
+                self.tokens[i] = BattleToken(ch, self._colors[f.side], self._labels[f.id],
+                                             state.hp[i], f.sheet.health, self.tokens_root)
+            else:  # only what changed is redrawn (a step back revives the defeated)
+                token.set_place(x, y, state.hp[i])
 
     def _character(self, ident: str, side: str) -> Character:
         c = self.source.characters.get(ident)
@@ -175,10 +192,13 @@ class BattleBoard:
         allowance = move_allowance(state) if turn.can_take(ActionType.MOVE) else 0
         if allowance > 0:
             reach = state.reach_of(actor, allowance)
-            self.reach_item.set_reach(state.board.model, reach)
+            if reach is not self._reach:  # the same range object: already drawn
+                self._reach = reach
+                self.reach_item.set_reach(state.board.model, reach)
+                ys, xs = (reach.steps > 0).nonzero()
+                self._reach_tiles = set(zip(xs.tolist(), ys.tolist(), strict=True))
             self.reach_item.setVisible(True)
-            ys, xs = (reach.steps > 0).nonzero()
-            self.move_tiles = set(zip(xs.tolist(), ys.tolist(), strict=True))
+            self.move_tiles = self._reach_tiles
         else:
             self.reach_item.setVisible(False)
         if turn.can_take(ActionType.ATTACK):
