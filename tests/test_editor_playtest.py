@@ -105,6 +105,7 @@ def test_human_turn_ai_turn_step_back_and_stop_leave_the_document_untouched(
     wait_human(qtbot, mode)
     s = mode.session
     if s.waiting.kind == "actor":  # a tie of the human team: click one of them
+        assert set(mode.board.candidates.tiles) == {s.state.pos[i] for i in s.waiting.candidates}
         x, y = s.state.pos[s.waiting.candidates[0]]
         click_tile(win.view, x, y)
     for _ in range(40):  # move towards the enemy and pass until one is in reach
@@ -138,6 +139,11 @@ def test_human_turn_ai_turn_step_back_and_stop_leave_the_document_untouched(
     tile, target = next(iter(mode.board.target_tiles.items()))
     move(win.view, tile[0] + 0.5, tile[1] + 0.5)
     assert win.scene.previews["path"].isVisible()  # the LoS line to the hovered target
+    click_tile(win.view, *tile)
+    assert mode.panel.bip.isVisible() and mode.pending == target
+    QTest.keyClick(win.view, Qt.Key.Key_Escape)  # Escape drops the preview, not the playtest
+    assert mode.active and not mode.panel.bip.isVisible() and mode.pending is None
+    assert len(state.events) == n
     click_tile(win.view, *tile)
     assert mode.panel.bip.isVisible() and mode.pending == target
     assert "TAV" in mode.panel.bip_text.text() and "roll needed" in mode.panel.bip_text.text()

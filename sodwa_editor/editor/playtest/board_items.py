@@ -114,7 +114,9 @@ class BattleBoard:
         self.ring = ActiveRing()
         self.targets = ShapeOverlay(cosmetic(TARGET, 3, Qt.PenStyle.DashLine),
                                     QColor(213, 94, 0, 60), TARGETS_Z)
-        for item in (self.tokens_root, self.ring, self.targets):
+        #: the characters a human team picks its actor from (a same-team tie)
+        self.candidates = ShapeOverlay(cosmetic(ACTIVE, 3), QColor(255, 200, 0, 70), TARGETS_Z)
+        for item in (self.tokens_root, self.ring, self.targets, self.candidates):
             scene.addItem(item)
         self.tokens: dict[int, BattleToken] = {}
         self.state: BattleState | None = None
@@ -138,9 +140,11 @@ class BattleBoard:
         return self.scene.previews["culprit"]
 
     # ------------------------------------------------------------- drawing
-    def show(self, state: BattleState) -> None:
-        """Draw ``state``: its board, the characters left, the actor and its options."""
+    def show(self, state: BattleState, candidates: tuple[int, ...] = ()) -> None:
+        """Draw ``state``: its board, the characters left, the actor and its options;
+        ``candidates``: the characters a person is to pick the actor from."""
         self.state = state
+        self.candidates.set_shape(sorted(state.pos[i] for i in candidates))
         board_model = state.board.model
         if self.scene.model is not board_model:  # a wall fell (the board forked), or a step
             self.scene.set_model(board_model)
@@ -240,7 +244,7 @@ class BattleBoard:
 
     def remove(self) -> None:
         """Take every battle item off the scene and hide the shared previews."""
-        for item in (self.tokens_root, self.ring, self.targets):
+        for item in (self.tokens_root, self.ring, self.targets, self.candidates):
             if item.scene() is self.scene:
                 self.scene.removeItem(item)
         self.tokens = {}

@@ -250,7 +250,8 @@ class PlaytestMode(QObject):
         if s is None or self.board is None:
             return
         state = s.state
-        self.board.show(state)
+        w = s.waiting
+        self.board.show(state, w.candidates if w is not None and w.kind == "actor" else ())
         log = state.events
         furthest = s.snapshots[-1].state.events
         if len(furthest) > len(log):
@@ -316,7 +317,7 @@ class PlaytestMode(QObject):
         who = state.at(tile)
         if w.kind == "actor":
             if who is None:
-                self.say("pick the character to act: click one of the ringed characters")
+                self.say("pick the character to act: click one of the characters marked in yellow")
                 return
             self._after(s.choose_actor(who))
             return
