@@ -269,6 +269,15 @@ def test_replay_saved_from_the_gui_verifies_with_the_cli_and_opens_again(
     qtbot.waitUntil(lambda: mode.session.over, timeout=60000)
     assert mode.session.state.state_hash() == s.state.state_hash()
     QTest.keyClick(win.view, Qt.Key.Key_Escape)
+    # a replay whose turns do not match what it claims: refused, with why
+    import json
+
+    doc = json.loads(out.read_text())
+    doc["turn_hashes"][0] = "0" * 32
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    assert not mode.open_replay(bad)
+    assert "turn_hashes[0]: the state after turn 1 differs" in win.statusBar().currentMessage()
     # another map: refused, with why
     win.set_tool("brush")
     click_tile(win.view, 1, 1)

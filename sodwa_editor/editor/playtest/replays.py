@@ -1,7 +1,8 @@
 """Replays in the editor: Save Replay of a finished playtest battle (a file
 ``sodwa replay --verify`` accepts when the map is saved as played) and File ->
 Open Replay, which watches a replay made on the open map: the map's hash (of its
-canonical JSON, as the CLI hashes a map file) must be the one the replay names."""
+canonical JSON, as the CLI hashes a map file) must be the one the replay names,
+and the replay is verified (``sodwa replay --verify``'s check) before it plays."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.loop import Decision
-from ...battle.replay import decode_action, digest, load_replay, setup_of
+from ...battle.replay import decode_action, digest, load_replay, rerun, setup_of
 from ...engine.model import MapModel
 from .driver import PlaytestSession
 
@@ -79,6 +80,7 @@ def open_replay(mode: PlaytestMode, path: Path | None = None) -> bool:
             raise BattleInputError(
                 f"{path.name} was made on another map ({replay.map_file}, hash "
                 f"{replay.map_hash[:19]}...); the open map's hash is {have[:19]}...")
+        rerun(replay, model, have, verify=True)  # every turn's hash and the result
         setup = setup_of(replay, model)
         script = [decision(d) for d in replay.doc["decisions"]]
     except (BattleInputError, KeyError, TypeError, ValueError) as exc:
@@ -87,5 +89,6 @@ def open_replay(mode: PlaytestMode, path: Path | None = None) -> bool:
     mode.stop()
     mode.model, mode.choice = model, None
     mode.begin(PlaytestSession(setup, list(setup.ai), replay.seed(), script=script))
-    mode.say(f"watching {path.name}: Play, One Action, One Turn, or Take Over")
+    mode.say(f"watching {path.name} (verified: {len(replay.doc['turn_hashes'])} turn hashes "
+             "and the result match): Play, One Action, One Turn, or Take Over")
     return True
