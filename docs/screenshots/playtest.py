@@ -40,7 +40,7 @@ def main() -> None:
     app.processEvents()
     mode = win.playtest
     mode.start(PlaytestChoice(controllers=("human", "greedy"), seed=3))
-    mode.set_speed("instant")
+    mode.bar.speed.setCurrentText("instant")
     s = mode.session
     assert s is not None and mode.board is not None
     for _ in range(60):
@@ -60,7 +60,9 @@ def main() -> None:
         if not mode.board.target_tiles:
             mode.pass_turn()
     win.view.zoom_fit()
-    tile = next(iter(mode.board.target_tiles))
+    actor = s.state.actor
+    tile = max(mode.board.target_tiles,  # the best chance of a hit
+               key=lambda t: s.preview(actor, mode.board.target_tiles[t]).hits)
     click_tile(win.view, *tile)
     move(win.view, tile[0] + 0.5, tile[1] + 0.5)
     mode.board.hover(tile)
