@@ -393,3 +393,23 @@ def test_log_jump_defeated_tokens_and_forward(make_window, qtbot):
         QTest.keyClick(win.view, Qt.Key.Key_Right, ALT)
     assert s.over and s.state.state_hash() == state.state_hash()
     assert mode.panel.result.isVisible()
+
+
+def test_pause_one_action_one_turn_and_speeds(make_window, qtbot):
+    win = open_map(make_window, "tiered-keep.json")
+    mode = win.playtest
+    assert mode.start(PlaytestChoice(controllers=("greedy", "random"), seed=5))
+    QTest.keyClick(win.view, Qt.Key.Key_F6)  # pause
+    assert not mode.playing and not mode.timer.isActive()
+    s = mode.session
+    QTest.keyClick(win.view, Qt.Key.Key_F7)  # one step: the first turn starts
+    assert s.state.turn is not None and len(s.state.events) == 1
+    QTest.keyClick(win.view, Qt.Key.Key_F8)  # one turn: to its end
+    assert s.state.turn is None and s.turn_index == 1
+    assert mode.board.ring.isVisible() is False
+    for speed, ms in (("x2", 400), ("x4", 200), ("x1", 800)):
+        win.playtest.bar.speed.setCurrentText(speed)
+        QTest.keyClick(win.view, Qt.Key.Key_F6)  # play: the timer runs at the speed
+        assert mode.playing and mode.timer.interval() == ms and mode.timer.isActive()
+        QTest.keyClick(win.view, Qt.Key.Key_F6)
+        assert not mode.timer.isActive()
