@@ -34,6 +34,7 @@ from .battle_panel import BattlePanel, preview_text, roll_text
 from .board_items import BattleBoard
 from .controls import SPEEDS, PlaytestBar, build_actions, build_menu
 from .driver import HUMAN, PlaytestSession
+from .lock import EditingLock
 from .setup_dialog import MAX_SEED, PlaytestChoice, SetupDialog, build_setup
 
 if TYPE_CHECKING:
@@ -42,13 +43,6 @@ if TYPE_CHECKING:
 SLICE_MS = 30
 #: a click this close (tile units) to an Obstructing border attacks the border
 EDGE_PICK = 0.15
-#: actions that stay enabled during a playtest (views, help, quit, files that only read)
-KEEP_ENABLED = frozenset({"zoom_in", "zoom_out", "zoom_fit", "zoom_100", "shortcuts",
-                          "reset_layout", "quit", "save", "save_as", "export_png"})
-#: docks that edit the map: disabled during a playtest
-EDITING_DOCKS = ("palette", "inspector", "history")
-
-
 class PlaytestTool(Tool):
     """The view's tool while a playtest runs: clicks and keys go to the mode."""
 
@@ -101,9 +95,7 @@ class PlaytestMode(QObject):
         self.timer.timeout.connect(self._tick)
         self.tool = PlaytestTool(self)
         self.actions = build_actions(win, self)
-        self._saved: dict[str, bool] = {}
-        self._previews: dict[str, bool] = {}
-        self._tool_name = ""
+        self.lock = EditingLock(win, self.actions, self.tool)
 
     def build_ui(self) -> None:
         """The Play menu, the tool bar and the Battle dock (after the window's menus)."""
@@ -171,7 +163,7 @@ class PlaytestMode(QObject):
     def begin(self, session: PlaytestSession) -> None:
         win = self.win
         self.session = session
-        self._lock()
+        self.lock.lock()
         self.board = BattleBoard(win.scene, self.model or win.document.model)
         self.pending = None
         self.playing = True
@@ -194,48 +186,12 @@ class PlaytestMode(QObject):
         self.session = None
         self.pending = None
         win.scene.set_model(win.document.model)
-        self._unlock()
+        self.lock.unlock()
         self.bar.setVisible(False)
         self.dock.setVisible(False)
         self.panel.hide_preview()
         win.statusBar().showMessage("Playtest stopped: back to editing", 4000)
         self.stopped.emit()
-
-    def _lock(self) -> None:
-        win = self.win
-        self._saved = {k: a.isEnabled() for k, a in win.action_map.items()
-                       if k not in KEEP_ENABLED and k not in self.actions}
-        for k in self._saved:
-            win.action_map[k].setEnabled(False)
-        win.recent_menu.setEnabled(False)
-        for k, a in self.actions.items():
-            a.setEnabled(k not in ("playtest_save_replay",))
-        for name in EDITING_DOCKS:
-            win.docks[name].widget().setEnabled(False)
-        win.tool_options.setEnabled(False)
-        self._previews = dict(win.previews.enabled)
-        for name in self._previews:
-            win.previews.enabled[name] = False
-        win.previews.update_now()
-        self._tool_name = win.state.tool
-        win.scene.hover.clear()
-        win.view.set_tool(self.tool)
-        win.view.viewport().setCursor(self.tool.cursor)
-
-    def _unlock(self) -> None:
-        win = self.win
-        for k, on in self._saved.items():
-            win.action_map[k].setEnabled(on)
-        win.recent_menu.setEnabled(True)
-        for k, a in self.actions.items():
-            a.setEnabled(k in ("playtest", "open_replay"))
-        self.actions["playtest_play"].setChecked(False)
-        for name in EDITING_DOCKS:
-            win.docks[name].widget().setEnabled(True)
-        win.tool_options.setEnabled(True)
-        win.previews.enabled.update(self._previews)
-        win.previews.update_now()
-        win.set_tool(self._tool_name or "brush")
 
     def escape(self) -> None:
         """Escape: drop the attack being previewed, else stop the playtest."""
