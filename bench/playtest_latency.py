@@ -97,10 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     refresh_ms: list[float] = []
     total_ms: list[float] = []
     for _ in range(args.steps):
-        if session.over:
+        if session.result is not None:
             session.restart(session.seed + 1 if isinstance(session.seed, int) else None)
         t0 = time.perf_counter()
-        session.step()
+        session.step_action()
         t1 = time.perf_counter()
         mode.refresh()
         t_refresh = time.perf_counter()

@@ -81,7 +81,7 @@ def instant(win) -> None:
 
 
 def wait_human(qtbot, mode, timeout=30000) -> None:
-    qtbot.waitUntil(lambda: mode.session.over or mode.session.waiting is not None,
+    qtbot.waitUntil(lambda: mode.session.result is not None or mode.session.waiting is not None,
                     timeout=timeout)
 
 
@@ -162,16 +162,16 @@ def test_human_turn_ai_turn_step_back_and_stop_leave_the_document_untouched(
         assert state.pos[actor] == dest
         assert any(isinstance(e, Moved) for e in state.events[n:])
     # Pass (P): the AI's turn plays on the timer
-    turns = s.turn_index
+    turns = s.turn
     QTest.keyClick(win.view, Qt.Key.Key_P)
-    qtbot.waitUntil(lambda: s.over or s.turn_index > turns + 1 or s.waiting is not None,
+    qtbot.waitUntil(lambda: s.result is not None or s.turn > turns + 1 or s.waiting is not None,
                     timeout=30000)
     ai_turns = [e for e in s.state.events if isinstance(e, TurnStarted) and e.team == 1]
     assert ai_turns, "the AI played no turn"
     # step back (Alt+Left) goes to an earlier turn; forward returns
-    where = s.turn_index
+    where, logged = s.turn, len(s.state.events)
     QTest.keyClick(win.view, Qt.Key.Key_Left, ALT)
-    assert s.turn_index < where or len(s.state.events) < len(s.snapshots[-1].state.events)
+    assert s.turn <= where and len(s.state.events) < logged
     QTest.keyClick(win.view, Qt.Key.Key_Escape)  # back to editing
     assert not mode.active and not mode.bar.isVisible()
     assert document_snapshot(win) == before
@@ -213,7 +213,7 @@ def test_ai_against_ai_at_instant_speed_reaches_the_result_panel(make_window, qt
     probe = QTimer(win)
     probe.timeout.connect(lambda: ticks.append(1))  # the event loop keeps turning
     probe.start(5)
-    qtbot.waitUntil(lambda: mode.session.over, timeout=120000)
+    qtbot.waitUntil(lambda: mode.session.result is not None, timeout=120000)
     probe.stop()
     assert len(ticks) > 3
     state = mode.session.state
@@ -228,7 +228,7 @@ def test_ai_against_ai_at_instant_speed_reaches_the_result_panel(make_window, qt
     # restart with the same seed: the same battle again
     final = state.state_hash()
     QTest.keyClick(win.view, Qt.Key.Key_F9)
-    qtbot.waitUntil(lambda: mode.session.over, timeout=120000)
+    qtbot.waitUntil(lambda: mode.session.result is not None, timeout=120000)
     assert mode.session.state.state_hash() == final
 
 
@@ -245,7 +245,7 @@ def test_replay_saved_from_the_gui_verifies_with_the_cli_and_opens_again(
     QTest.keyClick(win.view, Qt.Key.Key_Left, ALT)  # a step back before playing on
     QTest.keyClick(win.view, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)  # take over
     for _ in range(2000):  # the person passes every turn, the AI plays
-        if s.over:
+        if s.result is not None:
             break
         w = s.waiting
         if w is None:
@@ -255,7 +255,7 @@ def test_replay_saved_from_the_gui_verifies_with_the_cli_and_opens_again(
             click_tile(win.view, x, y)
         else:
             QTest.keyClick(win.view, Qt.Key.Key_P)
-    assert s.over
+    assert s.result is not None
     out = mode.save_replay(tmp_path / "r.json")
     assert out is not None
     capsys.readouterr()
@@ -266,7 +266,7 @@ def test_replay_saved_from_the_gui_verifies_with_the_cli_and_opens_again(
     instant(win)
     if not mode.playing:
         QTest.keyClick(win.view, Qt.Key.Key_F6)
-    qtbot.waitUntil(lambda: mode.session.over, timeout=60000)
+    qtbot.waitUntil(lambda: mode.session.result is not None, timeout=60000)
     assert mode.session.state.state_hash() == s.state.state_hash()
     QTest.keyClick(win.view, Qt.Key.Key_Escape)
     # a replay whose turns do not match what it claims: refused, with why
@@ -370,7 +370,7 @@ def test_log_jump_defeated_tokens_and_forward(make_window, qtbot):
     mode = win.playtest
     assert mode.start(PlaytestChoice(controllers=("greedy", "greedy"), seed=2))
     instant(win)
-    qtbot.waitUntil(lambda: mode.session.over, timeout=120000)
+    qtbot.waitUntil(lambda: mode.session.result is not None, timeout=120000)
     s = mode.session
     state = s.state
     alive = [i for i in range(len(state.fighters)) if state.alive(i)]
@@ -382,16 +382,16 @@ def test_log_jump_defeated_tokens_and_forward(make_window, qtbot):
     log.scrollToItem(turn3)
     rect = log.visualItemRect(turn3)
     QTest.mouseClick(log.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert s.turn_index == 2 and s.state.clock.turns == 2
+    assert s.turn == 3 and s.state.clock.turns == 2 and s.state.turn is None
     assert sorted(mode.board.tokens) == [i for i in range(len(s.state.fighters))
                                          if s.state.alive(i)]
     greyed = [log.item(k).foreground().color().name() for k in range(log.count())]
     assert "#969696" in greyed  # the turns ahead, greyed
     QTest.keyClick(win.view, Qt.Key.Key_Right, ALT)
-    assert s.turn_index == 3
-    while s.turn_index < s.turns_kept:
+    assert s.turn == 4
+    while s.turn < s.turn_count:
         QTest.keyClick(win.view, Qt.Key.Key_Right, ALT)
-    assert s.over and s.state.state_hash() == state.state_hash()
+    assert s.result is not None and s.state.state_hash() == state.state_hash()
     assert mode.panel.result.isVisible()
 
 
@@ -405,7 +405,7 @@ def test_pause_one_action_one_turn_and_speeds(make_window, qtbot):
     QTest.keyClick(win.view, Qt.Key.Key_F7)  # one step: the first turn starts
     assert s.state.turn is not None and len(s.state.events) == 1
     QTest.keyClick(win.view, Qt.Key.Key_F8)  # one turn: to its end
-    assert s.state.turn is None and s.turn_index == 1
+    assert s.state.turn is None and s.turn == 2
     assert mode.board.ring.isVisible() is False
     for speed, ms in (("x2", 400), ("x4", 200), ("x1", 800)):
         win.playtest.bar.speed.setCurrentText(speed)

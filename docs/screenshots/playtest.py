@@ -44,9 +44,9 @@ def main() -> None:
     s = mode.session
     assert s is not None and mode.board is not None
     for _ in range(60):
-        while not s.over and s.waiting is None:
+        while s.result is None and s.waiting is None:
             app.processEvents()
-        if s.over or mode.board.target_tiles:
+        if s.result is not None or mode.board.target_tiles:
             break
         w = s.waiting
         assert w is not None

@@ -96,8 +96,14 @@ class PlaytestSession:
         self.names[team] = HUMAN
 
     @property
-    def over(self) -> bool:
-        return self.state.result is not None
+    def result(self):
+        return self.state.result
+
+    def is_human(self, team: int) -> bool:
+        return self.names[team] == HUMAN
+
+    def controller_names(self) -> tuple[str, str]:
+        return self.names[0], self.names[1]
 
     def view(self, team: int) -> View:
         return View(self.state, team)
@@ -125,7 +131,7 @@ class PlaytestSession:
         return bool(self.state.abilities or turn.can_take(ActionType.MOVE)
                     or turn.can_take(ActionType.ATTACK))
 
-    def step(self) -> list[Event]:
+    def step_action(self) -> list[Event]:
         """One step of the loop for an AI (or the rules); nothing while a person is
         asked or the battle is over."""
         s = self.state
@@ -162,8 +168,8 @@ class PlaytestSession:
         """Steps until the current turn ends (or a person is asked)."""
         events: list[Event] = []
         start = self.turn_index
-        while not self.over and self.waiting is None and self.turn_index == start:
-            events += self.step()
+        while self.result is None and self.waiting is None and self.turn_index == start:
+            events += self.step_action()
         return events
 
     def choose_actor(self, actor: int) -> str | None:
@@ -230,34 +236,52 @@ class PlaytestSession:
 
     # ------------------------------------------------------------- history
     @property
-    def turns_kept(self) -> int:
-        """The last turn one can go to (0 = the start)."""
-        return len(self.snapshots) - 1
+    def turn(self) -> int:
+        """The current turn's number (from 1), or the next one's between turns."""
+        return self.turn_index + 1
+
+    @property
+    def turn_count(self) -> int:
+        """The last turn :meth:`go_to_turn` can reach (the recorded history)."""
+        return len(self.snapshots)
 
     @property
     def hashes(self) -> list[str]:
         """The state hash after every finished turn (as a replay stores them)."""
         return [s.hash for s in self.snapshots[1:self.turn_index + 1]]
 
-    def go_to_turn(self, n: int) -> None:
-        """To the state after ``n`` turns (back, or forward along what was played)."""
-        n = max(0, min(n, self.turns_kept))
+    def future_events(self) -> list[Event]:
+        """The log of the battle as played furthest (beyond the state after going back)."""
+        last = self.snapshots[-1].state.events
+        return last if len(last) > len(self.state.events) else self.state.events
+
+    def go_to_turn(self, k: int) -> None:
+        """To the start of turn ``k`` (1 .. :attr:`turn_count`; back, or forward along
+        what was played)."""
+        n = max(0, min(k - 1, len(self.snapshots) - 1))
         snap = self.snapshots[n]
         self.state = snap.state.copy()
         self._ai = make_controllers(self.setup.ai, self.state)
         self.turn_index = n
         self.applied = snap.decisions
 
-    def back(self) -> None:
+    def back(self) -> bool:
         """To the start of the current turn, or of the one before when nothing has
-        happened since this one's start."""
+        happened since this one's start; False when there is nothing earlier."""
         start = self.snapshots[self.turn_index].state
         fresh = len(self.state.events) == len(start.events)
-        self.go_to_turn(self.turn_index - 1 if fresh else self.turn_index)
+        if fresh and self.turn_index == 0:
+            return False
+        self.go_to_turn(self.turn if not fresh else self.turn - 1)
+        return True
 
-    def forward(self) -> None:
-        """To the end of the current turn as it was played before (redo)."""
-        self.go_to_turn(self.turn_index + 1)
+    def forward(self) -> bool:
+        """To the end of the current turn as it was played before (redo); False when
+        nothing was played beyond."""
+        if self.turn >= self.turn_count:
+            return False
+        self.go_to_turn(self.turn + 1)
+        return True
 
     # ------------------------------------------------------------- replay
     def to_replay(self, map_file: str, map_hash: str) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from . import replays
 from .battle_panel import BattlePanel, preview_text, roll_text
 from .board_items import BattleBoard
 from .controls import SPEEDS, PlaytestBar, build_actions, build_menu
-from .driver import HUMAN, PlaytestSession
+from .driver import PlaytestSession
 from .lock import EditingLock
 from .setup_dialog import MAX_SEED, PlaytestChoice, SetupDialog, build_setup
 
@@ -107,7 +107,7 @@ class PlaytestMode(QObject):
         self.panel = BattlePanel()
         self.panel.confirm.connect(self.confirm)
         self.panel.cancel.connect(self.cancel_attack)
-        self.panel.turn_clicked.connect(lambda t: self.go_to_turn(t - 1))
+        self.panel.turn_clicked.connect(self.go_to_turn)
         self.panel.result.save_replay.connect(self.save_replay)
         self.panel.result.restart.connect(self.restart_same)
         self.dock = QDockWidget("Battle", win)
@@ -208,17 +208,15 @@ class PlaytestMode(QObject):
         state = s.state
         w = s.waiting
         self.board.show(state, w.candidates if w is not None and w.kind == "actor" else ())
-        log = state.events
-        furthest = s.snapshots[-1].state.events
-        if len(furthest) > len(log):
-            log = furthest
+        future = getattr(s, "future_events", None)  # the turns ahead after going back
+        log = future() if future is not None else state.events
         self.panel.show_state(state, self.status_text(), log, len(state.events))
         if state.result is not None:
             self.panel.result.show_result(state)
         self.panel.result.setVisible(state.result is not None)
         self.actions["playtest_save_replay"].setEnabled(state.result is not None)
         self.actions["playtest_pass"].setEnabled(self._human_action())
-        self.actions["playtest_forward"].setEnabled(s.turn_index < s.turns_kept)
+        self.actions["playtest_forward"].setEnabled(s.turn < s.turn_count)
         self.actions["playtest_play"].setChecked(self.playing)
         self.changed.emit()
 
@@ -239,7 +237,7 @@ class PlaytestMode(QObject):
         if w is not None:
             return (f"{head}: {who}, Human): click a blue tile to move, a marked enemy to "
                     "attack, P to pass")
-        return f"{head}: {who}, AI {s.names[state.team[state.actor]]})"
+        return f"{head}: {who}, AI {s.controller_names()[state.team[state.actor]]})"
 
     def _human_action(self) -> bool:
         s = self.session
@@ -370,7 +368,7 @@ class PlaytestMode(QObject):
 
     def _kick(self) -> None:
         s = self.session
-        if s is None or not self.playing or s.over or s.waiting is not None:
+        if s is None or not self.playing or s.result is not None or s.waiting is not None:
             self.timer.stop()
             return
         self.timer.start(SPEEDS[self.speed])
@@ -382,8 +380,8 @@ class PlaytestMode(QObject):
         t0 = time.perf_counter()
         try:
             while True:
-                s.step()
-                if (SPEEDS[self.speed] or s.over or s.waiting is not None
+                s.step_action()
+                if (SPEEDS[self.speed] or s.result is not None or s.waiting is not None
                         or (time.perf_counter() - t0) * 1000 >= SLICE_MS):
                     break
         except Exception as exc:  # noqa: BLE001  (an AI or replay fault: reported, paused)
@@ -409,7 +407,7 @@ class PlaytestMode(QObject):
 
     def step_action(self) -> None:
         """One AI action (or the start of the next turn)."""
-        self._manual(lambda: self.session.step() if self.session else [])
+        self._manual(lambda: self.session.step_action() if self.session else [])
 
     def step_turn(self) -> None:
         self._manual(lambda: self.session.step_turn() if self.session else [])
@@ -425,7 +423,7 @@ class PlaytestMode(QObject):
         else:
             choice = state.clock.next_turn()
             team = choice.team if choice is not None else 0
-        if s.names[team] == HUMAN:
+        if s.is_human(team):
             self.say(f"team {team + 1} is already played by a person")
             return
         s.take_over(team)
@@ -435,6 +433,7 @@ class PlaytestMode(QObject):
 
     # ------------------------------------------------------------ history
     def go_to_turn(self, n: int) -> None:
+        """To the start of turn ``n`` (from 1: a turn of the log)."""
         s = self.session
         if s is None:
             return
@@ -456,7 +455,9 @@ class PlaytestMode(QObject):
     def forward(self) -> None:
         s = self.session
         if s is not None:
-            self.go_to_turn(s.turn_index + 1)
+            self.cancel_attack()
+            s.forward()
+            self.refresh()
 
     def restart_same(self) -> None:
         self._restart(None)

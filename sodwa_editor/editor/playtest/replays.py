@@ -38,7 +38,7 @@ def replay_doc(mode: PlaytestMode) -> dict[str, Any]:
 
 def save_replay(mode: PlaytestMode, path: Path | None = None) -> Path | None:
     s = mode.session
-    if s is None or not s.over:
+    if s is None or s.result is None:
         mode.say("a replay is saved once the battle is over")
         return None
     if path is None:
