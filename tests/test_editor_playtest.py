@@ -413,3 +413,25 @@ def test_pause_one_action_one_turn_and_speeds(make_window, qtbot):
         assert mode.playing and mode.timer.interval() == ms and mode.timer.isActive()
         QTest.keyClick(win.view, Qt.Key.Key_F6)
         assert not mode.timer.isActive()
+
+
+def test_the_driver_plays_what_the_turn_loop_plays_and_replays_after_going_back():
+    from sodwa_editor.battle.loop import run_battle
+    from sodwa_editor.editor.playtest.driver import PlaytestSession
+    from sodwa_editor.editor.playtest.setup_dialog import build_setup
+
+    model, _ = read_map(MAPS / "tiered-keep.json")
+    setup = build_setup(model, PlaytestChoice(controllers=("greedy", "random"), seed=9))
+    state = setup.state(9)
+    out = run_battle(state, setup.controllers(state))
+    s = PlaytestSession(setup, ["greedy", "random"], 9)
+    while s.result is None:
+        s.step_action()
+    assert [e.to_dict() for e in s.state.events] == [e.to_dict() for e in out.events]
+    assert s.decisions[:s.applied] == out.decisions
+    final = s.state.state_hash()
+    s.go_to_turn(4)
+    assert s.state.clock.turns == 3 and s.state.turn is None
+    while s.result is None:  # the AIs, from the same streams, play the same battle
+        s.step_action()
+    assert s.state.state_hash() == final and s.turn_count == s.turn
