@@ -361,6 +361,8 @@ def test_a_wall_destroyed_by_a_click_disappears_from_the_map_not_from_the_docume
     assert win.scene.model is state.board.model  # the scene shows the battle's board
     assert win.scene.model.base_at(2, 1) is not Base.OBSTRUCTING
     assert win.document.model.base_at(2, 1) is Base.OBSTRUCTING  # the map is untouched
+    move(win.view, 2.5, 1.5)
+    assert "obstructing" not in win.terrain_label.text()  # the status bar reads the board
     QTest.keyClick(win.view, Qt.Key.Key_Escape)
     assert win.scene.model.base_at(2, 1) is Base.OBSTRUCTING
 

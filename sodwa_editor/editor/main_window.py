@@ -184,7 +184,8 @@ class MainWindow(QMainWindow):
 
     # ----------------------------------------------------------------- status
     def _on_hover(self, pos) -> None:
-        m = self.document.model
+        # the map shown: the document's, or a playtest's board (walls it destroyed)
+        m = self.scene.model if self.scene.model is not None else self.document.model
         if pos is None:
             self.tile_label.setText("")
             self.terrain_label.setText("")
