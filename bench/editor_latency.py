@@ -31,7 +31,6 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -44,22 +43,15 @@ PAINT_TILE_PX = 16
 
 def measure(size: int, steps: int, overlays: tuple[str, ...] = ("los", "graph"),
             zoom: str = "fit", fan: str = "incremental") -> dict[str, float]:
-    from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
+    from PySide6.QtCore import QEvent, QPointF, Qt
     from PySide6.QtGui import QMouseEvent
     from PySide6.QtWidgets import QApplication
 
-    from sodwa_editor.editor.main_window import MainWindow
-    from sodwa_editor.editor.testing import Left, press, release, view_point
+    from sodwa_editor.editor.testing import Left, bench_window, press, release, view_point
     from sodwa_editor.engine.generate import make_mixed_map
 
     app = QApplication.instance() or QApplication([])
-    tmp = Path(tempfile.mkdtemp())
-    win = MainWindow(make_mixed_map(size, seed=1),
-                     settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
-                     recovery_dir=tmp / "rec")
-    win.resize(1400, 900)
-    win.show()
-    app.processEvents()
+    win = bench_window(make_mixed_map(size, seed=1))
     from sodwa_editor.editor.style import TILE
     from sodwa_editor.engine.los import los_fan
 

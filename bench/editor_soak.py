@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -72,20 +71,13 @@ def run(win, view, size: int, *, moves: int, edits: int, step: float = 0.05
 
 
 def soak(moves: int, edits: int, size: int) -> dict[str, object]:
-    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from sodwa_editor.editor.main_window import MainWindow
+    from sodwa_editor.editor.testing import bench_window
     from sodwa_editor.engine.generate import make_mixed_map
 
     app = QApplication.instance() or QApplication([])
-    tmp = Path(tempfile.mkdtemp(prefix="sodwa-soak-"))
-    win = MainWindow(make_mixed_map(size, seed=3),
-                     settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
-                     recovery_dir=tmp / "recovery")
-    win.resize(900, 640)
-    win.show()
-    app.processEvents()
+    win = bench_window(make_mixed_map(size, seed=3), size=(900, 640))
     win.view.zoom_fit()
     for name in ("los", "reach"):
         win.action_map[f"preview_{name}"].setChecked(True)

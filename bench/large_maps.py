@@ -40,19 +40,13 @@ EDITOR_CHILD = """
 import os, sys
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from pathlib import Path
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
-from sodwa_editor.editor.main_window import MainWindow
+from sodwa_editor.editor.testing import bench_window
 from sodwa_editor.io.files import load_map
-app = QApplication([])
-tmp = Path(sys.argv[2])
-win = MainWindow(load_map(sys.argv[1], strict=False), Path(sys.argv[1]),
-                 settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
-                 recovery_dir=tmp / "rec")
-win.resize(1400, 900)
-win.show()
+win = bench_window(load_map(sys.argv[1], strict=False), Path(sys.argv[1]),
+                   folder=Path(sys.argv[2]))
 win.view.zoom_fit()
-app.processEvents()
+QApplication.processEvents()
 win.view.viewport().grab()
 win.document.undo_stack.setClean()
 win.close()

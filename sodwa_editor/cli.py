@@ -159,6 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--pack-version", default="1.0.0", metavar="VERSION")
     pb.add_argument("--author", default="")
     pb.add_argument("--description", default="")
+    pb.add_argument("--rules", type=Path, metavar="FILE",
+                    help="a rules file (schemas/rules.schema.json) the pack carries: "
+                         "sodwa battle/simulate use it for the pack's maps")
+    pb.add_argument("--roster", type=Path, metavar="FILE",
+                    help="a roster file (schemas/roster.schema.json) the pack carries")
     pv = pks.add_parser("validate", help="validate a pack file")
     pv.add_argument("pack", type=Path, metavar="PACK.json")
     pv.add_argument("--json", action="store_true")
@@ -426,12 +431,14 @@ def cmd_pack(args: argparse.Namespace) -> int:
 
     if args.pack_command == "build":
         try:  # never replace a map with the pack (also through a symbolic or hard link)
-            refuse_output_among_inputs(args.output, args.maps)
+            refuse_output_among_inputs(args.output, [*args.maps, *(
+                p for p in (args.rules, args.roster) if p is not None)])
         except OSError as exc:
             raise CliError(str(exc), code=2) from exc
         pack, problems = build_pack(
             args.maps, name=args.name or args.output.stem, version=args.pack_version,
-            author=args.author, description=args.description,
+            author=args.author, description=args.description, rules=args.rules,
+            roster=args.roster,
         )
         errors = [p for p in problems if p.severity == "error"]
         for p in problems:
@@ -442,7 +449,9 @@ def cmd_pack(args: argparse.Namespace) -> int:
             save_pack(pack, args.output)
         except OSError as exc:  # MapSaveError: says what and where
             raise CliError(f"pack not written: {exc}") from exc
-        print(f"wrote {args.output}: {len(pack['maps'])} map(s)")
+        carried = [k for k in ("rules", "roster") if k in pack]
+        print(f"wrote {args.output}: {len(pack['maps'])} map(s)"
+              + (f" and its {' and '.join(carried)}" if carried else ""))
         return 0
     pack, problems = read_pack(args.pack)
     errors = [p for p in problems if p.severity == "error"]
@@ -478,4 +487,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # ``python -m sodwa_editor.cli``: run the package's module, not this ``__main__``
+    # copy, so that cli_battle's CliError is the class ``_run`` catches
+    from sodwa_editor.cli import main as package_main
+
+    sys.exit(package_main())

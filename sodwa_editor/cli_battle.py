@@ -1,9 +1,15 @@
 """The battle commands of ``sodwa``: ``battle``, ``replay`` and ``simulate``.
 
-Thin over :mod:`sodwa_editor.battle`: this module reads the files (maps through
-:mod:`sodwa_editor.io`, rules, rosters and teams through the battle package),
-prints, and turns every :class:`~sodwa_editor.battle.jsonfiles.BattleInputError`
-into the one-line error of :class:`~sodwa_editor.cli.CliError` (exit 1).
+Thin over :mod:`sodwa_editor.battle`: this module reads the files (maps and map
+packs through :mod:`sodwa_editor.io`, rules, rosters, teams and AI profiles
+through the battle package), prints, and turns every
+:class:`~sodwa_editor.battle.jsonfiles.BattleInputError` into the one-line error
+of :class:`~sodwa_editor.cli.CliError` (exit 1).
+
+A MAP argument is a map file, a map pack (every map of it for ``simulate``; its
+only map for ``battle``) or ``PACK.json#NAME``, the map called NAME in a pack.
+A pack's own rules and roster apply to its maps; ``--rules`` / ``--roster``
+override them (precedence: the option, then the pack's, then ``resources/``).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,29 +47,36 @@ def add_parsers(sub: Any) -> None:
         src.add_argument("--from-map", action="store_true",
                          help="the characters placed on the map (the default)")
         p.add_argument("--rules", type=Path, metavar="FILE",
-                       help="rules file (default resources/rules.json)")
+                       help="rules file (default: the map pack's rules, else "
+                            "resources/rules.json)")
         p.add_argument("--roster", type=Path, metavar="FILE",
-                       help="roster file (default resources/roster.json)")
+                       help="roster file (default: the map pack's roster, else "
+                            "resources/roster.json)")
         p.add_argument("--ai", type=ai_names, default=["random", "random"], metavar="NAME,NAME",
                        help="controllers of team 0 and team 1 (default random,random)")
+        profile_option(p)
         p.add_argument("--seed", type=non_negative, default=0, metavar="N")
         p.add_argument("--json", action="store_true")
 
     b = sub.add_parser("battle", help="play one AI-vs-AI battle and print its log")
-    b.add_argument("map", type=Path, metavar="MAP")
+    b.add_argument("map", type=Path, metavar="MAP",
+                   help="a map file, a pack of one map, or PACK.json#NAME")
     inputs(b)
     b.add_argument("--replay", type=Path, metavar="OUT.json", help="also write a replay file")
 
     r = sub.add_parser("replay", help="print (and verify) a battle replay")
     r.add_argument("replay", type=Path, metavar="FILE")
     r.add_argument("--map", type=Path, metavar="MAP",
-                   help="the map file (default: the file named in the replay)")
+                   help="the map file or PACK.json#NAME (default: the one named in the replay)")
     r.add_argument("--verify", action="store_true",
-                   help="check the state hash after every turn and the result")
+                   help="check the state hash after every turn and the result, and that the "
+                        "AIs played by the AI profiles given (--ai-profile)")
+    profile_option(r)
     r.add_argument("--json", action="store_true")
 
     s = sub.add_parser("simulate", help="a batch of AI-vs-AI battles and the balance report")
-    s.add_argument("maps", nargs="+", type=Path, metavar="MAP")
+    s.add_argument("maps", nargs="+", type=Path, metavar="MAP",
+                   help="map files, packs (every map in them) or PACK.json#NAME")
     inputs(s)
     s.add_argument("--battles", type=positive, required=True, metavar="N")
     s.add_argument("--swap-sides", action="store_true",
@@ -72,31 +86,120 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--report", type=Path, metavar="OUT.html", help="write the HTML report")
 
 
+def profile_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ai-profile", action="append", type=Path, metavar="FILE",
+                   help="AI profile (schemas/ai-profile.schema.json) of the greedy and "
+                        "expectimax AIs, default resources/ai-profile.json; twice: team 0's, "
+                        "then team 1's")
+
+
 # ----------------------------------------------------------------- inputs
-def load_map(path: Path) -> tuple[Any, str]:
-    """The map model of a file and its hash, or one line saying why not."""
+@dataclass
+class MapSource:
+    """One map a battle command plays on: where it comes from, its model and hash,
+    and the rules and roster documents of the pack it is in (None if none)."""
+
+    file: Path
+    label: str  # the file, or PACK.json#NAME
+    model: Any
+    hash: str
+    rules: dict[str, Any] | None = None
+    roster: dict[str, Any] | None = None
+
+
+def split_map_arg(arg: Path) -> tuple[Path, str | None]:
+    """``(file, map name)`` of a MAP argument: the file as given if it exists, else
+    ``PACK.json#NAME`` split at the first ``#`` after which a file exists."""
+    text = str(arg)
+    if arg.exists() or "#" not in text:
+        return arg, None
+    for i, ch in enumerate(text):
+        if ch == "#" and Path(text[:i]).exists():
+            return Path(text[:i]), text[i + 1:]
+    return arg, None
+
+
+def load_maps(arg: Path, *, one: bool) -> list[MapSource]:
+    """The maps of a MAP argument (``one``: exactly one map), or one line saying why not."""
     from .battle.replay import digest
-    from .io import map_to_dict, read_map
+    from .io import PACK_FORMAT, map_from_doc, map_to_dict, pack_from_doc, parse_json
+    from .io.files import read_text
 
-    model, problems = read_map(path)
-    if model is None:
-        first = next((p for p in problems if p.severity == "error"), None)
-        raise CliError(f"{path}: not a valid map: "
-                       f"{first.location() + ': ' + first.message if first else 'unreadable'}")
-    return model, digest(map_to_dict(model))
+    path, name = split_map_arg(arg)
+    text, problems = read_text(path)
+    doc = None
+    if text is not None:
+        doc, problems = parse_json(text, source=str(path))
+    if problems:
+        raise CliError(f"{path}: not a valid map: {problems[0].location()}: "
+                       f"{problems[0].message}")
+    is_pack = isinstance(doc, dict) and doc.get("format") == PACK_FORMAT
+    if not is_pack:
+        if name is not None:
+            raise CliError(f"{path}: not a map pack, so '#{name}' names no map in it")
+        model, problems = map_from_doc(doc, source=str(path))
+        if model is None:
+            first = next(p for p in problems if p.is_error)
+            raise CliError(f"{path}: not a valid map: {first.location()}: {first.message}")
+        return [MapSource(path, str(path), model, digest(map_to_dict(model)))]
+    pack, problems = pack_from_doc(doc, source=str(path))
+    own = [p for p in problems if p.is_error and not p.path.startswith("/maps/")]
+    if pack is None or own:
+        first = (own or problems)[0]
+        raise CliError(f"{path}: not a valid map pack: {first.location()}: {first.message}")
+    names = [m.get("name", "") for m in pack["maps"]]
+    if name is not None:
+        if name not in names:
+            raise CliError(f"{path}: the pack has no map named {name!r} (it has: "
+                           f"{', '.join(repr(n) for n in names)})")
+        chosen = [names.index(name)]
+    elif one and len(names) > 1:
+        raise CliError(f"{path}: the pack holds {len(names)} maps; name one as "
+                       f"{path}#NAME (it has: {', '.join(repr(n) for n in names)})", code=2)
+    else:
+        chosen = list(range(len(names)))
+    out = []
+    for i in chosen:
+        model, found = map_from_doc(pack["maps"][i], source=str(path),
+                                    prefix=f"/maps/{i}", map_name=names[i])
+        if model is None:
+            first = next(p for p in found if p.is_error)
+            raise CliError(f"{path}: not a valid map: {first.location()}: {first.message}")
+        out.append(MapSource(path, f"{path}#{names[i]}", model, digest(map_to_dict(model)),
+                             pack.get("rules"), pack.get("roster")))
+    return out
 
 
-def make_setup(args: argparse.Namespace, model: Any) -> Any:
+def load_profiles(args: argparse.Namespace) -> list[Any] | None:
+    """The ``--ai-profile`` files' profiles (None: the shipped one)."""
+    from .battle.ai.profile import load_profile
+
+    files = args.ai_profile or []
+    if len(files) > 2:
+        raise CliError(f"--ai-profile: give 1 or 2 profile files, not {len(files)}", code=2)
+    return [load_profile(f) for f in files] or None
+
+
+def make_setup(args: argparse.Namespace, source: MapSource) -> Any:
+    """The battle setup of a map; rules and roster: the option, else the map's
+    pack's, else the default file."""
     from .battle.jsonfiles import read_json
-    from .battle.rules import load_rules
+    from .battle.rules import load_rules, rules_from_dict
     from .battle.setup import BattleSetup
     from .battle.sheet import DEFAULT_ROSTER_PATH, roster_from_dict
     from .battle.teams import team_from_dict
 
-    roster_path = args.roster or DEFAULT_ROSTER_PATH
-    roster_doc = read_json(roster_path)
-    roster = roster_from_dict(roster_doc, str(roster_path))
-    rules = load_rules(args.rules)
+    model = source.model
+    if args.roster is None and source.roster is not None:
+        roster_doc, roster_src = source.roster, f"{source.file}: /roster"
+    else:
+        roster_path = args.roster or DEFAULT_ROSTER_PATH
+        roster_doc, roster_src = read_json(roster_path), str(roster_path)
+    roster = roster_from_dict(roster_doc, roster_src)
+    if args.rules is None and source.rules is not None:
+        rules = rules_from_dict(source.rules, f"{source.file}: /rules")
+    else:
+        rules = load_rules(args.rules)
     docs: dict[str, Any] = {"roster": roster_doc}
     teams = None
     if args.teams:
@@ -113,13 +216,14 @@ def make_setup(args: argparse.Namespace, model: Any) -> Any:
                  for k, (f, d) in enumerate(zip(files, team_docs, strict=True))]
         docs["teams"] = team_docs
     return BattleSetup.from_map(model, rules=rules, roster=roster, ai=args.ai, teams=teams,
-                                docs=docs)
+                                docs=docs, profiles=load_profiles(args))
 
 
 def input_files(args: argparse.Namespace) -> list[Path]:
     """Every file a battle command reads (an output must not replace one of them)."""
     maps = args.maps if hasattr(args, "maps") else [args.map]
-    return [*maps, *(args.teams or []), *(p for p in (args.rules, args.roster) if p)]
+    return [*(split_map_arg(m)[0] for m in maps), *(args.teams or []),
+            *(args.ai_profile or []), *(p for p in (args.rules, args.roster) if p)]
 
 
 def write_output(path: Path, text: str, inputs: list[Path]) -> None:
@@ -214,40 +318,49 @@ def cmd_battle(args: argparse.Namespace) -> int:
     from .battle.loop import run_battle
     from .battle.replay import record
 
-    model, map_hash = load_map(args.map)
-    setup = make_setup(args, model)
+    source = load_maps(args.map, one=True)[0]
+    setup = make_setup(args, source)
     if args.replay is not None:
-        out, doc = record(setup, args.seed, map_file=str(args.map), map_hash=map_hash)
+        out, doc = record(setup, args.seed, map_file=source.label, map_hash=source.hash)
         write_output(args.replay, json.dumps(doc, separators=(",", ":")) + "\n",
                      input_files(args))
         state = setup.state(args.seed)  # the starting state: names and sides
     else:
         state = setup.state(args.seed)
         out = run_battle(state, setup.controllers(state))
-    print_log(state, out, {"map": str(args.map), "seed": args.seed, "ai": list(setup.ai)},
+    print_log(state, out, {"map": source.label, "seed": args.seed, "ai": list(setup.ai)},
               args.json)
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from .battle.jsonfiles import read_json
-    from .battle.replay import load_replay, rerun, setup_of
+    from .battle.replay import check_profiles, load_replay, rerun, setup_of
 
     replay = load_replay(read_json(args.replay), str(args.replay))
-    map_path = args.map or Path(replay.map_file)
+    if args.verify:  # (first: a wrong profile file is a wrong input, whatever the map)
+        from .battle.ai.profile import DEFAULT_PROFILE, default_profile
+
+        files = [str(f) for f in args.ai_profile or [DEFAULT_PROFILE]]
+        check_profiles(replay, load_profiles(args) or [default_profile()], files)
+    map_arg = args.map or Path(replay.map_file)
+    map_path, _name = split_map_arg(map_arg)
     if args.map is None and not map_path.is_absolute() and not map_path.exists():
-        beside = args.replay.parent / map_path
-        map_path = beside if beside.exists() else map_path
+        beside = args.replay.parent / map_arg
+        if split_map_arg(beside)[0].exists():
+            map_arg = beside
+            map_path = split_map_arg(beside)[0]
     if not map_path.exists():
         raise CliError(f"{args.replay}: its map {map_path} is missing (give --map MAP)")
-    model, map_hash = load_map(map_path)
-    out = rerun(replay, model, map_hash, verify=args.verify)
-    state = setup_of(replay, model).state(replay.seed(), bool(replay.doc["swapped"]))
-    header = {"map": str(map_path), "seed": replay.doc["seed"],
+    source = load_maps(map_arg, one=True)[0]
+    out = rerun(replay, source.model, source.hash, verify=args.verify)
+    state = setup_of(replay, source.model).state(replay.seed(), bool(replay.doc["swapped"]))
+    header = {"map": source.label, "seed": replay.doc["seed"],
               "ai": replay.doc["controllers"], "verified": args.verify}
     print_log(state, out, header, args.json)
     if args.verify and not args.json:
-        print(f"verified: {len(replay.doc['turn_hashes'])} turn hashes and the result match")
+        print(f"verified: {len(replay.doc['turn_hashes'])} turn hashes, the AI profiles and "
+              "the result match")
     return 0
 
 
@@ -273,14 +386,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .battle.report import format_summary, summarize
 
     reports = []
-    for path in args.maps:
-        model, map_hash = load_map(path)
-        setup = make_setup(args, model)
-        bar = ProgressBar(str(path)) if sys.stderr.isatty() else None
+    sources = [src for path in args.maps for src in load_maps(path, one=False)]
+    for source in sources:
+        setup = make_setup(args, source)
+        bar = ProgressBar(source.label) if sys.stderr.isatty() else None
         records = run_batch(setup, args.battles, seed=args.seed, swap_sides=args.swap_sides,
                             workers=args.workers, backend=args.backend, progress=bar)
         report = summarize(setup, records, seed=args.seed, swap_sides=args.swap_sides)
-        reports.append({"map": str(path), "map_hash": map_hash, **report})
+        reports.append({"map": source.label, "map_hash": source.hash, **report})
     if args.report is not None:
         from .battle.report_html import render
 

@@ -112,7 +112,7 @@ def test_simulate_json_and_html_report(tmp_path, capsys):
                                                     "rogue", "sniper"}
     page = html_path.read_text()
     images = page.split("src='data:image/png;base64,")[1:]
-    assert len(images) == 4 and "<svg" not in page
+    assert len(images) == 5 and "<svg" not in page
     assert base64.b64decode(images[0].split("'")[0])[:8] == b"\x89PNG\r\n\x1a\n"
     code, text, _ = run(capsys, "simulate", COMPOUND, "--battles", "2")
     assert code == 0 and "wins" in text and "first mover" in text
@@ -169,3 +169,74 @@ def test_simulate_interrupted_exits_130_without_a_traceback(tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert b"Traceback" not in err
+
+
+# ------------------------------------------------------------ per-tile counts (heat map)
+def test_attack_tiles_are_the_attackers_tiles_when_they_attack(setup):
+    """The record follows each attacker through its Moved events; the oracle reads
+    the attacker's tile off the state just before every Attack action."""
+    from collections import Counter
+
+    from sodwa_editor.battle.actions import Attack
+    from sodwa_editor.battle.batch import is_swapped
+    from sodwa_editor.battle.loop import run_battle
+
+    for i in range(3):
+        swapped = is_swapped(i, True)
+        state = setup.state(battle_seed(7, i, True), swapped)
+        seen: Counter = Counter()
+
+        def before(s, action, seen=seen):
+            if isinstance(action, Attack):
+                seen[tuple(s.pos[s.turn.actor])] += 1
+
+        out = run_battle(state, setup.controllers(state, swapped), before_action=before)
+        rec = play(setup, 7, i, True)
+        assert {(x, y): n for x, y, n in rec["tiles"]["attacked_from"]} == dict(seen)
+        assert sum(seen.values()) == sum(c[4] for c in rec["chars"]) > 0
+        defeats = Counter(tuple(e.tile) for e in out.events if e.kind == "defeated")
+        assert {(x, y): n for x, y, n in rec["tiles"]["defeated"]} == dict(defeats)
+        assert sum(defeats.values()) == sum(c[2] for c in rec["chars"])
+
+
+def test_tile_counts_are_the_same_for_any_worker_count_chunking_and_pool(setup):
+    one = run_batch(setup, 5, seed=2, swap_sides=True, workers=1)
+    for kw in ({"workers": 2}, {"workers": 1, "pool": True}, {"workers": 2, "chunk_size": 1}):
+        other = run_batch(setup, 5, seed=2, swap_sides=True, **kw)
+        assert [r["tiles"] for r in other] == [r["tiles"] for r in one]
+        assert other == one
+    rep = summarize(setup, one, seed=2, swap_sides=True)
+    tiles = rep["tiles"]
+    assert (tiles["width"], tiles["height"]) == (12, 12)
+    assert sum(n for _x, _y, n in tiles["attacked_from"]) == \
+        sum(c[4] for r in one for c in r["chars"])
+    assert sum(n for _x, _y, n in tiles["defeated"]) == \
+        sum(c[2] for r in one for c in r["chars"])
+    keys = [(y, x) for x, y, _n in tiles["attacked_from"]]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+
+
+def test_cancel_stops_a_batch_in_process_and_on_a_pool(setup):
+    import multiprocessing
+
+    from sodwa_editor.battle.batch import BatchCancelled
+
+    played: list[int] = []
+    with pytest.raises(BatchCancelled):
+        run_batch(setup, 50, seed=1, progress=lambda d, t: played.append(d),
+                  cancel=lambda: len(played) >= 2, chunk_size=1)
+    assert played == [1, 2]
+    calls = []
+
+    def cancel() -> bool:
+        calls.append(multiprocessing.active_children())
+        return len(calls) > 3
+
+    with pytest.raises(BatchCancelled):
+        run_batch(setup, 50, seed=1, workers=2, cancel=cancel, chunk_size=1)
+    workers = {p.pid for kids in calls for p in kids}
+    assert workers  # the pool was running when it was cancelled ...
+    assert not multiprocessing.active_children()  # ... and no worker outlives it
+    for pid in workers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

@@ -125,6 +125,32 @@ def test_tsb_never_predicts_a_turn_later_than_it_comes(b, when):
             assert tick >= predicted[i][k], (i, k)
 
 
+@settings(max_examples=300, deadline=None)
+@given(battles, st.lists(st.integers(-1500, 3000), min_size=8, max_size=8),
+       st.sampled_from([500, 500, 300, 1, 1200]), st.integers(0, 80))
+def test_tsb_prediction_equals_playing_the_clock_turn_by_turn(b, start_ip, turn_cost, n):
+    """B14: :meth:`Clock.predict` (each character's turns from its own IP and
+    Initiative) equals :meth:`Clock.predict_stepwise` (a copy of the clock played turn
+    by turn), from every moment of a battle: between turns and inside a turn, from
+    any IP, either ``one_turn_per_tick``, after defeats."""
+    rules = replace(RULES.clock, one_turn_per_tick=b["one_per_tick"],
+                    turn_threshold=b["threshold"], turn_cost=turn_cost)
+    k = len(b["initiative"])
+    clock = Clock(b["initiative"], b["teams"][:k], rules, first_tie_team=b["teams"][-1],
+                  ip=start_ip[:k])
+    checked = [0]
+
+    def check(c, _turn=None):
+        assert c.predict(n) == c.predict_stepwise(n)
+        checked[0] += 1
+
+    check(clock)
+    play(clock, b, on_turn=check)
+    if any(clock.active):
+        check(clock)
+    assert checked[0] >= 1
+
+
 @settings(max_examples=100, deadline=None)
 @given(battles)
 def test_ticks_until_turn_is_the_wait_of_the_next_turn_when_everyone_passes(b):

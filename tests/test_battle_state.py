@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from battle_maps import RULES as RULES_DEFAULT
 from battle_maps import battle, fighter, grid, index, turn_of
 
 from sodwa_editor.battle.actions import Attack, Move, Pass, apply
@@ -110,3 +111,68 @@ def test_battles_on_one_map_share_its_board():
     a = BattleState.from_map(m, seed=1, board=board)
     b = BattleState.from_map(m, seed=2, board=board)
     assert a.board is b.board is board and board.model.characters == {}
+
+
+def _same_reach(a, b):
+    assert (a.start, a.move, a.budget, a.halved, a.flight, a.team) == (
+        b.start, b.move, b.budget, b.halved, b.flight, b.team)
+    assert (a.steps == b.steps).all() and (a.must_stop == b.must_stop).all()
+    assert (a.start_group == b.start_group).all()
+    ys, xs = (a.steps >= 0).nonzero()
+    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+        assert a.path_to((x, y)) == b.path_to((x, y))
+
+
+def test_the_cached_range_tells_a_friend_from_an_enemy_on_the_same_tile():
+    """Two battles on one board: the same tile beside the mover holds a friend (passed)
+    in one and an enemy (blocks) in the other; the board's cache keeps them apart."""
+    board = prepare(grid("........"))
+    friend = BattleState(board, [fighter("a", 0, 0, 0), fighter("f", 0, 1, 0),
+                                 fighter("z", 1, 7, 0)], RULES_DEFAULT)
+    foe = BattleState(board, [fighter("a", 0, 0, 0), fighter("z", 0, 7, 0),
+                              fighter("e", 1, 1, 0)], RULES_DEFAULT)
+    assert friend.reach_of(0, 3).steps[0].tolist() == [0, -1, 2, 3, -1, -1, -1, -1]
+    assert foe.reach_of(0, 3).steps[0].tolist() == [0, -1, -1, -1, -1, -1, -1, -1]
+
+
+def test_a_cached_movement_range_is_the_engines_search_with_every_character():
+    """``reach_of`` keeps ranges on the board, keyed by the characters near the mover
+    only: from every arrangement random battles reach, each character's range (a few
+    budgets, whether its turn began hindered or not) equals the engine's search with
+    all the characters where they stand."""
+    from dataclasses import replace
+
+    from sodwa_editor.battle.actions import next_turn
+    from sodwa_editor.engine.movement import reach
+
+    hits = 0
+    for size, seed in ((10, 3), (12, 5)):
+        model = make_mixed_map(size, seed=seed)
+        board = prepare(model)
+        for battle_seed in range(3):
+            state = BattleState.from_map(model, seed=battle_seed, board=board)
+            state.rules = replace(state.rules, battle=replace(state.rules.battle, max_turns=80))
+            ais = make_controllers(["random", "random"], state)
+
+            def check(s):
+                nonlocal hits
+                if s.result is not None:
+                    return
+                next_turn(s)
+                for i in range(len(s.pos)):
+                    if not s.alive(i):
+                        continue
+                    for budget in (1, 3, s.sheets[i].move):
+                        before = len(s.board.reaches)
+                        fresh_here = (i, budget, True) not in s._cache.reach
+                        got = s.reach_of(i, budget)
+                        hits += fresh_here and len(s.board.reaches) == before
+                        me = s.pos[i]
+                        fresh = reach(s.board.model, me, s.sheets[i].move, team=str(s.team[i]),
+                                      flight=s.sheets[i].flight, budget=budget,
+                                      occupants=[(t[0], t[1], str(s.team[j]))
+                                                 for t, j in s.occ.items() if t != me])
+                        _same_reach(got, fresh)
+
+            run_battle(state, ais, after_turn=check)
+    assert hits > 100  # the board's cache answered often

@@ -244,7 +244,9 @@ def test_layer_opacity_and_locks_are_remembered(make_window):
     assert "Start zones layer is locked" in again.statusBar().currentMessage()
 
 
-def test_fill_shows_its_area_and_count_before_the_click(make_window):
+def room_in_a_field(door: bool) -> MapModel:
+    """A 16x12 map with a walled room on tiles 2..7 x 3..8, with or without a
+    door gap in the south wall at (4, 8)."""
     m = MapModel(16, 12)
     wall = m.registry.id_of("obstructing")
     for y in range(3, 9):
@@ -252,8 +254,13 @@ def test_fill_shows_its_area_and_count_before_the_click(make_window):
         m.set_border(Edge(7, y, "E"), wall)
     for x in range(2, 8):
         m.set_border(Edge(x, 2, "S"), wall)
-        if x != 4:
-            m.set_border(Edge(x, 8, "S"), wall)  # a door gap at (4, 8)
+        if not (door and x == 4):
+            m.set_border(Edge(x, 8, "S"), wall)
+    return m
+
+
+def test_fill_shows_its_area_and_count_before_the_click(make_window):
+    m = room_in_a_field(door=True)  # a door gap at (4, 8)
     win = make_window(m)
     view = win.view
     QTest.keyClick(view, Qt.Key.Key_F)
@@ -274,6 +281,44 @@ def test_fill_shows_its_area_and_count_before_the_click(make_window):
     assert int((win.document.model.terrain != 0).sum()) == 36
     move(view, 3.5, 4.5)
     assert "already impeding" in win.statusBar().currentMessage()
+
+
+def test_fill_preview_builds_each_region_once_until_the_map_changes(make_window, monkeypatch):
+    from sodwa_editor.editor.tools import fill
+
+    floods = []
+
+    def counted(model, start, **kw):
+        floods.append(start)
+        return flood_region(model, start, **kw)
+
+    flood_region = fill.flood_region
+    monkeypatch.setattr(fill, "flood_region", counted)
+    m = room_in_a_field(door=False)  # a closed room: tiles 2..7 x 3..8
+    win = make_window(m)
+    view = win.view
+    QTest.keyClick(view, Qt.Key.Key_F)
+    win.state.set("terrain_id", m.registry.id_of("impeding"))
+    plain = view.viewport().grab().toImage()
+    move(view, 3.5, 4.5)  # the room
+    shown = view.viewport().grab().toImage()
+    inside, outside = view_point(view, 5.5, 6.5), view_point(view, 11.5, 6.5)
+    assert shown.pixelColor(inside) != plain.pixelColor(inside)  # tinted: in the region
+    assert shown.pixelColor(outside) == plain.pixelColor(outside)
+    move(view, 11.5, 6.5)  # outside the room
+    assert "changes 156 clear tile(s)" in win.statusBar().currentMessage()
+    move(view, 6.5, 7.5)  # the room again, another tile of it: nothing computed again
+    assert "changes 36 clear tile(s)" in win.statusBar().currentMessage()
+    move(view, 14.5, 1.5)
+    assert len(floods) == 2
+    press(view, 14.5, 1.5)  # fill the outside: the map changed
+    release(view, 14.5, 1.5)
+    move(view, 14.5, 2.5)
+    assert "already impeding" in win.statusBar().currentMessage()
+    move(view, 4.5, 4.5)
+    assert len(floods) == 4
+    assert "changes 36 clear tile(s)" in win.statusBar().currentMessage()
+    assert sorted(win.scene.preview.tiles) == [(x, y) for x in range(2, 8) for y in range(3, 9)]
 
 
 def choose(combo, text: str) -> None:

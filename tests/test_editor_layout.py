@@ -140,3 +140,31 @@ def test_minimap_shows_on_a_big_map_after_a_run_on_a_small_one(qtbot, tmp_path):
     again = run(MapModel(100, 100))
     assert not again.docks["minimap"].isVisible()
     again.close()
+
+
+def test_reset_layout_unlocks_every_layer_and_makes_it_opaque_for_good(run_editor, qtbot):
+    from test_editor_help import _click_menu_entry
+
+    win = run_editor()
+    _click(win.layers.locks["borders"])
+    spin = win.layers.opacity["start zones"]
+    spin.setFocus()
+    spin.selectAll()
+    QTest.keyClicks(spin, "30")
+    QTest.keyClick(spin, Qt.Key.Key_Return)
+    assert win.layers.locks["borders"].isChecked()
+    assert win.scene.items_by_name["zones"].opacity() == pytest.approx(0.3)
+    win.close()
+    win = run_editor()  # remembered across runs
+    assert win.layers.locks["borders"].isChecked()
+    assert win.layers.opacity["start zones"].value() == 30
+    _click_menu_entry(win, qtbot, "View", "Reset Layout")
+    assert not any(box.isChecked() for box in win.layers.locks.values())
+    assert all(spin.value() == 100 for spin in win.layers.opacity.values())
+    assert all(item.opacity() == 1.0 for item in win.scene.items_by_name.values())
+    assert win.layers.refusal(["borders"]) is None  # editable again
+    win.close()
+    again = run_editor()  # the reset holds in the next run
+    assert not again.layers.locks["borders"].isChecked()
+    assert again.layers.opacity["start zones"].value() == 100
+    assert again.scene.items_by_name["zones"].opacity() == 1.0

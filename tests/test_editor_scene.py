@@ -211,6 +211,65 @@ def test_elevation_outline_has_gap_at_transition_border(scene_for):
     assert red_geom().intersects(probe)
 
 
+def _per_level_outlines(m: MapModel, cx: int, cy: int) -> np.ndarray:
+    """The elevation outline of one chunk as it was first drawn: one
+    ``mask_outline`` per level, one level after the other."""
+    from sodwa_editor.editor.scene.layers import CHUNK
+    from sodwa_editor.editor.scene.outline_item import transition_gaps
+
+    rect = Rect(cx * CHUNK, cy * CHUNK, min(m.width, (cx + 1) * CHUNK) - 1,
+                min(m.height, (cy + 1) * CHUNK) - 1)
+    reg = rect.grow(1, m.width, m.height)
+    elev = m.elevation[reg.y0:reg.y1 + 1, reg.x0:reg.x1 + 1]
+    gh, gv = transition_gaps(m, reg)
+    inset = style.ELEVATION_INSET / TILE
+    parts = [mask_outline(elev >= lv, reg.x0, reg.y0, inset, rect, gh, gv)
+             for lv in np.unique(elev).tolist() if lv > 0]
+    return np.concatenate(parts) if parts else np.zeros((0, 2, 2))
+
+
+def _random_elevation_map(seed: int) -> MapModel:
+    rng = np.random.default_rng(seed)
+    w, h = (int(v) for v in rng.integers(5, 40, 2))
+    m = MapModel(w, h)
+    top = int(rng.integers(1, 8))
+    m.elevation[:, :] = rng.integers(0, top + 1, (h, w))
+    if seed % 3 == 0:  # smooth areas: long runs and concave corners
+        m.elevation[:, :] = np.repeat(np.repeat(m.elevation[::4, ::4], 4, 0), 4, 1)[:h, :w]
+    m.transition_e[:, :] = rng.random(m.transition_e.shape) < 0.15
+    m.transition_s[:, :] = rng.random(m.transition_s.shape) < 0.15
+    m.notify_bulk_change()
+    return m
+
+
+def _ramp(size: int) -> MapModel:
+    m = MapModel(size, size)
+    ys, xs = np.mgrid[0:size, 0:size]
+    m.elevation[:, :] = (xs + ys) % 100
+    m.notify_bulk_change()
+    return m
+
+
+@pytest.mark.parametrize("source", [*(f"random-{seed}" for seed in range(12)), "ramp",
+                                    *samples.SAMPLE_MAPS])
+def test_elevation_outlines_of_all_levels_at_once_equal_one_level_at_a_time(scene_for, source):
+    if source.startswith("random-"):
+        m = _random_elevation_map(int(source.split("-")[1]))
+    elif source == "ramp":
+        m = _ramp(70)
+    else:
+        m = samples.SAMPLE_MAPS[source]()
+    layer = scene_for(m).items_by_name["elevation_outlines"]
+    chunks = -(-m.height // 16), -(-m.width // 16)
+    for cy in range(chunks[0]):
+        for cx in range(chunks[1]):
+            ref = _per_level_outlines(m, cx, cy) * TILE
+            item = layer.chunks.get((cx, cy))
+            drawn = item.groups[0].segments if item is not None else np.zeros((0, 2, 2))
+            assert drawn.shape == ref.shape, (cx, cy)
+            assert np.array_equal(drawn, ref), (cx, cy)  # the same segments, same order
+
+
 def test_zone_tint_and_tokens_use_team_colours(scene_for):
     m = MapModel(6, 3)
     m.start_zones = {"red": {(0, 0)}, "north": {(5, 2)}}

@@ -42,7 +42,7 @@ from .dice import D100
 from .events import Attacked, BattleEnded, Defeated, Event, Moved, TurnEnded, TurnStarted
 from .obstructions import feature_refusal, feature_targets, strike
 from .state import TURN_LIMIT, WIPED_OUT, BattleState, Result
-from .targeting import IllegalAction, attack_refusal, attack_targets, preview_attack
+from .targeting import IllegalAction, attack_refusal, attack_targets, bip, preview_attack
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +81,8 @@ Action = Move | Attack | AttackTerrain | Pass | UseAbility
 Roll = Callable[[], D100]
 
 __all__ = ["Action", "Attack", "AttackTerrain", "IllegalAction", "Move", "Pass", "UseAbility",
-           "Options", "apply", "begin_turn", "defeat", "legal_actions", "move_allowance",
-           "next_turn", "options", "preview_attack", "refusal"]
+           "Options", "apply", "apply_checked", "begin_turn", "defeat", "legal_actions",
+           "move_allowance", "next_turn", "options", "preview_attack", "refusal"]
 
 
 # ------------------------------------------------------------------ turns
@@ -279,6 +279,12 @@ def apply(state: BattleState, action: Action, roll: Roll | None = None) -> list[
     why = refusal(state, action)
     if why is not None:
         raise IllegalAction(why)
+    return apply_checked(state, action, roll)
+
+
+def apply_checked(state: BattleState, action: Action, roll: Roll | None = None) -> list[Event]:
+    """:func:`apply` for an action :func:`refusal` has just allowed (the turn loop checks
+    every action once, to name the controller that broke the rules)."""
     actor, turn = state.actor, state.turn
     assert actor is not None and turn is not None
     clock = state.clock
@@ -331,7 +337,7 @@ def _attack(state: BattleState, actor: int, target: int, roll: Roll) -> list[Eve
     one d100, karma, damage, and a defeat."""
     turn = state.turn
     assert turn is not None
-    preview = preview_attack(state, actor, target)
+    preview = bip(state, actor, target)  # allowed: refusal said so
     dice = roll()
     state.clock.take(turn, ActionType.ATTACK)
     team = state.team[actor]

@@ -15,9 +15,21 @@ of worker processes, each receiving the setup once through its initializer) and
 A record is a small plain dict (cheap to send between processes, JSON as is):
 ``index``, ``swapped``, ``winner`` (team or None), ``first_team`` (team of the
 first turn), ``turns``, ``ticks``, ``chars`` (per battle index: ``[damage dealt,
-damage taken, kills, survived, attacks, natural hits, expected natural hits]``)
-and ``karma`` (per team: ``[gained, spent, rescues]``).  :mod:`.report` turns
-records into the balance report.
+damage taken, kills, survived, attacks, natural hits, expected natural hits]``),
+``karma`` (per team: ``[gained, spent, rescues]``) and ``tiles``: per-tile counts
+for the editor's heat map, ``{"defeated": [[x, y, n], ...], "attacked_from":
+[[x, y, n], ...]}`` sorted by ``(y, x)`` -- where characters were defeated (the
+``Defeated`` event's tile) and where attacks on characters were made from (the
+attacker's tile, followed from its starting tile through its ``Moved`` events,
+since ``Attacked`` carries no tile).  :mod:`.report` turns records into the
+balance report.
+
+Cancelling: ``cancel`` (a callable, polled between battles in this process and
+every ``POLL`` seconds while a pool runs) makes :func:`run_batch` raise
+:class:`BatchCancelled`; leaving the pool terminates and joins its workers, so
+no process outlives the batch.  ``pool=True`` plays even one worker's battles in
+a worker process (the editor: the battle never competes with the GUI thread for
+the interpreter lock, and a cancel needs no battle to finish).
 
 >>> from sodwa_editor.engine.generate import make_mixed_map
 >>> from sodwa_editor.battle.setup import BattleSetup
@@ -31,24 +43,33 @@ from __future__ import annotations
 
 import math
 import signal
+from collections import Counter
 from collections.abc import Callable
+from multiprocessing import TimeoutError as PoolTimeout
 from multiprocessing import get_context
 from typing import Any
 
 import numpy as np
 
-from .events import Attacked, BattleEnded, Defeated, TurnStarted
+from .events import Attacked, BattleEnded, Defeated, Moved, TurnStarted
 from .jsonfiles import BattleInputError
 from .loop import run_battle
 from .setup import BattleSetup
 
 Record = dict[str, Any]
 Progress = Callable[[int, int], None]  # (battles done, battles in all)
+Cancel = Callable[[], bool]  # True: stop the batch
 BACKENDS = ("process", "ray")
 #: Chunks per worker a batch is cut into (enough to balance uneven battle lengths) ...
 CHUNKS_PER_WORKER = 8
 #: ... but never more battles per chunk than this (progress stays live), nor fewer than 1.
 MAX_CHUNK = 200
+#: Seconds between two looks at ``cancel`` while waiting for a pool's next chunk.
+POLL = 0.05
+
+
+class BatchCancelled(Exception):
+    """The batch was cancelled (``cancel`` returned True) before it was complete."""
 
 
 def battle_seed(root: int, index: int, swap_sides: bool) -> np.random.SeedSequence:
@@ -64,8 +85,11 @@ def play(setup: BattleSetup, root: int, index: int, swap_sides: bool) -> Record:
     """Play battle ``index`` of a batch and return its record."""
     swapped = is_swapped(index, swap_sides)
     state = setup.state(battle_seed(root, index, swap_sides), swapped)
+    where = list(state.pos)  # each character's tile, followed through the log
     out = run_battle(state, setup.controllers(state, swapped))
     n = len(state.team)
+    defeated: Counter[tuple[int, int]] = Counter()
+    attacked_from: Counter[tuple[int, int]] = Counter()
     chars = [[0, 0, 0, int(state.alive(i)), 0, 0, 0.0] for i in range(n)]
     karma = [[0, 0, 0], [0, 0, 0]]
     first_team = None
@@ -82,8 +106,12 @@ def play(setup: BattleSetup, root: int, index: int, swap_sides: bool) -> Record:
             k[0] += e.karma_gained
             k[1] += e.karma_spent
             k[2] += int(e.success and not e.natural)
+            attacked_from[where[e.actor]] += 1
+        elif isinstance(e, Moved):
+            where[e.actor] = e.path[-1]
         elif isinstance(e, Defeated):
             chars[e.by][2] += 1
+            defeated[e.tile] += 1
         elif isinstance(e, TurnStarted) and first_team is None:
             first_team = e.team
         elif isinstance(e, BattleEnded):
@@ -93,7 +121,15 @@ def play(setup: BattleSetup, root: int, index: int, swap_sides: bool) -> Record:
         c[6] = round(c[6], 6)
     return {"index": index, "swapped": swapped, "winner": end.winner,
             "first_team": first_team, "turns": end.turns, "ticks": end.tick,
-            "chars": chars, "karma": karma}
+            "chars": chars, "karma": karma,
+            "tiles": {"defeated": tile_counts(defeated),
+                      "attacked_from": tile_counts(attacked_from)}}
+
+
+def tile_counts(counts: Counter[tuple[int, int]]) -> list[list[int]]:
+    """``[[x, y, n], ...]`` sorted by row then column (plain JSON, stable order)."""
+    return [[int(x), int(y), n] for (x, y), n in sorted(counts.items(),
+                                                        key=lambda kv: (kv[0][1], kv[0][0]))]
 
 
 def play_chunk(setup: BattleSetup, root: int, start: int, stop: int, swap_sides: bool
@@ -101,9 +137,14 @@ def play_chunk(setup: BattleSetup, root: int, start: int, stop: int, swap_sides:
     return [play(setup, root, i, swap_sides) for i in range(start, stop)]
 
 
-def chunks(battles: int, workers: int) -> list[tuple[int, int]]:
-    """Consecutive ``[start, stop)`` index ranges covering ``battles``."""
-    size = max(1, min(MAX_CHUNK, math.ceil(battles / (max(1, workers) * CHUNKS_PER_WORKER))))
+def chunks(battles: int, workers: int, size: int | None = None) -> list[tuple[int, int]]:
+    """Consecutive ``[start, stop)`` index ranges covering ``battles``, of ``size``
+    battles each (default: ``CHUNKS_PER_WORKER`` chunks per worker, at most
+    ``MAX_CHUNK`` battles).  The chunks change only how often progress is told:
+    the records are the same for any size."""
+    if size is None:
+        size = math.ceil(battles / (max(1, workers) * CHUNKS_PER_WORKER))
+    size = max(1, min(MAX_CHUNK, size))
     return [(s, min(s + size, battles)) for s in range(0, battles, size)]
 
 
@@ -126,41 +167,57 @@ def _worker_chunk(task: tuple[int, int, int, bool]) -> tuple[int, list[Record]]:
 
 
 def run_batch(setup: BattleSetup, battles: int, *, seed: int = 0, swap_sides: bool = False,
-              workers: int = 1, backend: str = "process", progress: Progress | None = None
-              ) -> list[Record]:
-    """Play battles ``0 .. battles-1`` and return their records in index order."""
+              workers: int = 1, backend: str = "process", progress: Progress | None = None,
+              cancel: Cancel | None = None, chunk_size: int | None = None,
+              pool: bool = False) -> list[Record]:
+    """Play battles ``0 .. battles-1`` and return their records in index order
+    (``cancel``, ``chunk_size``, ``pool``: see the module docstring and :func:`chunks`;
+    none of them changes a record)."""
     if backend not in BACKENDS:
         raise BattleInputError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if seed < 0:
         raise BattleInputError(f"the seed must be 0 or more, not {seed}")
-    parts = chunks(battles, workers)
+    parts = chunks(battles, workers, chunk_size)
     if backend == "ray":
         from .batch_ray import run_ray
 
         results = run_ray(setup, parts, seed, swap_sides, workers, battles, progress)
-    elif workers <= 1 or len(parts) <= 1:
+    elif not pool and (workers <= 1 or len(parts) <= 1):
         results = {}
         done = 0
         for start, stop in parts:
-            results[start] = play_chunk(setup, seed, start, stop, swap_sides)
+            results[start] = []
+            for i in range(start, stop):
+                if cancel is not None and cancel():
+                    raise BatchCancelled(f"cancelled after {done + i - start} of {battles} "
+                                         "battles")
+                results[start].append(play(setup, seed, i, swap_sides))
             done += stop - start
             if progress is not None:
                 progress(done, battles)
     else:
-        results = _run_pool(setup, parts, seed, swap_sides, workers, battles, progress)
+        results = _run_pool(setup, parts, seed, swap_sides, workers, battles, progress, cancel)
     return [r for start, _stop in parts for r in results[start]]
 
 
 def _run_pool(setup: BattleSetup, parts: list[tuple[int, int]], seed: int, swap_sides: bool,
-              workers: int, battles: int, progress: Progress | None
-              ) -> dict[int, list[Record]]:
+              workers: int, battles: int, progress: Progress | None,
+              cancel: Cancel | None = None) -> dict[int, list[Record]]:
     """The chunks on a pool of worker processes (each gets the setup once); leaving
-    the pool, also on Ctrl+C or a failed chunk, terminates the workers at once."""
+    the pool, also on Ctrl+C, a cancel or a failed chunk, terminates the workers
+    at once and waits for them (no orphan process)."""
     results: dict[int, list[Record]] = {}
     done = 0
     tasks = [(seed, a, b, swap_sides) for a, b in parts]
     with get_context("spawn").Pool(min(workers, len(parts)), _init_worker, (setup,)) as pool:
-        for start, records in pool.imap_unordered(_worker_chunk, tasks):
+        it = pool.imap_unordered(_worker_chunk, tasks)
+        while len(results) < len(parts):
+            if cancel is not None and cancel():
+                raise BatchCancelled(f"cancelled after {done} of {battles} battles")
+            try:
+                start, records = it.next(POLL if cancel is not None else None)
+            except PoolTimeout:
+                continue
             results[start] = records
             done += len(records)
             if progress is not None:

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..engine import adjacency as adj
 from ..engine.model import Edge, MapModel
+from ..engine.movement import Reach
 from ..engine.terrain import Base
 
 Tile = tuple[int, int]
@@ -34,11 +35,13 @@ class Board:
     ``standable[y][x]`` a character may stand there (not Obstructing);
     ``obstructions``: every Obstructing tile ``(x, y, "")`` and border ``(x, y,
     side)``, row-major, tiles first (``feature_arrays``: their x, y and side code
-    0 tile, 1 east, 2 south as int64 arrays for compiled loops).
+    0 tile, 1 east, 2 south as int64 arrays for compiled loops).  ``reaches``: the
+    movement ranges computed on this terrain (:meth:`.state.BattleState.reach_of`;
+    emptied when the terrain changes).
     """
 
     __slots__ = ("model", "revision", "width", "height", "level", "liquid", "standable",
-                 "obstructions", "feature_arrays", "step")
+                 "obstructions", "feature_arrays", "step", "reaches")
 
     def __init__(self, model: MapModel) -> None:
         """``model`` becomes the board's own (callers pass a copy; see :func:`prepare`)."""
@@ -66,6 +69,7 @@ class Board:
                                np.array([f[1] for f in features], np.int64),
                                np.array([" ES".index(f[2]) for f in features], np.int64))
         self.step = adj.steps(m).step  # grounded adjacency: melee (A9: flight is movement only)
+        self.reaches: dict[tuple[object, ...], Reach] = {}
 
     def fork(self) -> Board:
         """A board on a copy of this model, for a battle about to change its terrain."""

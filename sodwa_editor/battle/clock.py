@@ -26,6 +26,7 @@ defeated), ``acted`` (took its turn in the current tick).  One battle loop::
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from enum import IntEnum
 from typing import NamedTuple
@@ -94,6 +95,30 @@ def ticks_to_reach(ip: int, initiative: int, threshold: int) -> int:
     return 0 if ip >= threshold else -(-(threshold - ip) // initiative)
 
 
+def tie_break(top: list[int], team: Sequence[int], last_team: int | None,
+              first_tie: int) -> TurnChoice:
+    """Who goes among ``top``, the ready characters tied at the highest IP (ascending).
+
+    RB: "the character with the highest IP total gets to take their turn first"; a
+    tie across teams goes to "the team that has not taken the most recent turn"
+    (``last_team``; before any turn ``first_tie``, B12); a tie within a team is that
+    player's decision (B11).
+    """
+    side = team[top[0]]
+    if len(top) == 1:
+        return TurnChoice(side, (top[0],), HIGHEST_IP)
+    for i in top:
+        if team[i] != side:
+            break
+    else:
+        return TurnChoice(side, tuple(top), HIGHEST_IP)
+    if last_team is None:
+        side, reason = first_tie, FIRST_TIE
+    else:
+        side, reason = 1 - last_team, OTHER_TEAM
+    return TurnChoice(side, tuple(i for i in top if team[i] == side), reason)
+
+
 def move_after_attack(move: int, actions: ActionRules) -> int:
     """Move left for a Move Action after an Attack Action (RB: "If the Attack Action
     is used first, the character may only move a quarter of its normal Speed value
@@ -140,7 +165,8 @@ class Clock:
     """The Battle Clock and every character's IP (RB *The Turn System*)."""
 
     __slots__ = ("rules", "tick", "ip", "initiative", "team", "active", "acted",
-                 "last_team", "first_tie_team", "turns", "current", "_choice")
+                 "last_team", "first_tie_team", "turns", "current", "_choice",
+                 "_idle")
 
     def __init__(self, initiative: Sequence[int], team: Sequence[int], rules: ClockRules,
                  first_tie_team: int = 0, ip: Sequence[int] | None = None) -> None:
@@ -167,6 +193,7 @@ class Clock:
         self.turns = 0
         self.current: Turn | None = None
         self._choice: TurnChoice | None = None  # next_turn's answer until the state changes
+        self._idle = False  # next_turn's answer is None until the state changes
 
     def copy(self) -> Clock:
         other = Clock.__new__(Clock)
@@ -175,6 +202,7 @@ class Clock:
         other.ip, other.active, other.acted = list(self.ip), list(self.active), list(self.acted)
         other.last_team, other.first_tie_team = self.last_team, self.first_tie_team
         other.current = other._choice = None
+        other._idle = False
         return other
 
     # ------------------------------------------------------------- the clock
@@ -188,7 +216,7 @@ class Clock:
             if alive:
                 ip[i] += init[i]
         self.acted = [False] * len(ip)
-        self._choice = None
+        self._choice, self._idle = None, False
 
     def advance_stepwise(self) -> int:
         """Tick one by one until a character is ready; the ticks taken."""
@@ -223,7 +251,7 @@ class Clock:
             if alive:
                 ip[i] += k * init[i]
         self.acted = [False] * len(ip)
-        self._choice = None
+        self._choice, self._idle = None, False
         return k
 
     def _check_phase_over(self) -> None:
@@ -253,30 +281,22 @@ class Clock:
         """
         if self.current is not None:
             raise RuntimeError(f"character {self.current.actor}'s turn has not ended")
-        if self._choice is not None:
+        if self._choice is not None or self._idle:
             return self._choice
-        ip, team, active, acted = self.ip, self.team, self.active, self.acted
+        ip, active, acted = self.ip, self.active, self.acted
         threshold, once = self.rules.turn_threshold, self.rules.one_turn_per_tick
         best = threshold
         top: list[int] = []
-        mixed = False
         for i, v in enumerate(ip):  # _eligible inlined: the hot loop
             if v >= best and active[i] and not (once and acted[i]):
                 if v > best or not top:
-                    best, top, mixed = v, [i], False
+                    best, top = v, [i]
                 else:
                     top.append(i)
-                    mixed = mixed or team[i] != team[top[0]]
         if not top:
+            self._idle = True
             return None
-        if not mixed:
-            choice = TurnChoice(team[top[0]], tuple(top), HIGHEST_IP)
-        else:
-            if self.last_team is None:
-                side, reason = self.first_tie_team, FIRST_TIE
-            else:
-                side, reason = 1 - self.last_team, OTHER_TEAM
-            choice = TurnChoice(side, tuple(i for i in top if team[i] == side), reason)
+        choice = tie_break(top, self.team, self.last_team, self.first_tie_team)
         self._choice = choice
         return choice
 
@@ -290,7 +310,7 @@ class Clock:
         if choice is None or actor not in choice.candidates:
             raise ValueError(f"it is not character {actor}'s turn "
                              f"(candidates: {choice.candidates if choice else 'none'})")
-        self._choice = None
+        self._choice, self._idle = None, False
         self.ip[actor] -= self.rules.turn_cost
         self.acted[actor] = True
         self.last_team = self.team[actor]
@@ -337,14 +357,14 @@ class Clock:
     def remove(self, i: int) -> None:
         """Character ``i`` is defeated: it gains no IP and takes no turn (B32)."""
         self.active[i] = False
-        self._choice = None
+        self._choice, self._idle = None, False
 
     def adjust_ip(self, i: int, amount: int) -> None:
         """Add ``amount`` (may be negative) to character ``i``'s IP, for abilities and
         effects that change IP outside the turn costs.  Change IP only through the
         clock's methods: it caches the next turn's choice."""
         self.ip[i] += amount
-        self._choice = None
+        self._choice, self._idle = None, False
 
     # ------------------------------------------------------------- Character Panel, TSB
     def ticks_until_turn(self, i: int) -> int:
@@ -359,6 +379,67 @@ class Clock:
 
     def predict(self, n: int) -> list[Prediction]:
         """The TSB: the next ``n`` turns, assuming every future turn is a pass.
+
+        RB: "it always assumes the character will pass, meaning their following
+        turn is predicted to occur as quickly as possible ... a character will never
+        get to act sooner than predicted by the TSB" (property-tested, B14).  The
+        current turn, if any, is taken as ending with the IP spent so far; ties use
+        the same tie-breaks (:func:`tie_break`), a same-team choice shown lowest
+        index first.
+
+        Without playing the clock: under passes a character's IP grows linearly with
+        the ticks, so its next turn (tick, IP then) follows from its own numbers
+        (:func:`ticks_to_reach`); a heap of those gives the turns in order (earliest
+        tick, then highest IP, then lowest index) and only a tie at the top needs the
+        other characters.  Equal to :meth:`predict_stepwise` (property-tested).
+        """
+        out: list[Prediction] = []
+        rules = self.rules
+        threshold, cost, once = rules.turn_threshold, rules.turn_cost, rules.one_turn_per_tick
+        init, team, acted, first = self.initiative, self.team, self.acted, self.first_tie_team
+        tick, last = self.tick, self.last_team
+        heap: list[tuple[int, int, int]] = []  # (tick of the next turn, -IP then, index)
+        for i, alive in enumerate(self.active):
+            if alive:
+                v = self.ip[i]
+                if v < threshold or (once and acted[i]):
+                    k = max(1, ticks_to_reach(v, init[i], threshold))
+                    heap.append((tick + k, -(v + k * init[i]), i))
+                else:
+                    heap.append((tick, -v, i))
+        if not heap or n <= 0:
+            return out
+        heapq.heapify(heap)
+        pop, push = heapq.heappop, heapq.heappush
+        while True:
+            t, neg, pick = pop(heap)
+            if heap and heap[0][0] == t and heap[0][1] == neg:  # tied at the top
+                top = [pick]
+                while heap and heap[0][0] == t and heap[0][1] == neg:
+                    top.append(pop(heap)[2])
+                tie = tie_break(top, team, last, first)
+                pick, side, choice = tie.candidates[0], tie.team, tie.decision
+                for j in top:
+                    if j != pick:
+                        push(heap, (t, neg, j))
+            else:
+                side, choice = team[pick], False
+            out.append(Prediction(t, pick, side, choice))
+            if len(out) >= n:
+                return out
+            last = side
+            v = -neg - cost  # the pass
+            if v >= threshold and not once:
+                push(heap, (t, -v, pick))  # again in this tick
+            else:
+                k = max(1, ticks_to_reach(v, init[pick], threshold))
+                push(heap, (t + k, -(v + k * init[pick]), pick))
+
+    def predict_stepwise(self, n: int) -> list[Prediction]:
+        """:meth:`predict` by playing a copy of the clock turn by turn: the reference
+        that :meth:`predict` must equal (property-tested).
+
+        The TSB: the next ``n`` turns, assuming every future turn is a pass.
 
         RB: "it always assumes the character will pass, meaning their following
         turn is predicted to occur as quickly as possible ... a character will never

@@ -28,6 +28,8 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.validators import extend
 
+from ..engine.regular_files import os_reason, read_regular
+
 DATA_DIR = Path(__file__).parents[1] / "data"
 SCHEMA_DIR = DATA_DIR / "schemas"  # -> schemas/ (pyproject package-data)
 RESOURCE_DIR = DATA_DIR / "resources"  # -> resources/
@@ -64,18 +66,22 @@ def validator(name: str) -> Draft202012Validator:
 
 
 def read_json(path: PathLike) -> Any:
-    """The parsed JSON document of a file (NaN, Infinity and repeated keys refused)."""
+    """The parsed JSON document of a file (NaN, Infinity and repeated keys refused).
+
+    Only a regular file is read: a FIFO, device or folder is refused before it is
+    opened (:func:`sodwa_editor.engine.regular_files.open_regular`, the reader io
+    uses too), so a named pipe given as ``--teams`` never blocks.
+    """
     src = str(path)
     try:
-        size = os.stat(path).st_size
-        if size > MAX_BYTES:
-            raise BattleInputError(f"{src}: the file is {size} bytes; at most {MAX_BYTES} allowed")
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
+        data = read_regular(path, MAX_BYTES)
     except FileNotFoundError:
         raise BattleInputError(f"{src}: file not found") from None
     except OSError as exc:
-        raise BattleInputError(f"{src}: cannot read the file: {exc.strerror or exc}") from None
+        raise BattleInputError(f"{src}: cannot read the file: {os_reason(exc)}") from None
+    if len(data) > MAX_BYTES:
+        raise BattleInputError(f"{src}: the file is over {MAX_BYTES} bytes; at most "
+                               f"{MAX_BYTES} allowed")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -34,6 +34,7 @@ from .actions import (
     Options,
     Pass,
     apply,
+    apply_checked,
     begin_turn,
     legal_actions,
     next_turn,
@@ -253,9 +254,11 @@ def run_battle(state: BattleState, controllers: Sequence[Controller], *,
             why = refusal(state, action)
             if why is not None:
                 raise ControllerError(f"team {team}'s controller: {why}")
-            if before_action is not None:
+            if before_action is None:
+                apply_checked(state, action)
+            else:  # it may have changed the state: check again
                 before_action(state, action)
-            apply(state, action)
+                apply(state, action)
         else:
             raise ControllerError(f"team {team}'s controller took {MAX_ACTIONS_PER_TURN} "
                                   "actions in one turn")

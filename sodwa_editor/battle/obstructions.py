@@ -107,8 +107,9 @@ def feature_targets(state: BattleState, attacker: int) -> list[Feature]:
     if engaged_with(state, attacker):
         return []
     fx, fy, fs = board.feature_arrays
-    codes = _reach(state, attacker, fx, fy, fs).tolist()
-    return [f for f, c in zip(board.obstructions, codes, strict=True) if c == kn.REACHED]
+    features = board.obstructions
+    return [features[k] for k in np.flatnonzero(_reach(state, attacker, fx, fy, fs)
+                                                == kn.REACHED).tolist()]
 
 
 def strike(state: BattleState, attacker: int, feature: Feature, ip: int) -> list[Event]:

@@ -2,12 +2,15 @@
 
 A replay (``schemas/replay.schema.json``) holds a header -- engine version, the
 map file and its hash, the rules, roster and team documents the battle used
-(embedded, each with its hash), the AI names and their hash, the seed -- and
+(embedded, each with its hash), the AI names and the AI profiles they played by
+(embedded, with one hash over both), the seed -- and
 the sequence of controller decisions (tied actor picked, action taken).  The
 dice come from the seed, so re-running the decisions through the rules
 reproduces the whole event log; the file stores the state hash after every turn
 (:meth:`.state.BattleState.state_hash`) and the result, which ``--verify``
-compares turn by turn.
+compares turn by turn.  The decisions, not the AIs, are re-run; so that a
+replay still says which AI made them, ``--verify`` also refuses a replay whose
+AI profiles differ from the ones it is given (:func:`check_profiles`).
 
 The map itself is not embedded (maps can be large): the replay names its file
 and hash, and re-running refuses a map whose hash differs.  The battle package
@@ -37,10 +40,11 @@ from .. import __version__
 from ..engine.model import MapModel
 from .abilities import UseAbility
 from .actions import Action, Attack, AttackTerrain, Move, Pass
+from .ai.profile import Profile
 from .jsonfiles import BattleInputError, validate
 from .loop import ControllerError, Decision, Outcome, View, run_battle
 from .rules import rules_from_dict, rules_to_dict
-from .setup import BattleSetup, Seed, check_ai_names
+from .setup import BattleSetup, Seed, check_ai_names, profile_values, uses_profile
 from .sheet import roster_from_dict
 from .state import BattleState
 from .teams import team_from_dict
@@ -147,10 +151,21 @@ def _inputs(setup: BattleSetup) -> dict[str, Any]:
     return {"rules": rules, "roster": roster, "teams": teams}
 
 
+def profiles_hash(ai: Sequence[str], profiles: Sequence[Any] | None) -> str:
+    """The ``ai_profiles`` hash: the controller names and, per team, the profile
+    its controller played by (None for one that uses none); the ``profiles`` key
+    is left out when neither uses one (so a random-vs-random replay does not
+    depend on the profile files)."""
+    doc: dict[str, Any] = {"controllers": list(ai)}
+    if profiles is not None and any(p is not None for p in profiles):
+        doc["profiles"] = list(profiles)
+    return digest(doc)
+
+
 def header_hashes(inputs: dict[str, Any], map_hash: str, ai: Sequence[str]) -> dict[str, str]:
     return {"map": map_hash, "rules": digest(inputs["rules"]),
             "roster": digest(inputs["roster"]), "teams": digest(inputs["teams"]),
-            "ai_profiles": digest({"controllers": list(ai)})}
+            "ai_profiles": profiles_hash(ai, inputs.get("ai_profiles"))}
 
 
 def record(setup: BattleSetup, seed: Seed, *, map_file: str, map_hash: str,
@@ -161,7 +176,7 @@ def record(setup: BattleSetup, seed: Seed, *, map_file: str, map_hash: str,
     out = run_battle(state, setup.controllers(state, swapped),
                      after_turn=lambda s: hashes.append(s.state_hash()))
     ai = setup.controller_names(swapped)
-    inputs = _inputs(setup)
+    inputs = {**_inputs(setup), "ai_profiles": setup.profile_docs(swapped)}
     assert out.result is not None
     doc = {
         "format": REPLAY_FORMAT, "format_version": REPLAY_VERSION,
@@ -188,11 +203,50 @@ def load_replay(doc: Any, source: str) -> Replay:
                           f"than this program reads ({REPLAY_VERSION})")
     validate(doc, "replay", source)
     want = header_hashes(doc, doc["map"]["hash"], doc["controllers"])
+    if "ai_profiles" not in doc:  # an older replay: its profiles are not embedded
+        del want["ai_profiles"]
     for key, value in want.items():
         if doc["hashes"][key] != value:
             raise ReplayError(f"{source}: hashes.{key}: the embedded {key} does not match "
                               "its hash (the file was changed)")
     return Replay(doc, source)
+
+
+def check_profiles(replay: Replay, profiles: Sequence[Profile], files: Sequence[str]) -> None:
+    """Raise :class:`ReplayError` unless the replay's AIs played by ``profiles``
+    (one for both teams, or team 0's and team 1's; ``files`` names where each came
+    from): a replay made with another AI profile is not what these inputs produce."""
+    src, names = replay.source, replay.doc["controllers"]
+    pair, where = (profiles[0], profiles[-1]), (files[0], files[-1])
+    now = [profile_values(p) if uses_profile(n) else None for n, p in zip(names, pair, strict=True)]
+    if profiles_hash(names, now) == replay.doc["hashes"]["ai_profiles"]:
+        return
+    hint = "give the one it was made with: --ai-profile FILE"
+    recorded = replay.doc.get("ai_profiles")
+    if recorded is None:
+        raise ReplayError(f"{src}: hashes.ai_profiles: made with other AI profiles than "
+                          f"{' and '.join(dict.fromkeys(where))} (the file does not embed "
+                          f"the ones it was made with)")
+    for team, (old, new) in enumerate(zip(recorded, now, strict=True)):
+        diff = _first_difference(old, new)
+        if diff is not None:
+            key, was, got = diff
+            raise ReplayError(f"{src}: ai_profiles[{team}].{key}: team {team}'s AI "
+                              f"({names[team]}) played by another AI profile: {was} in the "
+                              f"replay, {got} in {where[team]} ({hint})")
+    raise ReplayError(f"{src}: hashes.ai_profiles: made with other AI profiles than "
+                      f"{' and '.join(dict.fromkeys(where))} ({hint})")
+
+
+def _first_difference(old: Any, new: Any, at: str = "") -> tuple[str, Any, Any] | None:
+    """The first (sorted) dotted key where two profile documents differ."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(set(old) | set(new)):
+            found = _first_difference(old.get(key), new.get(key), f"{at}.{key}" if at else key)
+            if found is not None:
+                return found
+        return None
+    return None if old == new else (at or "(profile)", json.dumps(old), json.dumps(new))
 
 
 def setup_of(replay: Replay, model: MapModel) -> BattleSetup:

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .batch import Record
+from .batch import Record, tile_counts
 from .setup import BattleSetup
 
 #: z for a two-sided 95 % interval.
@@ -53,6 +54,11 @@ def spread(values: Sequence[float]) -> dict[str, float]:
     return {"mean": round(statistics.fmean(ordered), 6), "median": statistics.median(ordered),
             "min": ordered[0], "max": ordered[-1],
             "p95": ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]}
+
+
+def value_counts(values: Sequence[int]) -> list[list[int]]:
+    """``[[value, how many], ...]`` in increasing value (a distribution, JSON as is)."""
+    return [[v, n] for v, n in sorted(Counter(values).items())]
 
 
 def characters_of(setup: BattleSetup) -> list[list[dict[str, Any]]]:
@@ -127,9 +133,43 @@ def summarize(setup: BattleSetup, records: Sequence[Record], *, seed: int,
         "first_mover": {"wins": rate(first_wins, len(decided)),
                         "first_turns_by_side": first_by_side},
         "length": {"turns": spread([r["turns"] for r in records]),
-                   "ticks": spread([r["ticks"] for r in records])},
+                   "ticks": spread([r["ticks"] for r in records]),
+                   "turns_counts": value_counts([r["turns"] for r in records])},
         "characters": characters, "luck": luck, "karma": karma,
+        "tiles": tile_totals(records, setup.model.width, setup.model.height),
     }
+
+
+#: The per-tile counts a record carries (:mod:`.batch`), for the heat map.
+TILE_KINDS = ("defeated", "attacked_from")
+TILE_TITLES = {"defeated": "where characters were defeated",
+               "attacked_from": "where attacks were made from"}
+#: matplotlib colour map of the per-tile counts (the HTML plot and the editor's heat
+#: map): light yellow to dark red, which no terrain fill of the editor uses.
+TILE_CMAP = "YlOrRd"
+
+
+def tile_totals(records: Sequence[Record], width: int, height: int) -> dict[str, Any]:
+    """The records' per-tile counts summed over the batch: ``{"width", "height",
+    "defeated": [[x, y, n], ...], "attacked_from": [[x, y, n], ...]}`` (sorted by
+    row then column; tiles with no count left out)."""
+    out: dict[str, Any] = {"width": width, "height": height}
+    for kind in TILE_KINDS:
+        total: Counter[tuple[int, int]] = Counter()
+        for r in records:
+            for x, y, n in r["tiles"][kind]:
+                total[(x, y)] += n
+        out[kind] = tile_counts(total)
+    return out
+
+
+def tile_grid(report: dict[str, Any], kind: str) -> list[list[int]]:
+    """One kind of per-tile count as a ``height`` x ``width`` grid (rows of counts)."""
+    tiles = report["tiles"]
+    grid = [[0] * tiles["width"] for _ in range(tiles["height"])]
+    for x, y, n in tiles[kind]:
+        grid[y][x] = n
+    return grid
 
 
 def format_summary(report: dict[str, Any]) -> str:

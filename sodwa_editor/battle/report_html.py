@@ -3,8 +3,8 @@
 The plots are drawn with matplotlib's Agg canvas (no GUI backend, no pyplot
 state: ``Figure`` + ``FigureCanvasAgg``) and embedded as base64 PNG, so the file
 needs nothing beside it.  The figure functions (``fig_*``) take the report data
-of :func:`.report.summarize` and return a ``Figure``; the editor's playtest mode
-can show the same figures through matplotlib's Qt canvas.
+of :func:`.report.summarize` and return a ``Figure`` (``FIGURES`` lists them); the
+editor's Balance Run dialog shows the same figures through matplotlib's Qt canvas.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .report import format_summary
+from .report import TILE_CMAP, TILE_KINDS, TILE_TITLES, format_summary, tile_grid
 
 SIDE_COLOURS = ("#3b6fb6", "#c2452d")
 
@@ -50,14 +50,24 @@ def fig_outcomes(report: dict[str, Any]) -> Figure:
 
 
 def fig_length(report: dict[str, Any]) -> Figure:
-    """Battle length: turns and ticks (median, p95, min, max)."""
+    """Battle length: the distribution of turns (histogram, median and p95 marked)
+    and the ticks (min, median, mean, p95, max)."""
     fig = Figure(figsize=(7, 2.6))
-    for k, key in enumerate(("turns", "ticks")):
-        ax = fig.add_subplot(1, 2, k + 1)
-        s = report["length"][key]
-        names = ["min", "median", "mean", "p95", "max"]
-        ax.bar(names, [s[n] for n in names], color="#5b8c5a")
-        ax.set_title(f"battle length ({key})")
+    ax = fig.add_subplot(1, 2, 1)
+    counts = report["length"]["turns_counts"]
+    ax.bar([v for v, _n in counts], [n for _v, n in counts], width=1.0, color="#5b8c5a")
+    turns = report["length"]["turns"]
+    for key, ls in (("median", "-"), ("p95", "--")):
+        ax.axvline(turns[key], color="#333333", lw=0.9, ls=ls, label=f"{key} {turns[key]}")
+    ax.set_xlabel("turns")
+    ax.set_ylabel("battles")
+    ax.set_title("battle length (turns)")
+    ax.legend(fontsize=8)
+    ax = fig.add_subplot(1, 2, 2)
+    s = report["length"]["ticks"]
+    names = ["min", "median", "mean", "p95", "max"]
+    ax.bar(names, [s[n] for n in names], color="#5b8c5a")
+    ax.set_title("battle length (ticks)")
     fig.tight_layout()
     return fig
 
@@ -106,6 +116,26 @@ def fig_luck_karma(report: dict[str, Any]) -> Figure:
     return fig
 
 
+def fig_tiles(report: dict[str, Any]) -> Figure:
+    """Per-tile counts over the map (the editor draws the same counts on the map)."""
+    tiles = report["tiles"]
+    fig = Figure(figsize=(8, 3.6))
+    for k, kind in enumerate(TILE_KINDS):
+        ax = fig.add_subplot(1, 2, k + 1)
+        image = ax.imshow(tile_grid(report, kind), cmap=TILE_CMAP, interpolation="nearest",
+                          vmin=0,
+                          extent=(-0.5, tiles["width"] - 0.5, tiles["height"] - 0.5, -0.5))
+        ax.set_title(TILE_TITLES[kind], fontsize=9)
+        fig.colorbar(image, ax=ax, shrink=0.8, label="count")
+    fig.tight_layout()
+    return fig
+
+
+#: Every plot of the report, in order (the HTML report and the editor's Balance Run
+#: dialog both show these: one function per plot).
+FIGURES = (fig_outcomes, fig_length, fig_characters, fig_luck_karma, fig_tiles)
+
+
 def png(fig: Figure) -> str:
     """A figure as a ``data:`` URI of a PNG."""
     buf = io.BytesIO()
@@ -122,9 +152,8 @@ def render(reports: Sequence[dict[str, Any]]) -> str:
     for rep in reports:
         parts.append(f"<h2>{html.escape(str(rep.get('map', '')))}</h2>")
         parts.append(f"<pre>{html.escape(format_summary(rep))}</pre>")
-        for fig in (fig_outcomes(rep), fig_length(rep), fig_characters(rep),
-                    fig_luck_karma(rep)):
-            parts.append(f"<p><img alt='plot' src='{png(fig)}'></p>")
+        for make in FIGURES:
+            parts.append(f"<p><img alt='plot' src='{png(make(rep))}'></p>")
         parts.append("<details><summary>report data (JSON)</summary><pre>"
                      f"{html.escape(json.dumps(rep, indent=1))}</pre></details>")
     parts.append("</body></html>")

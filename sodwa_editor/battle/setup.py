@@ -1,5 +1,6 @@
 """One battle's inputs in one object: everything a battle is a function of except
-its seed (issue 11 section 4: map, teams, rules, roster, AI names).
+its seed (issue 11 section 4: map, teams, rules, roster, AI names and the AI
+profile each team's AI plays with).
 
 A :class:`BattleSetup` is built once (reading and checking every input, so bad
 input is one line before any battle starts) and then starts any number of
@@ -24,14 +25,17 @@ True
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
 
 from ..engine.model import MapModel
-from .ai import CONTROLLERS, make_controllers
+from .ai import CONTROLLERS, make_controller
+from .ai.profile import Profile, default_profile
 from .board import Board, prepare
 from .jsonfiles import BattleInputError, read_json
 from .loop import Controller
@@ -55,6 +59,20 @@ def check_ai_names(names: Sequence[str]) -> tuple[str, str]:
     return names[0], names[1]
 
 
+def profile_values(profile: Profile) -> dict[str, Any]:
+    """Every value of an AI profile as plain JSON, weights as floats (``2`` and
+    ``2.0`` in a file are the same weight, so they hash the same)."""
+    return {"greedy": {k: float(v) for k, v in asdict(profile.greedy).items()},
+            "expectimax": {k: int(v) for k, v in asdict(profile.expectimax).items()}}
+
+
+@cache
+def uses_profile(name: str) -> bool:
+    """True if the controller called ``name`` plays by an AI profile (it takes one)."""
+    factory = CONTROLLERS.get(name)
+    return factory is not None and "profile" in inspect.signature(factory).parameters
+
+
 @dataclass
 class BattleSetup:
     """The inputs of a battle (see the module docstring).
@@ -62,7 +80,9 @@ class BattleSetup:
     ``teams``: ``(zone, team, formation)`` for team 0 and team 1, or None to start
     from the characters placed on the map (decision B3).  ``docs``: the source
     documents (rules, roster, teams) a replay embeds; filled by the caller that
-    read them.
+    read them.  ``profiles``: the AI profile of team 0's and team 1's controller
+    (None: the shipped ``resources/ai-profile.json`` for both); it moves with
+    its controller when the sides are swapped.
     """
 
     model: MapModel
@@ -71,17 +91,24 @@ class BattleSetup:
     ai: tuple[str, str]
     teams: tuple[tuple[str, Team, str | None], ...] | None = None
     docs: dict[str, Any] = field(default_factory=dict)
+    profiles: tuple[Profile, Profile] | None = None
     _board: Board | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_map(cls, model: MapModel, *, rules: Rules | None = None,
                  roster: Roster | None = None, ai: Sequence[str] = ("random", "random"),
                  teams: Sequence[tuple[str, Team, str | None]] | None = None,
-                 docs: dict[str, Any] | None = None) -> BattleSetup:
+                 docs: dict[str, Any] | None = None,
+                 profiles: Sequence[Profile] | None = None) -> BattleSetup:
         """A checked setup: AI names known, teams within the point cap and placeable
-        (both arrangements when teams are given), map characters with valid sheets."""
+        (both arrangements when teams are given), map characters with valid sheets.
+        ``profiles``: one AI profile for both teams' controllers, or one per team."""
+        if profiles is not None and len(profiles) not in (1, 2):
+            raise BattleInputError(f"give 1 or 2 AI profiles, not {len(profiles)}")
+        pair = None if profiles is None else (profiles[0], profiles[-1])
         setup = cls(model, rules or default_rules(), roster or load_roster(),
-                    check_ai_names(ai), None if teams is None else tuple(teams), dict(docs or {}))
+                    check_ai_names(ai), None if teams is None else tuple(teams), dict(docs or {}),
+                    pair)
         if roster is None:
             setup.docs.setdefault("roster", read_json(DEFAULT_ROSTER_PATH))
         setup.check()
@@ -137,5 +164,28 @@ class BattleSetup:
         return BattleState.from_teams(self.model, self.sides(swapped), rules=self.rules,
                                       seed=seed, board=self.board)
 
+    def team_profiles(self, swapped: bool = False) -> tuple[Profile, Profile]:
+        """The AI profile of team 0's and team 1's controller."""
+        p0, p1 = self.profiles or (default_profile(), default_profile())
+        return (p1, p0) if swapped else (p0, p1)
+
+    def profile_docs(self, swapped: bool = False) -> list[dict[str, Any] | None]:
+        """Per team, the profile its controller actually plays by, as plain values
+        (every key, defaults filled in), or None for a controller that uses no
+        profile (``random``, ``pass``): what a replay's ``ai_profiles`` hash covers."""
+        return [profile_values(p) if uses_profile(n) else None
+                for n, p in zip(self.controller_names(swapped), self.team_profiles(swapped),
+                                strict=True)]
+
     def controllers(self, state: BattleState, swapped: bool = False) -> list[Controller]:
-        return make_controllers(self.controller_names(swapped), state)
+        """One controller per team, each on its team's own AI stream of ``state``
+        and, if it plays by a profile, with its team's profile."""
+        if state.streams is None:
+            raise ValueError("the battle has no random streams")
+        out = []
+        for team, (name, profile) in enumerate(zip(self.controller_names(swapped),
+                                                   self.team_profiles(swapped), strict=True)):
+            rng = state.streams.ai[team]
+            out.append(CONTROLLERS[name](team, rng, profile=profile)  # type: ignore[call-arg]
+                       if uses_profile(name) else make_controller(name, team, rng))
+        return out

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -51,6 +52,11 @@ class Result(NamedTuple):
     winner: int | None
     reason: str
 
+
+#: Bytes of movement ranges kept per board (:meth:`BattleState.reach_of`), and what one
+#: range holds per tile of the map (steps, stop flags, the search's choices and links).
+REACH_CACHE_BYTES = 32 * 1024 * 1024
+REACH_BYTES_PER_TILE = 25
 
 #: ``Result.reason`` values.
 WIPED_OUT = "the other team has no character left"
@@ -185,20 +191,43 @@ class BattleState:
     def reach_of(self, i: int, budget: int) -> Reach:
         """Character ``i``'s movement range with ``budget`` steps from where it stands
         (the engine's ``reach``; friends passed, enemies block).  Its start group
-        counts only if its turn began on hindering terrain (``turn_hindered``)."""
+        counts only if its turn began on hindering terrain (``turn_hindered``).
+
+        Cached twice: per arrangement of the board (:meth:`changed` drops it), and on
+        the board for every battle and copy on the same terrain, keyed by what the
+        search can read: the start, the character's numbers, and the characters
+        within ``budget`` tiles (Chebyshev) of the start, friend or foe; each step
+        moves one tile, so no farther character can change the range (tested).
+        """
         hindered = self.turn_hindered if self.actor == i else True
         key = (i, budget, hindered)
         c = self._cache
         hit = c.reach.get(key)
         if hit is None:
-            me = self.pos[i]
-            team = str(self.team[i])
-            occupants = [(t[0], t[1], str(self.team[j])) for t, j in self.occ.items()
-                         if t != me]
-            hit = reach(self.board.model, me, self.sheets[i].move, team=team,
-                        flight=self.sheets[i].flight, budget=budget, occupants=occupants,
-                        hindered_start=hindered)
+            hit = self._reach(i, budget, hindered)
             c.reach[key] = hit
+        return hit
+
+    def _reach(self, i: int, budget: int, hindered: bool) -> Reach:
+        (mx, my), mine, sheet = self.pos[i], self.team[i], self.sheets[i]
+        team = self.team
+        near = sorted((x, y, team[j] == mine) for (x, y), j in self.occ.items()
+                      if abs(x - mx) <= budget and abs(y - my) <= budget
+                      and (x != mx or y != my))
+        key = (mx, my, sheet.move, sheet.flight, mine, budget, hindered, tuple(near))
+        board = self.board
+        cache = board.reaches
+        hit = cache.get(key)
+        if hit is None:
+            occupants = [(x, y, str(team[j])) for (x, y), j in self.occ.items()
+                         if x != mx or y != my]
+            hit = reach(board.model, (mx, my), sheet.move, team=str(mine), flight=sheet.flight,
+                        budget=budget, occupants=occupants, hindered_start=hindered)
+            limit = max(16, REACH_CACHE_BYTES // (REACH_BYTES_PER_TILE * board.width
+                                                   * board.height))
+            while len(cache) >= limit:
+                cache.pop(next(iter(cache)), None)  # the oldest first
+            cache[key] = hit
         return hit
 
     # ------------------------------------------------------------ changes (actions.py)
@@ -268,7 +297,7 @@ class BattleState:
         ints.append(self.streams.dice.rolled if self.streams else -1)
         if self.result is not None:
             ints += [-4 if self.result.winner is None else self.result.winner]
-        digest = hashlib.blake2b(np.array(ints, np.int64).tobytes(), digest_size=16)
+        digest = hashlib.blake2b(struct.pack(f"<{len(ints)}q", *ints), digest_size=16)
         if self.effects:
             digest.update(repr(sorted(self.effects.items(), key=repr)).encode())
         return digest.hexdigest()

@@ -116,6 +116,11 @@ def preview_attack(state: BattleState, attacker: int, target: int) -> AttackPrev
     why = attack_refusal(state, attacker, target)
     if why is not None:
         raise IllegalAction(why)
+    return bip(state, attacker, target)
+
+
+def bip(state: BattleState, attacker: int, target: int) -> AttackPreview:
+    """:func:`preview_attack` for an attack :func:`attack_refusal` allows."""
     held = karma_rules.available(state.karma, state.team[attacker])
     return _preview(state.sheets[attacker], state.sheets[target],
                     situation(state, attacker, target), state.rules, held)

@@ -144,6 +144,7 @@ def build(win: MainWindow) -> dict[str, QAction]:
     m.addSeparator()
     m = mb.addMenu("&Tools")
     m.addActions([a[f"tool_{n}"] for n in win.tools])
+    win.tools_menu = m  # Balance Run joins it (editor.balance.install)
     m = mb.addMenu("&Preview")
     m.addActions([a["preview_los"], a["preview_reach"], a["preview_graph"]])
     m.addSeparator()

@@ -3,8 +3,10 @@ geometry, the docks and tool bars, the layers shown, and, per map file, the
 zoom and the place the view was at.
 
 A map opened for the first time (or a new, unsaved one) opens fitted; one
-opened before opens where it was left.  View -> Reset Layout goes back to the
-default window: size, docks, every layer shown, the map fitted.
+opened before opens where it was left.  The Layers dock remembers its locks
+and opacities itself (``layers/...``).  View -> Reset Layout goes back to the
+default window: size, docks, every layer shown, unlocked and opaque, the map
+fitted.
 """
 
 from __future__ import annotations
@@ -78,10 +80,10 @@ class WindowLayout:
         if not self.default_state.isEmpty():
             win.restoreState(self.default_state)
         win.resize(*DEFAULT_SIZE)
-        for name in LAYERS:
-            win.layers.set_visible(name, True)
+        win.layers.reset()
         win.view.zoom_fit()
-        win.statusBar().showMessage("Layout reset: default window, docks and layers", 4000)
+        win.statusBar().showMessage(
+            "Layout reset: default window, docks and layers (shown, unlocked, opaque)", 4000)
 
     # ------------------------------------------------------- map places
     def _places(self) -> dict[str, list[float]]:

@@ -4,6 +4,7 @@ around one :class:`~.document.Document`."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
@@ -42,6 +43,10 @@ from .tools.base import Tool
 from .tools.select import SelectTool
 from .view import MapView
 
+if TYPE_CHECKING:
+    from .balance.dialog import BalanceDialog
+    from .balance.heatmap import HeatMapControls
+
 APP_NAME = "SODWA Editor"
 #: width a dock starts with; afterwards only the user changes it (DockBody)
 DOCK_WIDTH = 260
@@ -75,6 +80,9 @@ class MainWindow(QMainWindow):
     view_menu: QMenu
     recent_menu: QMenu
     help_menu: QMenu
+    tools_menu: QMenu
+    heat_map: HeatMapControls  # the balance heat map and its Layers dock section
+    balance_dialog: BalanceDialog | None = None
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
                  settings: QSettings | None = None, recovery_dir: Path | None = None,
@@ -108,6 +116,9 @@ class MainWindow(QMainWindow):
         self.addToolBar(self.tool_options)
         self._build_docks()
         self.playtest.build_ui()
+        from .balance import install as install_balance
+
+        install_balance(self)  # Tools > Balance Run, the heat map in the Layers dock
         self.document.layer_guard = self.layers.refusal  # hidden or locked: refused
         self._build_status()
         self.state.hint.connect(self.statusBar().showMessage)
@@ -361,6 +372,8 @@ class MainWindow(QMainWindow):
             return
         self.playtest.stop()  # the scene back on the document's map, no timer left
         self.window_layout.save()
+        if self.balance_dialog is not None:
+            self.balance_dialog.stop()  # no battle process outlives the window
         self.previews.shutdown()
         self.recovery.discard()
         self.scene.detach()

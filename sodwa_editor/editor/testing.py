@@ -4,13 +4,20 @@ centre of tile (2, 3); (3.0, 3.5) lies on the edge between (2, 3) and (3, 3)."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QGraphicsView
 
 from .style import TILE
+
+if TYPE_CHECKING:
+    from ..engine.model import MapModel
+    from .main_window import MainWindow
 
 Left = Qt.MouseButton.LeftButton
 Right = Qt.MouseButton.RightButton
@@ -23,21 +30,26 @@ def view_point(view: QGraphicsView, fx: float, fy: float) -> QPoint:
 
 def _send(view: QGraphicsView, kind: QEvent.Type, fx: float, fy: float,
           button: Qt.MouseButton, buttons: Qt.MouseButton,
-          modifiers: Qt.KeyboardModifier) -> None:
+          modifiers: Qt.KeyboardModifier, settle: bool = True) -> None:
     vp = view.viewport()
     local = QPointF(view_point(view, fx, fy))
     glob = QPointF(vp.mapToGlobal(local.toPoint()))
     event = QMouseEvent(kind, local, glob, button, buttons, modifiers)
     QApplication.sendEvent(vp, event)
-    QApplication.processEvents()  # let 0 ms timers (scene flush, previews) run
+    if settle:
+        QApplication.processEvents()  # let 0 ms timers (scene flush, previews) run
 
 
 def press(view, fx, fy, button=Left, modifiers=NoMod) -> None:
     _send(view, QEvent.Type.MouseButtonPress, fx, fy, button, button, modifiers)
 
 
-def move(view, fx, fy, buttons=Qt.MouseButton.NoButton, modifiers=NoMod) -> None:
-    _send(view, QEvent.Type.MouseMove, fx, fy, Qt.MouseButton.NoButton, buttons, modifiers)
+def move(view, fx, fy, buttons=Qt.MouseButton.NoButton, modifiers=NoMod,
+         settle: bool = True) -> None:
+    """A mouse move; with ``settle`` the events it posted (timers, repaints) are
+    processed before it returns, without only the view's handlers have run."""
+    _send(view, QEvent.Type.MouseMove, fx, fy, Qt.MouseButton.NoButton, buttons, modifiers,
+          settle)
 
 
 def release(view, fx, fy, button=Left, modifiers=NoMod) -> None:
@@ -114,3 +126,24 @@ class WindowFactory:
             win.close()
             win.deleteLater()
         self.windows.clear()
+
+
+def bench_window(model: MapModel, path: Path | None = None, size: tuple[int, int] = (1400, 900),
+                 folder: Path | None = None) -> MainWindow:
+    """A main window on ``model`` for benchmarks and scripts: its settings and
+    recovery files in ``folder`` (a new temporary folder by default, never the
+    user's), resized, shown and laid out (the QApplication is made if there is
+    none yet)."""
+    from PySide6.QtCore import QSettings
+
+    from .main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    tmp = folder if folder is not None else Path(tempfile.mkdtemp(prefix="sodwa-bench-"))
+    win = MainWindow(model, path,
+                     settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
+                     recovery_dir=tmp / "recovery")
+    win.resize(*size)
+    win.show()
+    app.processEvents()
+    return win

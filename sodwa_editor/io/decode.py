@@ -29,7 +29,14 @@ from ..engine.model import (
     check_size,
 )
 from ..engine.terrain import BORDER_BASES, Base, TerrainRegistry
-from .encode import DEFAULT_LEGEND, FORMAT_VERSION, MAP_FORMAT, PACK_FORMAT, edge_layers
+from .encode import (
+    DEFAULT_LEGEND,
+    FORMAT_VERSION,
+    MAP_FORMAT,
+    PACK_FORMAT,
+    PACK_FORMAT_VERSION,
+    edge_layers,
+)
 from .problems import Problem, capped, edge_label, error, has_errors, pointer, warning
 from .schemas import map_schema_problems
 
@@ -53,16 +60,17 @@ def format_problems(doc: object, expected: str) -> list[Problem]:
         else:
             msg = f"unknown format {fmt!r} (expected {expected!r})"
         return [error(msg, "/format", code="format")]
+    newest = PACK_FORMAT_VERSION if expected == PACK_FORMAT else FORMAT_VERSION
     version = doc.get("format_version")
     if "format_version" not in doc:
         return [error(f"missing \"format_version\" (this editor reads version "
-                      f"{FORMAT_VERSION})", "/format_version", code="format")]
+                      f"{newest})", "/format_version", code="format")]
     if isinstance(version, bool) or not isinstance(version, int):
         return [error(f"\"format_version\" must be a whole number (this editor reads version "
-                      f"{FORMAT_VERSION}), not {version!r}", "/format_version", code="format")]
-    if version > FORMAT_VERSION:
+                      f"{newest}), not {version!r}", "/format_version", code="format")]
+    if version > newest:
         return [error(f"written by a newer SODWA Editor (format version {version}); this "
-                      f"editor reads version {FORMAT_VERSION}: please update", "/format_version",
+                      f"editor reads version {newest}: please update", "/format_version",
                       code="format-version")]
     if version < 1:
         return [error(f"invalid format version {version}", "/format_version",

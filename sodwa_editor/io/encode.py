@@ -24,6 +24,9 @@ from .values import lone_surrogates
 
 MAP_FORMAT, PACK_FORMAT = "sodwa-map", "sodwa-mappack"
 FORMAT_VERSION = 1
+#: Map packs: version 2 may carry ``rules`` and ``roster``; version 1 packs are read
+#: as version 2 (:func:`.packs.pack_from_doc`).
+PACK_FORMAT_VERSION = 2
 GENERATOR = f"sodwa-editor {__version__}"
 
 #: Legend characters of the built-in types; special types get the first free
@@ -41,7 +44,9 @@ MAP_KEYS = (
     "indoor_overrides", "borders", "start_zones", "characters", "objects",
 )
 PACK_KEYS = ("format", "format_version", "generator", "name", "version", "author",
-             "description", "maps")
+             "description", "rules", "roster", "maps")
+#: Pack keys laid out as indented JSON (2 spaces), one key per line.
+_PACK_BLOCKS = ("rules", "roster")
 #: Canonical key order inside list items, per list.
 ITEM_KEYS = {
     "terrain_types": ("name", "base", "properties"),
@@ -138,6 +143,9 @@ def dumps_pack_doc(pack: dict[str, Any]) -> str:
                 sub[-1] += "," if j < len(pack[k]) - 1 else ""
                 lines += sub
             lines.append("  ]" + comma)
+        elif k in _PACK_BLOCKS and isinstance(pack[k], dict):
+            block = json.dumps(pack[k], ensure_ascii=False, indent=2, allow_nan=False)
+            lines.append(f"  {_q(k)}: " + block.replace("\n", "\n  ") + comma)
         else:
             lines.append(f"  {_q(k)}: {_inline(pack[k])}{comma}")
     return "\n".join([*lines, "}"]) + "\n"

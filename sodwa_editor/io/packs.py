@@ -1,29 +1,40 @@
-"""Map packs: several complete map documents and pack metadata in one JSON file.
+"""Map packs: several complete map documents and pack metadata in one JSON file,
+optionally with the battle ``rules`` and ``roster`` the maps were balanced for.
 
 Problems inside a pack carry the JSON pointer ``/maps/<i>/...`` and the map's
-name.  Map names must be unique within a pack.
+name (``/rules/...``, ``/roster/...`` for the battle documents).  Map names must
+be unique within a pack.  A pack's rules and roster are checked at build and at
+load exactly as ``sodwa battle`` checks a rules or roster file (schema, then the
+battle package's own checks).  Version 1 packs (no rules or roster) are read as
+version 2.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from ..engine.model import MapModel
 from .decode import format_problems
-from .encode import FORMAT_VERSION, GENERATOR, PACK_FORMAT, dumps_pack_doc, map_to_dict
+from .encode import GENERATOR, PACK_FORMAT, PACK_FORMAT_VERSION, dumps_pack_doc, map_to_dict
 from .files import PathLike, atomic_write_text, map_from_doc, parse_json, read_map, read_text
 from .paths import resolved
 from .problems import MapLoadError, MapSaveError, Problem, error, has_errors, pointer
-from .schemas import pack_schema_problems
+from .schemas import BATTLE_SCHEMA_IDS, battle_schema_problems, pack_schema_problems
 from .values import lone_surrogates
 
 
 def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author: str = "",
-               description: str = "", open_maps: Mapping[Path, MapModel] | None = None
+               description: str = "", open_maps: Mapping[Path, MapModel] | None = None,
+               rules: PathLike | None = None, roster: PathLike | None = None
                ) -> tuple[dict[str, Any] | None, list[Problem]]:
     """Read map files and bundle them into a pack document.
+
+    ``rules`` and ``roster``: a rules file and a roster file the pack carries
+    (embedded as they are, after the checks a battle makes; their problems point
+    into those files).
 
     ``open_maps`` maps a file path (resolved) to an in-memory map that replaces the
     file's content, e.g. the editor's document with unsaved changes; it is
@@ -47,10 +58,16 @@ def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author
         if model is not None:
             maps.append(map_to_dict(model))
     pack: dict[str, Any] = {
-        "format": PACK_FORMAT, "format_version": FORMAT_VERSION, "generator": GENERATOR,
+        "format": PACK_FORMAT, "format_version": PACK_FORMAT_VERSION, "generator": GENERATOR,
         "name": name, "version": version, "author": author, "description": description,
-        "maps": maps,
     }
+    for key, file in (("rules", rules), ("roster", roster)):
+        if file is not None:
+            doc, found = _read_battle_file(key, file)
+            problems += found
+            if doc is not None:
+                pack[key] = doc
+    pack["maps"] = maps
     if not has_errors(problems):
         problems += pack_schema_problems(pack) + _header_text(pack) + _duplicate_names(pack)
     return (None if has_errors(problems) else pack), problems
@@ -63,8 +80,12 @@ def pack_from_doc(doc: Any, *, source: str | None = None
     The pack comes back (with the problems) when its own structure is valid, so a
     caller can list its maps; check the problems for errors before using it.
     """
-    problems = format_problems(doc, PACK_FORMAT) or pack_schema_problems(doc) or \
-        _header_text(doc)
+    problems = format_problems(doc, PACK_FORMAT)
+    if not problems and doc["format_version"] < PACK_FORMAT_VERSION:
+        doc = {**doc, "format_version": PACK_FORMAT_VERSION}  # 1 -> 2: nothing else changed
+    problems = problems or pack_schema_problems(doc) or _header_text(doc) or \
+        [p for key in BATTLE_SCHEMA_IDS if key in doc
+         for p in battle_problems(key, doc[key], pointer(key))]
     if problems:
         return None, [p.located(source=source) for p in problems]
     for i, m in enumerate(doc["maps"]):
@@ -109,6 +130,46 @@ def save_pack(pack: dict[str, Any], path: PathLike) -> None:
         lines = "\n".join(f"  {p.location()}: {p.message}" for p in errors[:20])
         raise MapSaveError(f"cannot save pack {path}: {len(errors)} error(s):\n{lines}")
     atomic_write_text(path, dumps_pack(pack))
+
+
+def _read_battle_file(key: str, path: PathLike) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """The checked ``rules`` or ``roster`` document of a file given to :func:`build_pack`."""
+    text, problems = read_text(path)
+    if text is None:
+        return None, problems
+    doc, problems = parse_json(text, source=str(path))
+    if not problems:
+        problems = battle_schema_problems(key, doc) or battle_problems(key, doc)
+    if problems:
+        return None, [p.located(source=str(path)) for p in problems]
+    return doc, []
+
+
+_DOTTED = re.compile(r"[A-Za-z_][\w-]*(\[\d+\])*(\.[A-Za-z_][\w-]*(\[\d+\])*)*")
+
+
+def battle_problems(key: str, doc: Any, at: str = "") -> list[Problem]:
+    """The battle package's own checks of a schema-valid ``rules`` or ``roster``
+    document (numbers that contradict each other, an archetype named twice, ...),
+    as one problem at its JSON pointer (``at`` + the key the check names)."""
+    from ..battle.jsonfiles import BattleInputError
+    from ..battle.rules import rules_from_dict
+    from ..battle.sheet import roster_from_dict
+
+    check = rules_from_dict if key == "rules" else roster_from_dict
+    code = "pack-rules" if key == "rules" else "pack-roster"
+    try:
+        check(doc, "@")
+    except BattleInputError as exc:
+        message = str(exc).removeprefix("@: ")
+        found = _DOTTED.match(message)  # "clock.turn_cost: ..." or "dice.x (3) must ..."
+        if found is None or not message[found.end():].startswith((": ", " (")):
+            return [error(message, at or "/", code=code)]
+        parts = [p for p in re.split(r"\.|\[(\d+)\]", found.group()) if p]
+        rest = message[found.end():]
+        return [error(rest[2:] if rest.startswith(": ") else message, at + pointer(*parts),
+                      code=code)]
+    return []
 
 
 def _header_text(pack: dict[str, Any]) -> list[Problem]:

@@ -2,7 +2,9 @@
 :mod:`sodwa_editor.io` (and the editor and ``sodwa`` on top of it) goes through.
 
 * Only regular files are read; a FIFO, device, socket or folder is refused
-  before it is opened (opening a FIFO with no writer blocks forever).
+  before it is opened (opening a FIFO with no writer blocks forever):
+  :func:`open_regular`, which lives in :mod:`sodwa_editor.engine.regular_files`
+  so that the battle package's readers use the same one.
 * A save replaces only an absent or regular, writable file
   (:func:`writable_target`); a rename would otherwise turn a FIFO or a device
   node into a plain file.
@@ -24,7 +26,13 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..engine.regular_files import NotRegularFileError, file_kind, open_regular, os_reason
 from .problems import MapSaveError
+
+__all__ = ["NotRegularFileError", "file_kind", "open_regular", "os_reason",  # (engine's)
+           "writable_target", "resolved", "same_file", "refuse_output_among_inputs",
+           "temp_path", "is_our_temp", "hold_temp", "remove_stale_temps",
+           "STALE_TEMP_SECONDS", "PathLike"]
 
 PathLike = str | os.PathLike[str]
 
@@ -38,54 +46,6 @@ try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: the age alone decides
     fcntl = None  # type: ignore[assignment]
-
-
-def file_kind(mode: int) -> str:
-    """What a file that is not a regular file is, in a designer's words."""
-    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "a regular file" if stat.S_ISREG(mode) else "not a regular file"
-
-
-def os_reason(exc: OSError) -> str:
-    """The reason an ``OSError`` gives, without Python's ``[Errno n]`` decoration."""
-    return exc.strerror or str(exc)
-
-
-class NotRegularFileError(OSError):
-    """Raised for a path that is a FIFO, device, socket or folder."""
-
-    def __init__(self, kind: str) -> None:
-        super().__init__(f"it is {kind}, not a regular file")
-        self.kind = kind
-
-
-def open_regular(path: PathLike) -> int:
-    """A read-only descriptor of ``path``; raises ``OSError``
-    (:class:`NotRegularFileError` for a FIFO, device, socket or folder) unless it
-    is a regular file that can be opened.
-
-    The kind is checked before opening (so a device is never opened) and again on
-    the open descriptor (so a file swapped for a FIFO meanwhile cannot block:
-    the open is non-blocking).
-    """
-    st = os.stat(path)
-    if not stat.S_ISREG(st.st_mode):
-        raise NotRegularFileError(file_kind(st.st_mode))
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise NotRegularFileError(file_kind(st.st_mode))
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
 
 
 def writable_target(path: PathLike) -> Path:

@@ -33,7 +33,9 @@ from .problems import Problem, capped, error, pointer
 
 SCHEMA_DIR = Path(__file__).parents[1] / "data" / "schemas"  # -> schemas/ (pyproject)
 MAP_SCHEMA_ID = "urn:sodwa:schema:map:1"
-PACK_SCHEMA_ID = "urn:sodwa:schema:mappack:1"
+PACK_SCHEMA_ID = "urn:sodwa:schema:mappack:2"
+#: Battle documents a pack may carry (their schemas are the battle package's).
+BATTLE_SCHEMA_IDS = {"rules": "urn:sodwa:schema:rules:1", "roster": "urn:sodwa:schema:roster:1"}
 MAX_SCHEMA_PROBLEMS = 200
 
 _NAME_RE = re.compile(r"[a-z][a-z0-9_-]{0,31}")
@@ -51,7 +53,8 @@ _StrictValidator = extend(
 
 @cache
 def load_schema(name: str) -> dict[str, Any]:
-    """The parsed schema file ``schemas/<name>.schema.json`` (``map`` or ``mappack``)."""
+    """The parsed schema file ``schemas/<name>.schema.json`` (``map``, ``mappack``,
+    ``rules``, ``roster``)."""
     with open(SCHEMA_DIR / f"{name}.schema.json", encoding="utf-8") as f:
         return json.load(f)
 
@@ -80,7 +83,7 @@ def map_text_limits() -> dict[str, int]:
 def _registry() -> Registry:
     return Registry().with_resources(
         (load_schema(n)["$id"], Resource.from_contents(load_schema(n)))
-        for n in ("map", "mappack")
+        for n in ("map", "mappack", *BATTLE_SCHEMA_IDS)
     )
 
 
@@ -216,8 +219,20 @@ def map_schema_problems(doc: object) -> list[Problem]:
 
 
 def pack_schema_problems(doc: object) -> list[Problem]:
-    """Schema errors of a pack document's own fields (its maps are checked one by one)."""
+    """Schema errors of a pack document's own fields, its rules and roster included
+    (its maps are checked one by one)."""
     return _to_problems(((), e) for e in pack_header_validator().iter_errors(doc))
+
+
+@cache
+def _battle_validator(name: str) -> Draft202012Validator:
+    return _StrictValidator({"$ref": BATTLE_SCHEMA_IDS[name]}, registry=_registry())
+
+
+def battle_schema_problems(name: str, doc: object) -> list[Problem]:
+    """Schema errors of a ``rules`` or ``roster`` document (e.g. a file given to
+    ``sodwa pack build``), as problems with JSON pointers into it."""
+    return _to_problems(((), e) for e in _battle_validator(name).iter_errors(doc))
 
 
 def _to_problems(errors: Iterable[tuple[Sequence[object], ValidationError]]) -> list[Problem]:

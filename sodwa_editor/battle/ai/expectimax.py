@@ -31,6 +31,7 @@ from ..loop import View
 from ..state import BattleState
 from ..targeting import preview_attack
 from .greedy import best_actor, pick
+from .memo import Memo
 from .profile import GreedyWeights, Profile, SearchSettings, default_profile
 from .scoring import Plan, plans
 
@@ -88,8 +89,9 @@ def _roll_of(guess: int, success: bool, spends: bool, difficulty: int, pool: int
 
 
 class _Search:
-    def __init__(self, team: int, profile: Profile) -> None:
+    def __init__(self, team: int, profile: Profile, memo: Memo | None = None) -> None:
         self.team, self.w, self.s = team, profile.greedy, profile.expectimax
+        self.memo = memo
         self.nodes = 0
         self.me = -1
 
@@ -134,8 +136,8 @@ class _Search:
             return value
         if not state.alive(me):
             return value
-        replies = plans(View(state, self.team), self.w,
-                        self.s.reply_candidates)[:self.s.reply_candidates]
+        replies = plans(View(state, self.team), self.w, self.s.reply_candidates,
+                        self.memo)[:self.s.reply_candidates]
         best = None
         for reply in replies:
             if self.nodes >= self.s.node_budget and best is not None:
@@ -174,9 +176,11 @@ class Expectimax:
         self.settings: SearchSettings = self.profile.expectimax
         self._rest: tuple[Action, ...] = ()
         self._turn = -1
+        self.memo = Memo()
 
     def choose_actor(self, view: View, candidates: Sequence[int]) -> int:
-        return best_actor(view, candidates, self.profile.greedy, self.rng)
+        return best_actor(view, candidates, self.profile.greedy, self.rng, self.memo,
+                          self.settings.candidates)
 
     def decide(self, view: View) -> Action:
         """The searched plan's next step; searched again at the start of a turn and
@@ -184,9 +188,9 @@ class Expectimax:
         if self._turn == view.turns and self._rest and view.refusal(self._rest[0]) is None:
             step, self._rest = self._rest[0], self._rest[1:]
             return step
-        top = plans(view, self.profile.greedy, self.settings.candidates)
+        top = plans(view, self.profile.greedy, self.settings.candidates, self.memo)
         top = top[:max(self.settings.candidates, _ties(top))]
-        plan = pick(_Search(self.team, self.profile).rank(view, top), self.rng)
+        plan = pick(_Search(self.team, self.profile, self.memo).rank(view, top), self.rng)
         step = plan.steps[0]
         self._turn = view.turns
         self._rest = (plan.steps[1:] or (Pass(),)) if isinstance(step, Move) else ()

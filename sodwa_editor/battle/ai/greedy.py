@@ -19,6 +19,7 @@ import numpy as np
 
 from ..actions import Action, Move, Pass, begin_turn
 from ..loop import View
+from .memo import Memo
 from .profile import GreedyWeights, Profile, default_profile
 from .scoring import Plan, plans
 
@@ -30,16 +31,23 @@ def pick(candidates: Sequence[Plan], rng: np.random.Generator) -> Plan:
 
 
 def best_actor(view: View, candidates: Sequence[int], weights: GreedyWeights,
-               rng: np.random.Generator) -> int:
-    """The tied character whose best plan is worth most (its turn begun on a fork)."""
-    scored = []
+               rng: np.random.Generator, memo: Memo | None = None,
+               limit: int | None = 1) -> int:
+    """The tied character whose best plan is worth most (its turn begun on a fork).
+    The winner's plans (``limit`` of them) are kept in ``memo`` for its first
+    decision, which sees the same position."""
+    scored, made = [], []
     for order, c in enumerate(sorted(candidates)):
-        fork = view.fork()
-        begin_turn(fork, c)
-        top = plans(View(fork, view.team), weights, 1)[0]
-        scored.append(Plan(top.utility, order, (Pass(),)))
+        state = view.fork()
+        begin_turn(state, c)
+        fork = View(state, view.team)
+        made.append((fork, plans(fork, weights, limit, memo)))
+        scored.append(Plan(made[-1][1][0].utility, order, (Pass(),)))
     scored.sort(key=lambda p: (-p.utility, p.order))
-    return sorted(candidates)[pick(scored, rng).order]
+    chosen = pick(scored, rng).order
+    if memo is not None:
+        memo.keep(made[chosen][0], weights, limit, made[chosen][1])
+    return sorted(candidates)[chosen]
 
 
 class Greedy:
@@ -52,9 +60,10 @@ class Greedy:
         self.weights = (profile or default_profile()).greedy
         self._rest: tuple[Action, ...] = ()
         self._turn = -1
+        self.memo = Memo()
 
     def choose_actor(self, view: View, candidates: Sequence[int]) -> int:
-        return best_actor(view, candidates, self.weights, self.rng)
+        return best_actor(view, candidates, self.weights, self.rng, self.memo)
 
     def decide(self, view: View) -> Action:
         """The plan's next step; a new plan at the start of a turn and after every
@@ -64,7 +73,7 @@ class Greedy:
         if self._turn == view.turns and self._rest and view.refusal(self._rest[0]) is None:
             step, self._rest = self._rest[0], self._rest[1:]
             return step
-        plan = pick(plans(view, self.weights, 1), self.rng)
+        plan = pick(plans(view, self.weights, 1, self.memo), self.rng)
         step = plan.steps[0]
         self._turn = view.turns
         self._rest = (plan.steps[1:] or (Pass(),)) if isinstance(step, Move) else ()

@@ -6,6 +6,7 @@ one call each.  Only numbers go in and out; the rules are the engine's LoS walk
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ...engine import los_kernel as lk
@@ -77,3 +78,80 @@ def walking(step, blocked, ddx, ddy, sx, sy, out):  # pragma: no cover
                 out[ny, nx] = out[y, x] + 1
                 qx.append(nx)
                 qy.append(ny)
+
+
+@njit(cache=True, nogil=True)
+def sight_rows(rows, px, py, ex, ey, rng, metric, ctx, tcs, ecs, scs, tg, out):  # pragma: no cover
+    """``out[i, b]`` for every ``i`` in ``rows``: :func:`sight_to` from ``(px[i], py[i])``
+    to enemy ``b`` at ``(ex[b], ey[b])`` (one call per viewer level for all enemies)."""
+    for r in range(rows.shape[0]):
+        i = rows[r]
+        x, y = px[i], py[i]
+        for b in range(ex.shape[0]):
+            tx, ty = ex[b], ey[b]
+            if rng >= 0 and not bk.in_range(tx - x, ty - y, rng, metric):
+                out[i, b] = OUT_OF_RANGE
+                continue
+            k = ctx[ty, tx]
+            c, _k, _x, _y, _s = lk.walk(x, y, tx, ty, tcs[k], ecs[k], scs[k], tg)
+            out[i, b] = c
+
+
+@njit(cache=True, nogil=True)
+def gap(fx, fy, walks, melee, sight, rng, impeded, out):  # pragma: no cover
+    """The approach term's steps per tile ``i``: over enemies ``b``, the least of
+    ``max(0, steps - 1)`` (``melee[b]``: the better attack kind against it is melee)
+    or ``0`` if ``sight[i, b] <= impeded`` else ``max(1, steps - rng)`` (ranged);
+    ``steps = walks[b, fy[i], fx[i]]``.  ``out`` starts at +inf (no enemy)."""
+    for i in range(fx.shape[0]):
+        best = np.inf
+        for b in range(walks.shape[0]):
+            steps = walks[b, fy[i], fx[i]]
+            if melee[b]:
+                v = max(0, steps - 1)
+            elif sight[i, b] <= impeded:
+                v = 0
+            else:
+                v = max(1, steps - rng)
+            if v < best:
+                best = v
+        out[i] = best
+
+
+@njit(cache=True, nogil=True)
+def threat(fx, fy, cls, times, zones, q, lev, moved, dmg, lethal, expected,
+           death):  # pragma: no cover
+    """Per end tile ``i``: the expected damage taken there before the character's next
+    turn and the chance it reaches ``lethal`` (``death``; 1 when ``lethal`` is 0).
+
+    Enemy ``b`` attacks ``times[cls[i], b]`` times if ``zones[b, fy[i], fx[i]]``, each
+    hitting with chance ``q[b, lev[i], moved[i]]`` for ``dmg[b]``; the damage taken is
+    a distribution over ``0..lethal`` (the last entry: lethal or more), updated one
+    attack at a time in enemy order (as :func:`scoring.hit_with` on one row)."""
+    dist = np.empty(lethal + 1)
+    shifted = np.empty(lethal + 1)
+    for i in range(fx.shape[0]):
+        dist[:] = 0.0
+        dist[0] = 1.0
+        e = 0.0
+        for b in range(zones.shape[0]):
+            t = times[cls[i], b]
+            if t <= 0 or not zones[b, fy[i], fx[i]]:
+                continue
+            p = q[b, lev[i], moved[i]]
+            d = dmg[b]
+            e += t * p * d
+            if d <= 0:
+                continue
+            for _ in range(t):
+                shifted[:] = 0.0
+                if d < lethal:
+                    shifted[d:lethal] = dist[:lethal - d]
+                total = 0.0
+                for c in range(max(0, lethal - d), lethal + 1):
+                    total += dist[c]
+                shifted[lethal] = total
+                for c in range(lethal + 1):
+                    dist[c] = dist[c] * (1 - p) + shifted[c] * p
+        expected[i] = e
+        death[i] = dist[lethal] if lethal > 0 else 1.0

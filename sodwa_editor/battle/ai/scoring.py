@@ -19,7 +19,10 @@ numbers, exact, no sampling).  The threat on ``f`` counts every enemy turn the T
 predicts before this character's next turn (its turn IP cost decides when that is),
 each enemy attacking from a tile of its movement range within its Range of ``f``
 (LoS not checked: a cautious estimate).  Lines of sight and ranges for every
-(tile, enemy) pair are one compiled call per level (:mod:`.kernels`).
+(tile, enemy) pair are one compiled call per level, the threat, death and
+approach terms one call each (:mod:`.kernels`); what the battle does not change
+between decisions is kept in the controller's :class:`.memo.Memo`.  The same
+utilities scored the straightforward way: tests/ai_reference.py.
 """
 
 from __future__ import annotations
@@ -29,17 +32,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...engine import adjacency as adj
-from ...engine.los import LosBoard
 from ...engine.terrain import Crossing
 from .. import karma as karma_rules
 from ..actions import Action, Attack, Move, Pass
 from ..attack import Situation, is_aware
 from ..attack import preview_attack as bip
-from ..clock import ActionType, Prediction, move_after_attack, ticks_to_reach
+from ..clock import ActionType, move_after_attack, ticks_to_reach
 from ..kernels import METRICS
 from ..loop import View
 from . import kernels as k
+from .memo import Memo
 from .profile import GreedyWeights
+from .tsb import turns_by
 
 BLOCKED = int(Crossing.BLOCKED)
 IMPEDED = int(Crossing.IMPEDED)
@@ -48,6 +52,13 @@ NO = -np.inf
 PASS, ATTACK, ATTACK_MOVE, MOVE, MOVE_ATTACK = range(5)
 DDX = np.array([d[0] for d in adj.DIRS], np.int64)
 DDY = np.array([d[1] for d in adj.DIRS], np.int64)
+#: The facts of :class:`Situation` ``(adjacent=True)`` and ``(adjacent=False)``.
+PLAIN_MELEE = (True, False, 0, 0, False, False, True, False, False)
+PLAIN_RANGED = (False, False, 0, 0, False, False, True, False, False)
+#: ``DIR3[dy + 1, dx + 1]``: the index into ``step[d]`` of a neighbour offset.
+DIR3 = np.zeros((3, 3), np.int64)
+for _d, (_dx, _dy) in enumerate(adj.DIRS):
+    DIR3[_dy + 1, _dx + 1] = _d
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +77,7 @@ class Plan:
 class TurnFacts:
     """The facts of the actor's turn as its View shows them, shared by all plans."""
 
-    def __init__(self, view: View, weights: GreedyWeights) -> None:
+    def __init__(self, view: View, weights: GreedyWeights, memo: Memo | None = None) -> None:
         actor = view.actor
         assert actor is not None, "plans are made during a turn"
         self.view, self.w, self.i = view, weights, actor
@@ -81,23 +92,30 @@ class TurnFacts:
         self.ex = np.array([view.tile(j)[0] for j in self.enemies], np.int64)
         self.ey = np.array([view.tile(j)[1] for j in self.enemies], np.int64)
         occupied = [view.tile(j) for j in range(view.size) if view.alive(j) and j != actor]
-        self.los = LosBoard(view.map, occupied)  # the actor off its tile: it may move
-        self.level = np.array(self.board.level, np.int64)
-        self.liquid = np.array(self.board.liquid, bool)
+        self.memo = memo = memo or Memo()
+        memo.check(view)
+        self.los = memo.los_board(view, occupied)  # the actor off its tile: it may move
+        self.level, self.liquid = memo.level, memo.liquid
         self.my_karma = view.karma(self.team)
         self.their_karma = view.karma(1 - self.team)
-        self._previews: dict[tuple[object, ...], tuple[float, int, float]] = {}
+        self._previews = memo.previews
         self._zones: dict[int, np.ndarray] = {}
         self._turns_before: dict[int, list[int]] = {}
-        self._predicted: list[Prediction] | None = None
-        self._walk: list[np.ndarray] | None = None
+        self._walk: np.ndarray | None = None
+        self._sight = np.full((0, len(self.enemies)), BLOCKED, np.int64)
+        self._sight_at = np.full((self.board.height, self.board.width), -1, np.int64)
 
     # ------------------------------------------------------------ attacks
-    def _preview(self, a: int, d: int, s: Situation, karma: int) -> tuple[float, int, float]:
-        """(P(hit) with karma, damage on a hit, expected karma earned) from the BIP."""
-        key = (a, d, s)
+    def _preview(self, a: int, d: int, karma: int, *facts: int) -> tuple[float, int, float]:
+        """(P(hit) with karma, damage on a hit, expected karma earned) from the BIP for
+        ``a`` attacking ``d`` in the :class:`Situation` of ``facts`` (its fields in
+        order, as integers: a plain tuple is a cheap memo key)."""
+        key = (a, d, karma, *facts)
         hit = self._previews.get(key)
         if hit is None:
+            adjacent, impeded, a_level, d_level, a_moved, d_moved, aware, a_liq, d_liq = facts
+            s = Situation(bool(adjacent), bool(impeded), int(a_level), int(d_level),
+                          bool(a_moved), bool(d_moved), bool(aware), bool(a_liq), bool(d_liq))
             p = bip(self.view.sheet(a), self.view.sheet(d), s, self.rules, karma)
             fail = (100 - p.hits_with_karma) / 100
             hit = (p.hits_with_karma / 100, p.damage_on_hit,
@@ -105,33 +123,24 @@ class TurnFacts:
             self._previews[key] = hit
         return hit
 
-    def attack_values(self, px: np.ndarray, py: np.ndarray, moved: bool) -> np.ndarray:
+    def attack_values(self, px: np.ndarray, py: np.ndarray, moved: np.ndarray) -> np.ndarray:
         """``(len(px), len(enemies))`` utilities of attacking each enemy from each tile
-        (``-inf``: not a legal target from there: RB targeting rules)."""
+        (``-inf``: not a legal target from there: RB targeting rules).  The BIP is
+        asked once per distinct situation (enemy, kind, impeded, level, awareness,
+        Liquid), not once per tile."""
         n, m = len(px), len(self.enemies)
         out = np.full((n, m), NO)
         if n == 0 or m == 0:
             return out
-        view, board, rules, w = self.view, self.board, self.rules, self.w
-        dx = np.abs(px[:, None] - self.ex[None, :])
-        dy = np.abs(py[:, None] - self.ey[None, :])
-        adjacent = np.zeros((n, m), bool)
-        for a, b in zip(*np.nonzero(np.maximum(dx, dy) == 1), strict=True):
-            adjacent[a, b] = board.adjacent((int(px[a]), int(py[a])),
-                                            (int(self.ex[b]), int(self.ey[b])))
+        view, rules, w = self.view, self.rules, self.w
+        sx = self.ex[None, :] - px[:, None]
+        sy = self.ey[None, :] - py[:, None]
+        near = np.maximum(np.abs(sx), np.abs(sy)) == 1
+        way = DIR3[(sy + 1).clip(0, 2), (sx + 1).clip(0, 2)]
+        adjacent = near & (self.board.step[way, py[:, None], px[:, None]] != adj.BLOCKED)
         engaged = np.asarray(adjacent.any(axis=1), bool)
         lev = self.level[py, px]
-        sight = np.full((n, m), BLOCKED, np.int64)  # attacker -> defender
-        free = np.nonzero(~engaged)[0]
-        rng = self.sheet.range
-        for level in np.unique(lev[free]).tolist():
-            rows = free[lev[free] == level]
-            stack = self.los.stack(int(level))
-            col = np.empty(len(rows), np.int64)
-            for b in range(m):
-                k.sight_to(px[rows], py[rows], self.ex[b], self.ey[b], rng, self.metric,
-                           *stack, self.los.inputs.target, col)
-                sight[rows, b] = col
+        sight = np.where(engaged[:, None], BLOCKED, self.sight(px, py))  # attacker -> defender
         mode = rules.awareness.mode
         seen = np.zeros((n, m), np.int64)  # defender -> attacker
         if mode == "los":
@@ -142,34 +151,68 @@ class TurnFacts:
                 seen[:, b] = col
             seen[adjacent & (seen == IMPEDED)] = int(Crossing.CLEAR)  # L5
         legal = adjacent | (~engaged[:, None] & (sight <= IMPEDED))
+        ra, rb = np.nonzero(legal)
+        if len(ra) == 0:
+            return out
         liq = self.liquid[py, px]
-        floor = rules.combat.defeated_at_or_below
-        for a, b in zip(*np.nonzero(legal), strict=True):
+        levels, lev_i = distinct(lev[ra])
+        near_l, imp_l = adjacent[ra, rb], sight[ra, rb] == IMPEDED
+        code = (((((rb * 2 + near_l) * 2 + (~near_l & imp_l)) * 2 + (seen[ra, rb] != BLOCKED))
+                 * 2 + liq[ra]) * 2 + moved[ra]) * len(levels) + lev_i
+        cases, which = distinct(code)
+        p, dmg, karma = np.empty(len(cases)), np.empty(len(cases), np.int64), np.empty(len(cases))
+        for c, value in enumerate(cases.tolist()):
+            value, li = divmod(value, len(levels))
+            value, has_moved = divmod(value, 2)
+            value, on_liquid = divmod(value, 2)
+            value, sees = divmod(value, 2)
+            value, impeded = divmod(value, 2)
+            b, is_adjacent = divmod(value, 2)
             j = self.enemies[b]
-            adj = bool(adjacent[a, b])
             jx, jy = int(self.ex[b]), int(self.ey[b])
-            s = Situation(adjacent=adj, impeded=not adj and sight[a, b] == IMPEDED,
-                          attacker_level=int(lev[a]), defender_level=int(self.level[jy, jx]),
-                          attacker_moved=moved, defender_moved=view.moved(j),
-                          defender_aware=is_aware(mode, seen[a, b] != BLOCKED),
-                          attacker_on_liquid=bool(liq[a]),
-                          defender_on_liquid=bool(self.liquid[jy, jx]))
-            p, dmg, karma = self._preview(self.i, j, s, self.my_karma)
-            hp = view.hp(j)
-            kill = p * w.kill * view.sheet(j).cost / 100 if hp - dmg <= floor else 0.0
-            out[a, b] = w.damage * p * min(dmg, hp) + kill + w.karma * karma
+            p[c], dmg[c], karma[c] = self._preview(
+                self.i, j, self.my_karma, is_adjacent, impeded, int(levels[li]),
+                int(self.level[jy, jx]), has_moved, view.moved(j), is_aware(mode, bool(sees)),
+                on_liquid, int(self.liquid[jy, jx]))
+        hp = np.array([view.hp(j) for j in self.enemies], np.int64)[rb]
+        cost = np.array([view.sheet(j).cost for j in self.enemies], np.int64)[rb]
+        pp, dd = p[which], dmg[which]
+        kill = np.where(hp - dd <= rules.combat.defeated_at_or_below,
+                        pp * w.kill * cost / 100, 0.0)
+        out[ra, rb] = w.damage * pp * np.minimum(dd, hp) + kill + w.karma * karma[which]
         return out
+
+    def sight(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+        """``(len(px), len(enemies))``: the LoS class from each tile to each enemy, or
+        :data:`.kernels.OUT_OF_RANGE` beyond the actor's Range (the actor off its
+        tile); each tile walked once per decision, one compiled call per level."""
+        at = self._sight_at
+        new = distinct(py[at[py, px] < 0] * self.board.width + px[at[py, px] < 0])[0]
+        if len(new):
+            nx, ny = new % self.board.width, new // self.board.width
+            start = len(self._sight)
+            at[ny, nx] = np.arange(start, start + len(new))
+            out = np.empty((len(new), len(self.enemies)), np.int64)
+            lev = self.level[ny, nx]
+            for level in distinct(lev)[0].tolist():
+                stack = self.los.stack(int(level))
+                k.sight_rows(np.nonzero(lev == level)[0], nx, ny, self.ex, self.ey,
+                             self.sheet.range, self.metric, *stack, self.los.inputs.target,
+                             out)
+            self._sight = np.concatenate([self._sight, out])
+        return self._sight[at[py, px]]
 
     # ------------------------------------------------------------ threat
     def turns_before(self, extra: int) -> list[int]:
         """Per enemy: its turns the TSB predicts before this character's next turn
-        when it spends ``extra`` more IP this turn (ties counted as before)."""
+        when it spends ``extra`` more IP this turn (ties counted as before;
+        :func:`.tsb.turns_by`, equal to counting :meth:`View.tsb`'s entries)."""
         hit = self._turns_before.get(extra)
         if hit is None:
-            until = self._next_tick(extra)
-            tsb = self._tsb(self._next_tick(2 * self.rules.clock.attack_cost
-                                            + 2 * self.rules.clock.move_cost))
-            hit = [sum(1 for p in tsb if p.actor == j and p.tick <= until)
+            view, until = self.view, self._next_tick(extra)
+            clock = self.rules.clock
+            hit = [turns_by(view.ip(j), view.sheet(j).initiative,
+                            view.ticks_until_turn(j) == 0, view.tick, until, clock)
                    for j in self.enemies]
             self._turns_before[extra] = hit
         return hit
@@ -180,61 +223,40 @@ class TurnFacts:
         return self.view.tick + max(1, ticks_to_reach(ip, self.sheet.initiative,
                                                       self.rules.clock.turn_threshold))
 
-    def _tsb(self, until: int) -> list[Prediction]:
-        """The TSB far enough to cover tick ``until`` (one prediction per decision)."""
-        if self._predicted is None or (self._predicted and self._predicted[-1].tick <= until
-                                       and len(self._predicted) < 4096):
-            view = self.view
-            ticks = until - view.tick
-            turn_cost = self.rules.clock.turn_cost
-            # at most one turn now plus one per turn_cost IP gained by tick ``until``
-            n = 1 + sum(1 + ticks * view.sheet(j).initiative // turn_cost
-                        for j in range(view.size) if view.alive(j))
-            tsb = view.tsb(n)
-            while tsb and tsb[-1].tick <= until and n < 4096:
-                n *= 2
-                tsb = view.tsb(n)
-            self._predicted = tsb
-        return self._predicted
-
     def gap(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
         """Per tile: steps still to go before the character can strike its nearest
         enemy with its better attack kind against it (higher expected damage: melee
         needs adjacency, ranged Range and a line of sight that is not blocked)."""
-        out = np.full(len(fx), np.inf)
-        lev = self.level[fy, fx]
-        col = np.empty(len(fx), np.int64)
-        for b, walk in enumerate(self.walks()):
-            steps = walk[fy, fx]
-            j = self.enemies[b]
-            melee = self._preview(self.i, j, Situation(adjacent=True), self.my_karma)
-            ranged = self._preview(self.i, j, Situation(adjacent=False), self.my_karma)
-            if melee[0] * melee[1] >= ranged[0] * ranged[1] or self.sheet.range <= 1:
-                out = np.minimum(out, (steps - 1).clip(0))
-                continue
-            sight = np.zeros(len(fx), bool)
-            for level in np.unique(lev).tolist():
-                rows = np.nonzero(lev == level)[0]
-                part = col[:len(rows)]
-                k.sight_to(fx[rows], fy[rows], self.ex[b], self.ey[b], self.sheet.range,
-                           self.metric, *self.los.stack(int(level)), self.los.inputs.target,
-                           part)
-                sight[rows] = part <= IMPEDED
-            far = np.maximum(1, steps - self.sheet.range)
-            out = np.minimum(out, np.where(sight, 0, far))
+        melee = np.zeros(len(self.enemies), bool)
+        for b, j in enumerate(self.enemies):
+            close = self._preview(self.i, j, self.my_karma, *PLAIN_MELEE)
+            far = self._preview(self.i, j, self.my_karma, *PLAIN_RANGED)
+            melee[b] = close[0] * close[1] >= far[0] * far[1] or self.sheet.range <= 1
+        sight = (self.sight(fx, fy) if not melee.all()
+                 else np.zeros((len(fx), len(self.enemies)), np.int64))
+        out = np.empty(len(fx))
+        k.gap(fx, fy, self.walks(), melee, sight, self.sheet.range, IMPEDED, out)
         return out
 
-    def walks(self) -> list[np.ndarray]:
+    def walks(self) -> np.ndarray:
         """Per enemy, per tile: steps to the enemy's tile (:func:`.kernels.walking` over
-        the board's grounded steps; beyond every walk: the map's width plus height)."""
+        the character's own steps: grounded, or a flyer's; beyond every walk: the map's
+        width plus height)."""
         if self._walk is None:
-            b = self.board
-            self._walk = []
+            b, flight, memo = self.board, self.sheet.flight, self.memo
+            walks = []
             for x, y in zip(self.ex.tolist(), self.ey.tolist(), strict=True):
-                one = np.empty((b.height, b.width), np.int64)
-                k.walking(b.step, adj.BLOCKED, DDX, DDY, x, y, one)
-                one[one < 0] = b.width + b.height
-                self._walk.append(one)
+                one = memo.walks.get((x, y, flight))
+                if one is None:
+                    # a flyer walks over its own adjacency (A9: flight is movement)
+                    step = adj.steps(b.model, flight=True).step if flight else b.step
+                    one = np.empty((b.height, b.width), np.int64)
+                    k.walking(step, adj.BLOCKED, DDX, DDY, x, y, one)
+                    one[one < 0] = b.width + b.height
+                    memo.walks[(x, y, flight)] = one
+                walks.append(one)
+            self._walk = (np.stack(walks) if walks
+                          else np.zeros((0, b.height, b.width), np.int64))
         return self._walk
 
     def _zone(self, b: int) -> np.ndarray:
@@ -244,86 +266,88 @@ class TurnFacts:
             j = self.enemies[b]
             sheet = self.view.sheet(j)
             reach = self.view.reach(j, sheet.move)
-            ry, rx = np.nonzero(reach.steps >= 0)
-            hit = np.zeros((self.board.height, self.board.width), bool)
-            k.zone(rx.astype(np.int64), ry.astype(np.int64), max(1, sheet.range),
-                   self.metric if sheet.range > 1 else 0, hit)
+            rng, metric = max(1, sheet.range), self.metric if sheet.range > 1 else 0
+            zones = self.memo.zones
+            kept = zones.get((id(reach), rng, metric))
+            if kept is not None and kept[0] is reach:
+                hit = kept[1]
+            else:
+                ry, rx = np.nonzero(reach.steps >= 0)
+                hit = np.zeros((self.board.height, self.board.width), bool)
+                k.zone(rx.astype(np.int64), ry.astype(np.int64), rng, metric, hit)
+                if len(zones) >= 256:
+                    zones.clear()
+                zones[(id(reach), rng, metric)] = (reach, hit)
             self._zones[b] = hit
         return hit
 
-    def stationary(self, fx: np.ndarray, fy: np.ndarray, extra: int, moved: bool) -> np.ndarray:
-        """The terms of ending the turn on each tile ``(fx, fy)`` having spent ``extra``
-        more IP (threat, death, tempo, approach)."""
-        n = len(fx)
-        return self.stationary_rows(fx, fy, np.full(n, extra, np.int64), np.full(n, moved))
-
     def stationary_rows(self, fx: np.ndarray, fy: np.ndarray, extra: np.ndarray,
                         moved: np.ndarray) -> np.ndarray:
-        """:meth:`stationary` with the IP spent and the Move flag given per tile (one
-        call for all of a turn's plans)."""
+        """The terms of ending the turn on each tile ``(fx[i], fy[i])`` having spent
+        ``extra[i]`` more IP with Move flag ``moved[i]`` (threat, death, tempo,
+        approach; one call for all of a turn's plans).  The threat and death terms
+        are :func:`.kernels.threat`: every enemy turn the TSB puts before the next
+        one attacks from its zone, hitting with the BIP's chance for the tile's level
+        and Move flag."""
         w, view = self.w, self.view
-        n = len(fx)
+        n, m = len(fx), len(self.enemies)
         hp = view.hp(self.i)
         floor = view.rules.combat.defeated_at_or_below
         lethal = max(0, hp - floor)
-        expected = np.zeros(n)
-        dist = np.zeros((n, lethal + 1))
-        dist[:, 0] = 1.0
-        costs = np.unique(extra).tolist()
-        table = {c: self.turns_before(int(c)) for c in costs}
+        costs, cls = distinct(extra)
+        times = np.array([self.turns_before(int(c)) for c in costs.tolist()],
+                         np.int64).reshape(len(costs), m)
         lev = self.level[fy, fx]
-        for b in range(len(self.enemies)):
-            times = np.zeros(n, np.int64)
-            for c in costs:
-                times[extra == c] = table[c][b]
-            where = self._zone(b)[fy, fx] & (times > 0)
-            if not where.any():
-                continue
+        levels, lev_i = distinct(lev)
+        zones = np.zeros((m, self.board.height, self.board.width), bool)
+        q = np.zeros((m, len(levels), 2))
+        dmg = np.zeros(m, np.int64)
+        for b in np.nonzero(times.max(axis=0, initial=0) > 0)[0].tolist():
+            zones[b] = self._zone(b)
             j = self.enemies[b]
             sj = view.sheet(j)
-            jx, jy = int(self.ex[b]), int(self.ey[b])
-            p = np.zeros(n)
-            dmg = 0
-            for level in np.unique(lev[where]).tolist():
+            at = int(self.level[self.ey[b], self.ex[b]])
+            for li, level in enumerate(levels.tolist()):
                 for flag in (False, True):
-                    rows = where & (lev == level) & (moved == flag)
-                    if not rows.any():
-                        continue
-                    s = Situation(adjacent=sj.range <= 1, attacker_level=int(self.level[jy, jx]),
-                                  defender_level=int(level), attacker_moved=True,
-                                  defender_moved=flag)
-                    q, dmg, _ = self._preview(j, self.i, s, self.their_karma)
-                    p[rows] = q
-            expected += times * p * dmg
-            for t in range(int(times.max())):
-                dist = _hit_with(dist, np.where(times > t, p, 0.0), dmg)
-        death = dist[:, lethal] if lethal > 0 else np.ones(n)
+                    q[b, li, int(flag)], dmg[b], _ = self._preview(
+                        j, self.i, self.their_karma, sj.range <= 1, False, at, int(level),
+                        True, flag, True, False, False)
+        expected, death = np.empty(n), np.empty(n)
+        k.threat(fx, fy, cls, times, zones, q, lev_i,
+                 moved.astype(np.int64), dmg, lethal, expected, death)
         gap = self.gap(fx, fy) if self.enemies else np.zeros(n)
         own = self.sheet.cost / 100
         return (-w.threat * expected - w.death * death * own - w.ip * extra / 250
                 - w.approach * gap)
 
 
-def _hit_with(dist: np.ndarray, p: np.ndarray, dmg: int) -> np.ndarray:
-    """Damage-taken distributions (last column: at least lethal) after one more attack
-    that hits with probability ``p`` (per row) for ``dmg``."""
-    if dmg <= 0:
-        return dist
-    lethal = dist.shape[1] - 1
-    shifted = np.zeros_like(dist)
-    if dmg < lethal:
-        shifted[:, dmg:lethal] = dist[:, :lethal - dmg]
-    shifted[:, lethal] = dist[:, max(0, lethal - dmg):].sum(axis=1)
-    return dist * (1 - p)[:, None] + shifted * p[:, None]
+def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` for small integers (levels, codes, IP
+    costs, tile numbers), by counting: the sorted distinct values and each value's
+    index among them."""
+    if len(values) == 0:
+        return values.astype(np.int64), np.zeros(0, np.int64)
+    lo = int(values.min())
+    shifted = values.astype(np.int64) - lo
+    seen = np.bincount(shifted)
+    found = np.flatnonzero(seen)
+    index = np.zeros(len(seen), np.int64)
+    index[found] = np.arange(len(found))
+    return found + lo, index[shifted]
 
 
-def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[Plan]:
+def plans(view: View, weights: GreedyWeights, limit: int | None = None,
+          memo: Memo | None = None) -> list[Plan]:
     """The plans for the actor's turn from now, best first (ties in enumeration
     order: pass, attack only, attack then move, move only, move then attack; tiles
     row-major, enemies by index): the best ``limit`` (None: all) and every plan as
     good as the best.  Utilities are scored in arrays; only the plans returned are
     built as objects."""
-    f = TurnFacts(view, weights)
+    if memo is not None and memo.pending is not None:
+        kept = memo.take(view, weights, limit)
+        if kept is not None:
+            return kept
+    f = TurnFacts(view, weights, memo)
     opts = view.options()
     assert opts is not None
     cost = view.rules.clock
@@ -337,8 +361,13 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[
     here = np.zeros(0)
     targets = np.zeros(0, np.int64)
     qx = qy = dx = dy = np.zeros(0, np.int64)
-    if can_attack and f.enemies:
-        here = f.attack_values(cx, cy, moved_now)[0]
+    if can_move:
+        dx, dy = np.array(opts.move_x, np.int64), np.array(opts.move_y, np.int64)
+    values = np.zeros((0, len(f.enemies)))
+    if can_attack and f.enemies:  # from here and from every Move's end tile, one call
+        values = f.attack_values(np.concatenate([cx, dx]), np.concatenate([cy, dy]),
+                                 np.concatenate([[moved_now], np.ones(len(dx), bool)]))
+        here, values = values[0], values[1:]
         targets = np.nonzero(here > NO)[0]
         groups.append((cx, cy, cost.attack_cost, moved_now))
         quarter = move_after_attack(view.move_this_turn, view.rules.actions)
@@ -346,8 +375,6 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[
             qy, qx = np.nonzero(view.reach(f.i, quarter).steps > 0)
             qx, qy = qx.astype(np.int64), qy.astype(np.int64)
     groups.append((qx, qy, cost.attack_cost + cost.move_cost, True))
-    if can_move:
-        dx, dy = np.array(opts.move_x, np.int64), np.array(opts.move_y, np.int64)
     groups.append((dx, dy, cost.move_cost, True))
     groups.append((dx, dy, cost.move_cost + cost.attack_cost, True))
     rows = f.stationary_rows(
@@ -373,7 +400,6 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[
         n = len(dx)
         kinds.append((MOVE, np.zeros(n), parts[-2], np.full(n, -1), np.arange(n)))
         if can_attack and f.enemies:
-            values = f.attack_values(dx, dy, True)
             t, b = np.nonzero(values > NO)
             kinds.append((MOVE_ATTACK, values[t, b], parts[-1][t], b, t))
     kind = np.concatenate([np.full(len(k[1]), k[0]) for k in kinds])

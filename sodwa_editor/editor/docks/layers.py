@@ -113,6 +113,16 @@ class LayersDock(QWidget):
         if save:
             self.win.settings.setValue(f"layers/opacity/{layer}", percent)
 
+    def reset(self) -> None:
+        """Every layer shown and unlocked, every opacity 100 % (View -> Reset
+        Layout), and nothing of it left in the settings."""
+        for name in LAYERS:
+            self.set_visible(name, True)
+            self.locks[name].setChecked(False)
+        for spin in self.opacity.values():
+            spin.setValue(100)
+        self.win.settings.remove("layers")
+
     def refusal(self, layers: Iterable[str]) -> str | None:
         """Why an edit of ``layers`` is refused (a layer is hidden or locked), or None."""
         for layer in layers:

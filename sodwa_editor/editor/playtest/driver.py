@@ -19,7 +19,6 @@ from typing import Any
 
 from ... import __version__
 from ...battle.actions import Action, Pass, apply, begin_turn, next_turn, refusal
-from ...battle.ai import make_controllers
 from ...battle.attack import AttackPreview
 from ...battle.clock import ActionType
 from ...battle.events import Event
@@ -83,7 +82,7 @@ class PlaytestSession:
             self.script = False
             self.decisions = []
         self.state = self.setup.state(self.seed)
-        self._ai = make_controllers(self.setup.ai, self.state)
+        self._ai = self.setup.controllers(self.state)
         self.applied = 0
         self.snapshots = [_Snapshot(self.state.copy(), 0, "")]
         self.turn_index = 0  # turns finished: snapshots[turn_index] is where this turn began
@@ -261,7 +260,7 @@ class PlaytestSession:
         n = max(0, min(k - 1, len(self.snapshots) - 1))
         snap = self.snapshots[n]
         self.state = snap.state.copy()
-        self._ai = make_controllers(self.setup.ai, self.state)
+        self._ai = self.setup.controllers(self.state)
         self.turn_index = n
         self.applied = snap.decisions
 
@@ -290,7 +289,7 @@ class PlaytestSession:
         s = self.state
         if s.result is None:
             raise ValueError("the battle has not ended")
-        inputs = _inputs(self.setup)
+        inputs = {**_inputs(self.setup), "ai_profiles": self.setup.profile_docs()}
         ai = list(self.setup.ai)
         return {
             "format": REPLAY_FORMAT, "format_version": REPLAY_VERSION,

@@ -61,6 +61,17 @@ def _side_runs(side: np.ndarray, lo_in: np.ndarray, lo_diag: np.ndarray, hi_in: 
     return rows, start, stop
 
 
+def _around(a: np.ndarray, beyond: object) -> tuple[np.ndarray, ...]:
+    """``a`` (region-sized) and its neighbours in the eight directions, each
+    aligned with ``a``: (tile, up, down, left, right, up-left, up-right,
+    down-left, down-right); ``beyond`` stands where a neighbour is outside."""
+    h, w = a.shape
+    p = np.full((h + 2, w + 2), beyond, a.dtype)
+    p[1:-1, 1:-1] = a
+    return (p[1:-1, 1:-1], p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:],
+            p[:-2, :-2], p[:-2, 2:], p[2:, :-2], p[2:, 2:])
+
+
 def mask_outline(mask: np.ndarray, ox: int, oy: int, inset: float, clip: Rect,
                  gaps_h: np.ndarray | None = None, gaps_v: np.ndarray | None = None
                  ) -> np.ndarray:
@@ -73,12 +84,7 @@ def mask_outline(mask: np.ndarray, ox: int, oy: int, inset: float, clip: Rect,
     ``gaps_v[y, x]`` (shape (h, w+1)) vertical edges left of column x.
     """
     h, w = mask.shape
-    p = np.zeros((h + 2, w + 2), bool)
-    p[1:-1, 1:-1] = mask
-    inner = p[1:-1, 1:-1]
-    up, down = p[:-2, 1:-1], p[2:, 1:-1]
-    left, right = p[1:-1, :-2], p[1:-1, 2:]
-    ul, ur, dl, dr = p[:-2, :-2], p[:-2, 2:], p[2:, :-2], p[2:, 2:]
+    inner, up, down, left, right, ul, ur, dl, dr = _around(mask, False)
     rows = (clip.y0 - oy, clip.y1 - oy)
     cols = (clip.x0 - ox, clip.x1 - ox)
     parts = []
@@ -99,6 +105,76 @@ def mask_outline(mask: np.ndarray, ox: int, oy: int, inset: float, clip: Rect,
         gx = ox + x + off
         parts.append(np.stack([np.stack([gx, oy + a], 1), np.stack([gx, oy + b], 1)], 1))
     return np.concatenate(parts).astype(float)
+
+
+def _level_runs(tile: np.ndarray, nb: np.ndarray, lo: np.ndarray, lo_diag: np.ndarray,
+                hi: np.ndarray, hi_diag: np.ndarray, gap: np.ndarray | None,
+                clip: tuple[int, int, int, int], levels: np.ndarray, inset: float
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_side_runs` of every level at once, on elevations instead of masks:
+    a tile side is on the outline of level ``lv`` (the tiles at ``lv`` or
+    higher) when ``nb < lv <= tile``, so each side is visited once and listed
+    for the levels between the two elevations.  Returns (level index, row,
+    start, stop), sorted by level, row and start."""
+    r0, r1, c0, c1 = clip
+    t, n = tile[r0:r1 + 1, c0:c1 + 1], nb[r0:r1 + 1, c0:c1 + 1]
+    step = t > n
+    if gap is not None:
+        step &= ~gap[r0:r1 + 1, c0:c1 + 1]
+    ry, cx = np.nonzero(step)
+    i_lo = np.searchsorted(levels, n[ry, cx], "right")  # the first level above nb
+    count = np.searchsorted(levels, t[ry, cx], "right") - i_lo
+    side = np.repeat(np.arange(len(ry)), count)
+    first_of = np.repeat(np.cumsum(count) - count, count)
+    li = i_lo[side] + (np.arange(len(side)) - first_of)
+    rows, cols = ry[side] + r0, cx[side] + c0
+    order = np.lexsort((cols, rows, li))
+    li, rows, cols = li[order], rows[order], cols[order]
+    joined = (li[1:] == li[:-1]) & (rows[1:] == rows[:-1]) & (cols[1:] == cols[:-1] + 1)
+    starts = np.concatenate([[True], ~joined])[:len(li)]
+    ends = np.concatenate([~joined, [True]])[:len(li)]
+    li, rows, first, last = li[starts], rows[starts], cols[starts], cols[ends]
+    lv = levels[li]
+    start = first + np.where(lo[rows, first] >= lv,
+                             np.where(lo_diag[rows, first] >= lv, -inset, 0.0), inset)
+    stop = last + 1 - np.where(hi[rows, last] >= lv,
+                               np.where(hi_diag[rows, last] >= lv, -inset, 0.0), inset)
+    return li, rows, start, stop
+
+
+def level_outlines(elev: np.ndarray, ox: int, oy: int, inset: float, clip: Rect,
+                   levels: Sequence[int], gaps_h: np.ndarray | None = None,
+                   gaps_v: np.ndarray | None = None) -> np.ndarray:
+    """The outlines of every level of ``levels`` (ascending) at once: equal,
+    segment for segment and in the same order, to concatenating
+    ``mask_outline(elev >= lv, ...)`` for each level (same arguments), but one
+    pass over the tile sides instead of one per level (a chunk of a ramp holds
+    dozens of levels)."""
+    lv = np.asarray(levels, np.int64)
+    h, w = elev.shape
+    below = min(int(elev.min()), int(lv[0]) if len(lv) else 0) - 1  # below every level
+    inner, up, down, left, right, ul, ur, dl, dr = _around(elev.astype(np.int64), below)
+    rows = (clip.y0 - oy, clip.y1 - oy)
+    cols = (clip.x0 - ox, clip.x1 - ox)
+    keys, parts = [], []
+    for nb, d_lo, d_hi, off, g in ((up, ul, ur, inset, 0), (down, dl, dr, 1 - inset, 1)):
+        gap = gaps_h[g:g + h] if gaps_h is not None else None
+        li, y, a, b = _level_runs(inner, nb, left, d_lo, right, d_hi, gap, (*rows, *cols),
+                                  lv, inset)
+        gy = oy + y + off
+        keys.append(li)
+        parts.append(np.stack([np.stack([ox + a, gy], 1), np.stack([ox + b, gy], 1)], 1))
+    for nb, d_lo, d_hi, off, g in ((left, ul, dl, inset, 0), (right, ur, dr, 1 - inset, 1)):
+        gap = gaps_v[:, g:g + w].T if gaps_v is not None else None
+        li, x, a, b = _level_runs(inner.T, nb.T, up.T, d_lo.T, down.T, d_hi.T, gap,
+                                  (*cols, *rows), lv, inset)
+        gx = ox + x + off
+        keys.append(li)
+        parts.append(np.stack([np.stack([gx, oy + a], 1), np.stack([gx, oy + b], 1)], 1))
+    # level by level, as one mask_outline after the other (a stable sort keeps
+    # the sides' order within a level)
+    order = np.argsort(np.concatenate(keys), kind="stable")
+    return np.concatenate(parts).astype(float)[order]
 
 
 def diagonal_links(keys: np.ndarray, ox: int, oy: int, inset: float, clip: Rect
@@ -194,10 +270,7 @@ class ElevationOutlines(ChunkedPathLayer):
             return {}
         inset = style.ELEVATION_INSET / TILE
         gh, gv = transition_gaps(model, reg)
-        lines: Lines = []
-        for lv in levels:
-            lines.append(mask_outline(elev >= lv, reg.x0, reg.y0, inset, rect, gh, gv))
-        return {"elevated": lines}
+        return {"elevated": [level_outlines(elev, reg.x0, reg.y0, inset, rect, levels, gh, gv)]}
 
     def pens(self, key: Any) -> Sequence[QPen]:
         return [_pen(style.ELEVATED, style.ELEVATION_WIDTH)]

@@ -8,12 +8,13 @@ from collections.abc import Iterable
 
 import numpy as np
 from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import Edge, Rect
 from ..geometry import edge_endpoints
 from ..style import TILE
+from .layers import points_polygon
 from .outline_item import mask_outline
 
 
@@ -60,6 +61,55 @@ def tiles_outline(tiles: list[tuple[int, int]]) -> list[QLineF]:
     return mask_lines(*tiles_mask(tiles)) if tiles else []
 
 
+class MaskShape:
+    """A region of the map (a bool mask of the map's shape) prepared for drawing
+    once: the tiles as an image of the region's bounding box (one pixel per
+    tile in the brush colour, drawn scaled without smoothing) and the outline
+    as one point array for ``drawLines``.  A 256x256 region takes a few
+    milliseconds to prepare and to draw, where a path of one rectangle per run
+    took hundreds."""
+
+    def __init__(self, mask: np.ndarray, brush: QBrush) -> None:
+        self.mask = mask
+        ys, xs = np.nonzero(mask)
+        self.count = len(xs)
+        self.bounds = QRectF()
+        self.image = QImage()
+        self.points = QPolygonF()
+        if not self.count:
+            return
+        x0, x1, y0, y1 = int(xs.min()), int(xs.max()), int(ys.min()), int(ys.max())
+        self.origin = (x0, y0)
+        box = mask[y0:y1 + 1, x0:x1 + 1]
+        h, w = box.shape
+        self.bounds = QRectF(x0 * TILE, y0 * TILE, w * TILE, h * TILE)
+        if brush.style() != Qt.BrushStyle.NoBrush:
+            c = brush.color()
+            a = c.alpha()
+            rgba = np.zeros((h, w, 4), np.uint8)  # premultiplied
+            rgba[box] = (c.red() * a // 255, c.green() * a // 255, c.blue() * a // 255, a)
+            self._rgba = rgba  # the image shares this memory
+            self.image = QImage(rgba.data, w, h, w * 4,
+                                QImage.Format.Format_RGBA8888_Premultiplied)
+        segs = mask_outline(box, x0, y0, 0.0, Rect(x0, y0, x1, y1)) * TILE
+        self.points = points_polygon(segs)
+
+    def tiles(self) -> list[tuple[int, int]]:
+        ys, xs = np.nonzero(self.mask)
+        return list(zip(xs.tolist(), ys.tolist(), strict=True))
+
+    def paint(self, painter: QPainter, pen: QPen) -> None:
+        if not self.image.isNull():
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+            painter.drawImage(self.bounds, self.image,
+                              QRectF(0, 0, self.image.width(), self.image.height()))
+        painter.setPen(pen)
+        if self.points.size():
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # grid lines
+            # the polygon's own memory (see scene.layers.points_polygon)
+            painter.drawLines(self.points.data(), self.points.size() // 2)
+
+
 class ShapeOverlay(QGraphicsItem):
     """A set of tiles and edges drawn with one pen and brush."""
 
@@ -70,7 +120,9 @@ class ShapeOverlay(QGraphicsItem):
         self.brush = QBrush(brush) if brush is not None else QBrush(Qt.BrushStyle.NoBrush)
         self.path = QPainterPath()
         self.lines: list[QLineF] = []
-        self.tiles: list[tuple[int, int]] = []
+        self._tiles: list[tuple[int, int]] | None = []
+        #: the region shown by :meth:`set_mask`, or None
+        self.mask_shape: MaskShape | None = None
         self.edges: list[Edge] = []
         self.setZValue(z)
         self._bounds = QRectF()
@@ -78,7 +130,7 @@ class ShapeOverlay(QGraphicsItem):
     def set_shape(self, tiles: Iterable[tuple[int, int]] = (),
                   edges: Iterable[Edge] = ()) -> None:
         tiles, edges = list(tiles), list(edges)
-        if tiles == self.tiles and edges == self.edges:
+        if self.mask_shape is None and tiles == self.tiles and edges == self.edges:
             return  # hover events repeat the shape while the pointer stays in a tile
         if tiles:
             mask, x0, y0 = tiles_mask(tiles)
@@ -86,21 +138,41 @@ class ShapeOverlay(QGraphicsItem):
         else:
             self._set(tiles, edges, QPainterPath(), [])
 
-    def set_mask(self, mask: np.ndarray) -> None:
-        """The tiles of a map-sized bool mask (a flood region: no list of tuples to
-        build and compare, so a 256x256 region takes milliseconds)."""
-        ys, xs = np.nonzero(mask)
-        if not len(xs):
+    def set_mask(self, mask: np.ndarray | MaskShape) -> None:
+        """The tiles of a map-sized bool mask (a flood region), drawn as an image
+        and an outline built once (:class:`MaskShape`; pass one to show a region
+        prepared before: nothing is built again)."""
+        shape = mask if isinstance(mask, MaskShape) else MaskShape(mask, self.brush)
+        if shape is self.mask_shape:
+            return
+        if shape.count == 0:
             self.clear()
             return
-        x0, x1, y0, y1 = int(xs.min()), int(xs.max()), int(ys.min()), int(ys.max())
-        box = mask[y0:y1 + 1, x0:x1 + 1]
-        self._set(list(zip(xs.tolist(), ys.tolist(), strict=True)), [],
-                  mask_path(box, x0, y0), mask_lines(box, x0, y0))
+        self.prepareGeometryChange()
+        self.mask_shape = shape
+        self._tiles = None
+        self.edges = []
+        self.path = QPainterPath()
+        self.lines = []
+        pad = self.pen.widthF() + 2
+        self._bounds = shape.bounds.adjusted(-pad, -pad, pad, pad)
+        self.update()
+
+    @property
+    def tiles(self) -> list[tuple[int, int]]:
+        """The tiles shown (of a mask: listed when asked for)."""
+        if self._tiles is None:
+            self._tiles = self.mask_shape.tiles() if self.mask_shape is not None else []
+        return self._tiles
+
+    @tiles.setter
+    def tiles(self, tiles: list[tuple[int, int]]) -> None:
+        self._tiles = tiles
 
     def _set(self, tiles: list[tuple[int, int]], edges: list[Edge], path: QPainterPath,
              lines: list[QLineF]) -> None:
         self.prepareGeometryChange()
+        self.mask_shape = None
         self.tiles = tiles
         self.edges = edges
         self.path = path
@@ -123,6 +195,9 @@ class ShapeOverlay(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        if self.mask_shape is not None:
+            self.mask_shape.paint(painter, self.pen)
+            return
         if not self.path.isEmpty() and self.brush.style() != Qt.BrushStyle.NoBrush:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(self.brush)

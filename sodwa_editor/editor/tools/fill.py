@@ -8,8 +8,13 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 
+from ...engine.model import MapModel
 from ..geometry import Tile, flood_region
+from ..scene.overlay_items import MaskShape
 from .base import Tool, ToolEvent
+
+#: regions kept prepared at most (then the cache starts again)
+MAX_REGIONS = 256
 
 
 class FillTool(Tool):
@@ -21,15 +26,34 @@ class FillTool(Tool):
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
-        #: (model revision, region) of the last hover: moving inside it recomputes nothing
-        self._shown: tuple[int, np.ndarray] | None = None
+        #: the regions hovered since the map last changed, each drawn once:
+        #: ``_label[y, x]`` is 1 + the index in ``_shapes`` of the region holding
+        #: the tile (0: not hovered yet); the region is the same for every tile
+        #: of one component, so hovering over it again computes nothing
+        self._shapes: list[MaskShape] = []
+        self._label = np.zeros((0, 0), np.int32)
+        self._model: MapModel | None = None  # the map and its revision the cache is for
+        self._revision = -1
+
+    def shape(self, tile: Tile) -> MaskShape:
+        """The region a click on ``tile`` fills, prepared for the preview."""
+        m: MapModel = self.model
+        x, y = tile
+        if self._model is not m or self._revision != m.revision \
+                or len(self._shapes) >= MAX_REGIONS:
+            self._model, self._revision = m, m.revision
+            self._label = np.zeros(m.shape, np.int32)
+            self._shapes = []
+        k = int(self._label[y, x])
+        if k:
+            return self._shapes[k - 1]
+        region = flood_region(m, tile)
+        self._shapes.append(MaskShape(region, self.scene.preview.brush))
+        self._label[region] = len(self._shapes)
+        return self._shapes[-1]
 
     def region(self, tile: Tile) -> np.ndarray:
-        m = self.model
-        if self._shown is not None and self._shown[0] == m.revision \
-                and self._shown[1].shape == m.shape and self._shown[1][tile[1], tile[0]]:
-            return self._shown[1]
-        return flood_region(m, tile)
+        return self.shape(tile).mask
 
     def press(self, ev: ToolEvent) -> None:
         if ev.button not in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
@@ -47,15 +71,14 @@ class FillTool(Tool):
         if not m.in_bounds(x, y):
             self._clear()
             return
-        region = self.region((x, y))
-        if self._shown is not None and self._shown[1] is region:
+        shape = self.shape((x, y))
+        if self.scene.preview.mask_shape is shape:
             return  # the same area as shown
-        self._shown = (m.revision, region)
-        self.scene.preview.set_mask(region)
+        self.scene.preview.set_mask(shape)
         here = m.registry[int(m.terrain[y, x])].name
         new = m.registry[self.state.terrain_id].name \
             if 0 <= self.state.terrain_id < len(m.registry) else "?"
-        n = int(region.sum())
+        n = shape.count
         if new == here:
             self.state.hint.emit(f"Fill: these {n} {here} tile(s) are already {new}")
         else:
@@ -63,7 +86,6 @@ class FillTool(Tool):
                                  "(right button: to clear)")
 
     def _clear(self) -> None:
-        self._shown = None
         self.scene.preview.clear()
 
     def leave(self) -> None:

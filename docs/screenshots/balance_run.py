@@ -1,0 +1,76 @@
+"""Regenerate ``balance-dialog.png`` and ``balance-heatmap.png`` (Tools > Balance
+Run on ``maps/outdoor-skirmish.json``: the dialog after the run, on its Outcomes
+plot, and the main window with the heat map of where attacks were made from).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/balance_run.py [BATTLES]
+
+The run is greedy vs greedy, sides swapped, seed 1, 2 workers (BATTLES: 24; about
+a minute while the battle engine is slow).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from sodwa_editor.editor.balance import open_dialog  # noqa: E402
+from sodwa_editor.editor.main_window import MainWindow  # noqa: E402
+
+
+def main() -> None:
+    battles = int(sys.argv[1]) if len(sys.argv) > 1 else 24
+    app = QApplication([])
+    tmp = Path(tempfile.mkdtemp())
+    win = MainWindow(settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
+                     recovery_dir=tmp / "recovery")
+    win.files.open_map(ROOT / "maps" / "outdoor-skirmish.json", ask_save=False)
+    win.resize(1500, 950)
+    win.show()
+    app.processEvents()
+    win.view.zoom_fit()
+    dialog = open_dialog(win)
+    dialog.battles.setValue(battles)
+    dialog.swap.setChecked(True)
+    dialog.seed.setValue(1)
+    dialog.workers.setValue(2)
+    dialog.run_button.click()
+    while dialog.is_running():
+        app.processEvents()
+        time.sleep(0.02)
+    if dialog.report is None:
+        raise SystemExit(dialog.status.text())
+    dialog.tabs.setCurrentIndex(1)
+    for _ in range(3):
+        app.processEvents()
+    here = Path(__file__).parent
+    dialog.grab().save(str(here / "balance-dialog.png"))
+    dialog.heat_kind.setCurrentIndex(dialog.heat_kind.findData("attacked_from"))
+    dialog.heat_button.click()
+    dialog.hide()
+    win.view.zoom_reset()  # tiles large enough for their counts
+    win.center_on(12, 9)
+    win.docks["palette"].hide()  # room for the Layers dock and the heat map's legend
+    for _ in range(3):
+        app.processEvents()
+    body = win.docks["layers"].widget()
+    body.ensureWidgetVisible(win.heat_map, 0, 0)
+    for _ in range(3):
+        app.processEvents()
+    win.grab().save(str(here / "balance-heatmap.png"))
+    print(f"wrote {here / 'balance-dialog.png'} and {here / 'balance-heatmap.png'}")
+    win.document.undo_stack.setClean()
+    win.close()
+
+
+if __name__ == "__main__":
+    main()

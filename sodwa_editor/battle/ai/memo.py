@@ -1,0 +1,96 @@
+"""What an AI keeps between its decisions (:class:`Memo`): facts the battle does not
+change, so a decision does not work them out again."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ...engine.los import LosBoard
+from ..clock import ActionType
+from ..loop import View
+from .profile import GreedyWeights
+
+if TYPE_CHECKING:
+    from .scoring import Plan
+
+
+class Memo:
+    """What an AI keeps between its decisions because the battle does not change it:
+    the BIP's numbers per (attacker, defender, situation, karma) (the sheets and
+    rules are fixed for a battle), the walking distances to a tile (the terrain is
+    fixed until a battle destroys some) and the lines-of-sight boards per
+    arrangement of the characters.  Each part is dropped as soon as what it rests
+    on is not the same object any more, so a memo is never wrong, only cold."""
+
+    __slots__ = ("sheets", "rules", "previews", "steps", "walks", "model", "revision", "los",
+                 "zones",
+                 "level", "liquid", "pending")
+
+    def __init__(self) -> None:
+        self.sheets: tuple[object, ...] = ()
+        self.rules: object = None
+        self.previews: dict[tuple[object, ...], tuple[float, int, float]] = {}
+        self.steps: object = None
+        self.walks: dict[tuple[int, int, bool], np.ndarray] = {}
+        self.model: object = None
+        self.revision = -1
+        self.los: dict[tuple[tuple[int, int], ...], LosBoard] = {}
+        #: Threat zones per movement range object (``id`` -> (the range, its zone)):
+        #: the battle hands out the same range object while the range is the same.
+        self.zones: dict[tuple[int, int, int], tuple[object, np.ndarray]] = {}
+        self.level = np.zeros((0, 0), np.int64)
+        self.liquid = np.zeros((0, 0), bool)
+        #: Plans made on a fork for the state the next decision will see (a same-team
+        #: tie scores each candidate's turn): ``(fingerprint, plans)``, used once.
+        self.pending: tuple[tuple[object, ...], list[Plan]] | None = None
+
+    def keep(self, view: View, weights: GreedyWeights, limit: int | None,
+             made: list[Plan]) -> None:
+        """Keep ``made`` (the plans of ``view``'s position) for the next decision."""
+        self.pending = (fingerprint(view, weights, limit), made)
+
+    def take(self, view: View, weights: GreedyWeights, limit: int | None) -> list[Plan] | None:
+        """The kept plans if ``view`` shows the very position they were made for."""
+        kept, self.pending = self.pending, None
+        if kept is None or kept[0] != fingerprint(view, weights, limit):
+            return None
+        return list(kept[1])
+
+
+    def check(self, view: View) -> None:
+        """Drop what no longer holds for ``view``'s battle."""
+        sheets = tuple(view.sheet(j) for j in range(view.size))
+        if (len(sheets) != len(self.sheets) or view.rules is not self.rules
+                or any(a is not b for a, b in zip(sheets, self.sheets, strict=True))):
+            self.sheets, self.rules = sheets, view.rules
+            self.previews = {}
+        if view.board.step is not self.steps:
+            self.steps, self.walks = view.board.step, {}
+            self.level = np.array(view.board.level, np.int64)
+            self.liquid = np.array(view.board.liquid, bool)
+        if view.map is not self.model or view.map.revision != self.revision:
+            self.model, self.revision, self.los = view.map, view.map.revision, {}
+            self.zones = {}
+
+    def los_board(self, view: View, occupied: list[tuple[int, int]]) -> LosBoard:
+        key = tuple(occupied)
+        hit = self.los.get(key)
+        if hit is None:
+            if len(self.los) >= 32:
+                self.los.clear()
+            hit = self.los[key] = LosBoard(view.map, occupied)
+        return hit
+
+
+def fingerprint(view: View, weights: GreedyWeights, limit: int | None) -> tuple[object, ...]:
+    """Everything the plans of ``view``'s position are a function of (with the
+    board, sheets and rules, which a battle does not change between two decisions)."""
+    n = range(view.size)
+    return (id(weights), limit, view.team, view.actor, view.turns, view.tick,
+            view.move_this_turn, view.karma(0), view.karma(1), view.map.revision,
+            tuple(view.tile(j) for j in n), tuple(view.hp(j) for j in n),
+            tuple(view.ip(j) for j in n), tuple(view.moved(j) for j in n),
+            tuple(view.alive(j) for j in n),
+            tuple(view.can_take(t) for t in (ActionType.MOVE, ActionType.ATTACK)))

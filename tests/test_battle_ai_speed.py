@@ -1,0 +1,131 @@
+"""The fast greedy scoring (issue 11 section 7) against the straightforward reference
+scorer (tests/ai_reference.py): same plans, same utilities, same choice, on random
+battles part-played by random controllers; the array TSB against Clock.predict."""
+
+from __future__ import annotations
+
+import ai_reference as ref
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sodwa_editor.battle.actions import apply, begin_turn, next_turn
+from sodwa_editor.battle.ai import make_controllers
+from sodwa_editor.battle.ai.memo import Memo
+from sodwa_editor.battle.ai.profile import default_profile
+from sodwa_editor.battle.ai.scoring import plans
+from sodwa_editor.battle.ai.tsb import turns_by
+from sodwa_editor.battle.clock import Clock
+from sodwa_editor.battle.karma import add
+from sodwa_editor.battle.loop import View
+from sodwa_editor.battle.rules import default_rules
+from sodwa_editor.battle.sheet import load_roster
+from sodwa_editor.battle.state import BattleState
+from sodwa_editor.battle.teams import team_from_dict
+from sodwa_editor.engine.generate import make_mixed_map
+
+WEIGHTS = default_profile().greedy
+
+
+def _sides(rng: np.random.Generator, n: int):
+    roster = load_roster()
+    names = roster.names()
+    out = []
+    for side in ("red", "blue"):
+        members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
+                   for i in range(n)]
+        doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
+        out.append((side, team_from_dict(doc, roster), None))
+    return out
+
+
+def _positions(seed: int, size: int, n: int, count: int):
+    """``count`` decision points of one battle played by random controllers: at each,
+    the state with a turn in progress (a copy)."""
+    rng = np.random.default_rng(seed)
+    state = BattleState.from_teams(make_mixed_map(size, seed=seed), _sides(rng, n), seed=seed)
+    players = make_controllers(["random", "random"], state)
+    out = []
+    while state.result is None and len(out) < count:
+        if state.turn is None:
+            choice = next_turn(state)
+            assert choice is not None
+            begin_turn(state, choice.candidates[0])
+        if rng.random() < 0.2:  # karma held changes the hit chances (memo keys)
+            state.karma = add(state.karma, int(rng.integers(2)), int(rng.integers(1, 20)))
+        if rng.random() < 0.5:
+            out.append(state.copy(log=False, streams=False))
+        team = state.team[state.actor]
+        apply(state, players[team].decide(View(state, team)))
+    return out
+
+
+def _same(fast, slow) -> None:
+    """The same plans with the same utilities and stay terms (up to float rounding:
+    the compiled sums add in another order), so the same best plan."""
+    got = {p.steps: (p.utility, p.stay) for p in fast}
+    want = {p.steps: (p.utility, p.stay) for p in slow}
+    assert got.keys() == want.keys()
+    keys = list(want)
+    assert np.allclose([got[k] for k in keys], [want[k] for k in keys], rtol=1e-9, atol=1e-9)
+    assert fast[0].utility == pytest.approx(slow[0].utility, rel=1e-9, abs=1e-9)
+    close = {p.steps for p in slow if abs(p.utility - slow[0].utility) <= 1e-9}
+    assert fast[0].steps in close
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), size=st.sampled_from([10, 14, 18]),
+       n=st.integers(1, 4))
+def test_fast_scoring_equals_the_reference_scorer(seed, size, n):
+    """Every plan, its utility and its stay terms equal the reference's, so the
+    choice (the best plan, ties drawn the same way) is the same; one memo across the
+    battle's decisions, as a controller keeps it."""
+    memo = Memo()
+    for state in _positions(seed, size, n, 6):
+        view = View(state, state.team[state.actor])
+        _same(plans(view, WEIGHTS, None, memo), ref.plans(view, WEIGHTS))
+
+
+def test_a_flyer_measures_its_approach_with_its_own_adjacency():
+    """A wall of Obstructing tiles a flyer passes over (flight adjacency) but a walker
+    must go round: the flyer's approach term counts the straight way."""
+    from battle_maps import battle, fighter, grid, turn_of
+
+    rows = "\n".join(["...X...", "...X...", "...X...", "...X...", "......."])
+    walker = battle(grid(rows), [fighter("a", 0, 0, 0, move=1, range=1),
+                                 fighter("b", 1, 6, 0, move=0)])
+    flyer = battle(grid(rows), [fighter("a", 0, 0, 0, move=1, range=1, flight=True),
+                                fighter("b", 1, 6, 0, move=0)])
+    turn_of(walker, "a")
+    turn_of(flyer, "a")
+    from sodwa_editor.battle.ai.scoring import TurnFacts
+
+    walk = TurnFacts(View(walker, 0), WEIGHTS).gap(np.array([0]), np.array([0]))[0]
+    fly = TurnFacts(View(flyer, 0), WEIGHTS).gap(np.array([0]), np.array([0]))[0]
+    assert fly == 5 and walk > fly
+
+
+@settings(max_examples=200, deadline=None)
+@given(ips=st.lists(st.integers(-600, 1600), min_size=2, max_size=6),
+       inits=st.lists(st.integers(1, 400), min_size=6, max_size=6),
+       acted=st.lists(st.booleans(), min_size=6, max_size=6),
+       once=st.booleans(), span=st.integers(0, 40))
+def test_turn_counts_equal_the_clock_prediction(ips, inits, acted, once, span):
+    """:func:`turns_by` counts the turns :meth:`Clock.predict` lists per character up
+    to a tick (B14: every future turn a pass)."""
+    from dataclasses import replace
+
+    rules = replace(default_rules().clock, one_turn_per_tick=once)
+    n = len(ips)
+    clock = Clock(inits[:n], [i % 2 for i in range(n)], rules, ip=ips)
+    clock.tick = 7
+    clock.acted = acted[:n]
+    until = clock.tick + span
+    tsb = clock.predict(4000)
+    assert tsb[-1].tick > until
+    for j in range(n):
+        want = sum(1 for p in tsb if p.actor == j and p.tick <= until)
+        got = turns_by(ips[j], inits[j], clock.ticks_until_turn(j) == 0, clock.tick, until,
+                       rules)
+        assert got == want

@@ -1,0 +1,225 @@
+"""Tools > Balance Run (issue 13 section 3) driven with real events: a small run shows
+the table and the plots and equals ``run_batch`` and ``sodwa simulate`` for the same
+inputs; Cancel stops a run promptly with the window responsive and no worker process
+left; the heat map overlay shows the run's per-tile counts and is cleared."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QObject, QPoint, QPointF, Qt
+
+from sodwa_editor.battle.batch import run_batch
+from sodwa_editor.battle.report import summarize, tile_grid
+from sodwa_editor.battle.setup import BattleSetup
+from sodwa_editor.cli import main
+from sodwa_editor.editor.balance.heatmap import tile_pixel_colour
+from sodwa_editor.editor.style import TILE
+from sodwa_editor.editor.testing import click_tile
+from sodwa_editor.engine.generate import make_mixed_map
+from sodwa_editor.engine.model import Character, MapModel
+from sodwa_editor.io.files import save_map
+
+Left = Qt.MouseButton.LeftButton
+
+
+def tiny_map() -> MapModel:
+    """A 6 x 3 field, one character against one: a battle takes a fraction of a second."""
+    m = MapModel(6, 3)
+    m.characters["a"] = Character("a", "blue", 0, 1)
+    m.characters["b"] = Character("b", "red", 5, 1)
+    return m
+
+
+def open_dialog(win, qtbot):
+    menu = win.tools_menu
+    act = win.action_map["balance_run"]
+    assert act in menu.actions()
+    act.trigger()
+    dialog = win.balance_dialog
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
+def type_value(qtbot, spin, value: int) -> None:
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, str(value))
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+    assert spin.value() == value
+
+
+def set_inputs(qtbot, dialog, *, battles: int, seed: int, workers: int = 1,
+               ai=("random", "random"), swap: bool = True) -> None:
+    type_value(qtbot, dialog.battles, battles)
+    type_value(qtbot, dialog.seed, seed)
+    type_value(qtbot, dialog.workers, workers)
+    for box, name in zip(dialog.ai, ai, strict=True):
+        box.setCurrentText(name)
+    if dialog.swap.isChecked() != swap:
+        qtbot.mouseClick(dialog.swap, Left, pos=QPoint(8, dialog.swap.height() // 2))
+    assert dialog.swap.isChecked() == swap
+
+
+def run_small(win, qtbot, battles: int = 6, seed: int = 3):
+    dialog = open_dialog(win, qtbot)
+    set_inputs(qtbot, dialog, battles=battles, seed=seed)
+    qtbot.mouseClick(dialog.run_button, Left)
+    qtbot.waitUntil(lambda: dialog.report is not None and not dialog.is_running(),
+                    timeout=120_000)
+    return dialog
+
+
+def test_a_small_run_shows_the_table_and_plots_and_equals_batch_and_the_cli(
+        make_window, qtbot, tmp_path, capsys):
+    win = make_window(tiny_map())
+    # an unsaved edit: the run uses the map as it stands in the editor
+    assert win.document.place_character(Character("c", "red", 5, 0))
+    undo_index, modified = win.document.undo_stack.index(), win.document.modified
+    dialog = run_small(win, qtbot)
+    report = dialog.report
+    assert {c["id"] for c in report["characters"]} == {"a", "b", "c"}
+    assert win.document.undo_stack.index() == undo_index
+    assert win.document.modified == modified and win.document.path is None
+    # the table and one tab per plot of the HTML report
+    assert dialog.progress.value() == dialog.progress.maximum() == 6
+    texts = [dialog.outcomes.item(r, 0).text() for r in range(dialog.outcomes.rowCount())]
+    assert "team 0 (blue) wins" in texts and "draws" in texts
+    assert dialog.characters.rowCount() == 3
+    assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == \
+        ["Table", "Outcomes", "Length", "Characters", "Luck && karma", "Tiles"]
+    for i, canvas in enumerate(dialog.canvases, start=1):
+        dialog.tabs.setCurrentIndex(i)
+        qtbot.waitExposed(canvas)
+        assert canvas.figure.axes
+        image = canvas.grab().toImage()
+        colours = {image.pixel(x, y) for x in range(0, image.width(), 4)
+                   for y in range(0, image.height(), 4)}
+        assert image.width() > 100 and len(colours) > 5  # drawn: axes, bars, text
+    # the same engine call as sodwa simulate: equal records and report
+    setup = BattleSetup.from_map(win.document.model.copy(), ai=("random", "random"))
+    records = run_batch(setup, 6, seed=3, swap_sides=True, workers=1)
+    assert dialog.records == records
+    assert report == summarize(setup, records, seed=3, swap_sides=True)
+    path = tmp_path / "edited.json"
+    save_map(win.document.model, path)  # a copy on disk for the CLI; the document untouched
+
+    assert main(["simulate", str(path), "--battles", "6", "--seed", "3", "--swap-sides",
+                 "--ai", "random,random", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)["maps"][0]
+    assert {k: v for k, v in cli.items() if k not in ("map", "map_hash")} == report
+    # the HTML export is the CLI's report, byte for byte but for the map's name
+    out = tmp_path / "report.html"
+    assert dialog.export_html(out)
+    page = out.read_text()
+    assert page.count("src='data:image/png;base64,") == 5
+    from sodwa_editor.battle.report_html import render
+
+    assert page == render([{**cli, "map": win.document.display_name()}])
+
+
+def test_cancel_stops_the_run_promptly_with_the_window_responsive(make_window, qtbot):
+    win = make_window(make_mixed_map(12, seed=4))  # seconds per battle
+    dialog = open_dialog(win, qtbot)
+    set_inputs(qtbot, dialog, battles=400, seed=1, workers=2)
+    qtbot.mouseClick(dialog.run_button, Left)
+    assert dialog.is_running() and not dialog.run_button.isEnabled()
+    workers: set[int] = set()
+
+    def pool_running() -> bool:
+        workers.update(p.pid for p in multiprocessing.active_children())
+        return len(workers) >= 2
+
+    qtbot.waitUntil(pool_running, timeout=30_000)
+    # the window repaints and takes input while the battles run
+    painted = PaintCounter(win.view.viewport())
+    win.view.viewport().update()
+    qtbot.waitUntil(lambda: painted.count > 0, timeout=5_000)
+    win.set_tool("brush")
+    before = win.document.model.terrain.copy()
+    click_tile(win.view, 6, 6)
+    assert not np.array_equal(win.document.model.terrain, before)
+    assert dialog.is_running() and dialog.progress.value() < 400
+    qtbot.mouseClick(dialog.cancel_button, Left)
+    qtbot.waitUntil(lambda: not dialog.is_running(), timeout=5_000)
+    assert dialog.status.text() == "Cancelled." and dialog.report is None
+    assert dialog.run_button.isEnabled() and not dialog.cancel_button.isEnabled()
+    assert not multiprocessing.active_children()
+    for pid in workers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+class PaintCounter(QObject):
+    def __init__(self, widget) -> None:
+        super().__init__(widget)
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        from PySide6.QtCore import QEvent
+
+        if event.type() == QEvent.Type.Paint:
+            self.count += 1
+        return False
+
+
+def tile_colour(win, x: int, y: int):
+    win.scene.flush()
+    vp = win.view.viewport()
+    image = vp.grab().toImage()
+    p = win.view.mapFromScene(QPointF((x + 0.5) * TILE, (y + 0.3) * TILE))  # above the count
+    ratio = image.devicePixelRatio()
+    return image.pixelColor(int(p.x() * ratio), int(p.y() * ratio))
+
+
+def test_heat_map_overlay_shows_the_counts_and_is_cleared(make_window, qtbot):
+    win = make_window(tiny_map())
+    dialog = run_small(win, qtbot, battles=8, seed=5)
+    item, controls = win.heat_map.item, win.heat_map
+    assert item.is_empty() and not controls.show_box.isVisible()
+    dialog.heat_kind.setCurrentIndex(dialog.heat_kind.findData("attacked_from"))
+    qtbot.mouseClick(dialog.heat_button, Left)
+    grid = np.array(tile_grid(dialog.report, "attacked_from"))
+    assert grid.sum() > 0 and np.array_equal(item.counts, grid)
+    assert item.scene() is win.scene and item.isVisible()
+    assert controls.high.text() == str(grid.max())
+    type_value(qtbot, controls.opacity, 100)
+    free = [(x, y) for y in range(3) for x in range(6)
+            if grid[y, x] > 0 and (x, y) not in ((0, 1), (5, 1))]
+    x, y = max(free, key=lambda t: grid[t[1], t[0]])
+    want = tile_pixel_colour(int(grid[y, x]), int(grid.max()))
+    got = tile_colour(win, x, y)
+    assert (got.red(), got.green(), got.blue()) == (want.red(), want.green(), want.blue())
+    # the other kind
+    dialog.heat_kind.setCurrentIndex(dialog.heat_kind.findData("defeated"))
+    qtbot.mouseClick(dialog.heat_button, Left)
+    assert np.array_equal(item.counts, np.array(tile_grid(dialog.report, "defeated")))
+    # cleared on demand: the tile shows the map again
+    qtbot.mouseClick(controls.clear_button, Left)
+    assert item.is_empty()
+    assert tile_colour(win, x, y) != got
+    # and when the map changes
+    dialog.heat_kind.setCurrentIndex(dialog.heat_kind.findData("attacked_from"))
+    qtbot.mouseClick(dialog.heat_button, Left)
+    assert not item.is_empty()
+    win.set_tool("brush")
+    click_tile(win.view, 2, 0)
+    assert item.is_empty()
+    assert not dialog.heat_button.isEnabled()  # that run is of the map as it was
+
+
+def test_a_map_no_battle_can_start_from_is_refused_with_the_message(make_window, qtbot):
+    m = MapModel(6, 3)
+    m.characters["a"] = Character("a", "blue", 0, 1)
+    win = make_window(m)
+    dialog = open_dialog(win, qtbot)
+    qtbot.mouseClick(dialog.run_button, Left)
+    assert not dialog.is_running() and dialog.report is None
+    assert dialog.status.text() == ("Cannot run: a battle needs characters of exactly 2 "
+                                    "teams; the map has 1: blue")
+    assert dialog.run_button.isEnabled()
