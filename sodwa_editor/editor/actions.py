@@ -61,6 +61,7 @@ def build(win: MainWindow) -> dict[str, QAction]:
     a["export_pack"] = make_action(win, "Export Map &Pack...", f.export_pack, None,
                                    "Bundle map files into a map pack")
     a["quit"] = make_action(win, "&Quit", win.close, SK.Quit)
+    a.update(win.playtest.actions)  # Play menu (playtest/controls.py), Open Replay
 
     undo = make_action(win, "&Undo", doc.undo, "Ctrl+Z")
     redo = make_action(win, "&Redo", doc.redo, ["Ctrl+Shift+Z", "Ctrl+Y"])
@@ -122,6 +123,8 @@ def build(win: MainWindow) -> dict[str, QAction]:
     m.addSeparator()
     m.addActions([a["save"], a["save_as"], a["revert"]])
     m.addSeparator()
+    m.addAction(a["open_replay"])
+    m.addSeparator()
     m.addActions([a["export_png"], a["export_pack"]])
     m.addSeparator()
     m.addAction(a["quit"])
@@ -158,11 +161,13 @@ def build(win: MainWindow) -> dict[str, QAction]:
     tb.addActions([a[f"tool_{n}"] for n in win.tools])
     tb.addSeparator()
     tb.addActions([a["preview_los"], a["preview_reach"], a["preview_graph"]])
+    tb.addSeparator()
+    tb.addAction(a["playtest"])
     # Short button texts keep the whole bar visible on a 1280-pixel screen; the
     # menus and tool tips keep the full names.
     for key, short in (("preview_los", "LoS"), ("preview_reach", "Reach"),
                        ("preview_graph", "Graph"), ("tool_indoor", "In/Out"),
-                       ("tool_rect", "Rect"), ("tool_zone", "Zone")):
+                       ("tool_rect", "Rect"), ("tool_zone", "Zone"), ("playtest", "Play")):
         if key in a:
             a[key].setIconText(short)
     tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)

@@ -108,10 +108,14 @@ class MainWindow(QMainWindow):
         from .previews import PreviewController
 
         self.previews = PreviewController(self)
+        from .playtest.mode import PlaytestMode
+
+        self.playtest = PlaytestMode(self)  # its actions join the menus and tool bar
         self.action_map = actions.build(self)
         self.tool_options = ToolOptionsBar(self)
         self.addToolBar(self.tool_options)
         self._build_docks()
+        self.playtest.build_ui()
         from .balance import install as install_balance
 
         install_balance(self)  # Tools > Balance Run, the heat map in the Layers dock
@@ -191,7 +195,8 @@ class MainWindow(QMainWindow):
 
     # ----------------------------------------------------------------- status
     def _on_hover(self, pos) -> None:
-        m = self.document.model
+        # the map shown: the document's, or a playtest's board (walls it destroyed)
+        m = self.scene.model if self.scene.model is not None else self.document.model
         if pos is None:
             self.tile_label.setText("")
             self.terrain_label.setText("")
@@ -365,6 +370,7 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
+        self.playtest.stop()  # the scene back on the document's map, no timer left
         self.window_layout.save()
         if self.balance_dialog is not None:
             self.balance_dialog.stop()  # no battle process outlives the window

@@ -1,0 +1,252 @@
+"""The battle on the map: scene items drawn from a
+:class:`~sodwa_editor.battle.state.BattleState`, never from the document.
+
+The terrain is the battle's own board (the map scene is bound to
+``state.board.model`` while a playtest runs, so a destroyed wall disappears the
+moment the battle destroys it); the characters are the editor's tokens
+(:class:`~..scene.token_item.CharacterToken`) at their battle tiles with an HP
+bar; the active character is ringed.  The movement range, the path to the
+hovered tile, the LoS line to a hovered target and the feature that decided it
+are the editor's own preview items (``scene.previews``: the same items the
+LoS and Reach previews use), filled from the battle's rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from ...battle.actions import move_allowance
+from ...battle.clock import ActionType
+from ...battle.state import BattleState
+from ...battle.targeting import attack_targets
+from ...engine.model import Character, MapModel
+from .. import style
+from ..scene.map_scene import MapScene
+from ..scene.overlay_items import ShapeOverlay, cosmetic
+from ..scene.token_item import CharacterToken, token_label, unique_labels
+from ..style import TILE
+
+#: z of the battle's items: tokens as the editor's (6), the ring over them
+TOKENS_Z, RING_Z, TARGETS_Z = 6.0, 6.5, 5.5
+ACTIVE = QColor(255, 200, 0)
+TARGET = style.OKABE_ITO["vermillion"]
+
+
+class BattleToken(CharacterToken):
+    """The editor's token with the character's HP as a bar under it."""
+
+    def __init__(self, character: Character, color: QColor, label: str, hp: int,
+                 health: int, parent: QGraphicsItem | None = None) -> None:
+        super().__init__(character, color, label, parent)
+        self.hp, self.health = hp, max(1, health)
+        self.setToolTip(f"{character.id} ({character.team}): HP {hp}/{health}")
+
+    def set_place(self, x: int, y: int, hp: int) -> None:
+        """Move to tile (x, y) with ``hp`` left (no redraw when nothing changed)."""
+        if (x, y) != (self.character.x, self.character.y):
+            self.character = dataclasses.replace(self.character, x=x, y=y)
+            self.setPos(x * TILE, y * TILE)
+        if hp != self.hp:
+            self.hp = hp
+            self.setToolTip(f"{self.character.id} ({self.character.team}): "
+                            f"HP {hp}/{self.health}")
+            self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        super().paint(painter, option, widget)
+        w, h = TILE * 0.8, TILE * 0.11
+        box = QRectF((TILE - w) / 2, TILE - h - 1, w, h)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(0, 0, 0, 170))
+        painter.drawRect(box)
+        frac = max(0.0, min(1.0, self.hp / self.health))
+        painter.setBrush(QColor(0, 158, 115) if frac > 0.5 else QColor(230, 159, 0)
+                         if frac > 0.25 else QColor(213, 94, 0))
+        painter.drawRect(QRectF(box.x(), box.y(), w * frac, h))
+
+
+class ActiveRing(QGraphicsItem):
+    """A thick ring around the active character's tile."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(RING_Z)
+        self.setVisible(False)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return QRectF(-4, -4, TILE + 8, TILE + 8)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for color, width in ((QColor(0, 0, 0), TILE * 0.2), (ACTIVE, TILE * 0.12)):
+            painter.setPen(QPen(color, width))
+            painter.drawEllipse(QRectF(TILE * 0.08, TILE * 0.08, TILE * 0.84, TILE * 0.84))
+
+
+class _Tokens(QGraphicsItem):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+        self.setZValue(TOKENS_Z)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return QRectF()
+
+    def paint(self, *_args: object) -> None:
+        pass
+
+
+class BattleBoard:
+    """The battle's items in ``scene`` (see the module docstring)."""
+
+    def __init__(self, scene: MapScene, source: MapModel) -> None:
+        """``source``: the map the battle started from (team colours, names)."""
+        self.scene = scene
+        self.source = source
+        self.tokens_root = _Tokens()
+        self.ring = ActiveRing()
+        self.targets = ShapeOverlay(cosmetic(TARGET, 3, Qt.PenStyle.DashLine),
+                                    QColor(213, 94, 0, 60), TARGETS_Z)
+        #: the characters a human team picks its actor from (a same-team tie)
+        self.candidates = ShapeOverlay(cosmetic(ACTIVE, 3), QColor(255, 200, 0, 70), TARGETS_Z)
+        for item in (self.tokens_root, self.ring, self.targets, self.candidates):
+            scene.addItem(item)
+        self.tokens: dict[int, BattleToken] = {}
+        self.state: BattleState | None = None
+        self.move_tiles: set[tuple[int, int]] = set()
+        self.target_tiles: dict[tuple[int, int], int] = {}
+        self._reach: object = None
+        self._reach_tiles: set[tuple[int, int]] = set()
+        self._colors: dict[str, QColor] = {}
+        self._labels: dict[str, str] = {}
+
+    @property
+    def reach_item(self):
+        return self.scene.previews["reach"]
+
+    @property
+    def line(self):
+        return self.scene.previews["path"]
+
+    @property
+    def culprit(self):
+        return self.scene.previews["culprit"]
+
+    # ------------------------------------------------------------- drawing
+    def show(self, state: BattleState, candidates: tuple[int, ...] = ()) -> None:
+        """Draw ``state``: its board, the characters left, the actor and its options;
+        ``candidates``: the characters a person is to pick the actor from."""
+        self.state = state
+        self.candidates.set_shape(sorted(state.pos[i] for i in candidates))
+        board_model = state.board.model
+        if self.scene.model is not board_model:  # a wall fell (the board forked), or a step
+            self.scene.set_model(board_model)
+            self.scene.items_by_name["tokens"].refresh(None)
+        self.scene.flush()
+        self._show_tokens(state)
+        actor = state.actor
+        self.ring.setVisible(actor is not None and state.result is None)
+        self.move_tiles, self.target_tiles = set(), {}
+        if actor is not None and state.result is None:
+            x, y = state.pos[actor]
+            self.ring.setPos(x * TILE, y * TILE)
+            self._show_options(state, actor)
+        else:
+            self.reach_item.setVisible(False)
+            self.targets.clear()
+        self.hide_line()
+
+    def _show_tokens(self, state: BattleState) -> None:
+        if not self._colors:
+            sides = {f.side for f in state.fighters}
+            self._colors = style.team_colors(set(style.map_team_colors(self.source)) | sides)
+            self._labels = unique_labels({f.id: token_label(self._character(f.id, f.side))
+                                          for f in state.fighters})
+        for i, f in enumerate(state.fighters):
+            token = self.tokens.get(i)
+            if not state.alive(i):  # a defeated character leaves the board (B32)
+                if token is not None:
+                    self.scene.removeItem(token)
+                    del self.tokens[i]
+                continue
+            x, y = state.pos[i]
+            if token is None:
+                ch = dataclasses.replace(self._character(f.id, f.side), x=x, y=y,
+                                         move=f.sheet.move, range=f.sheet.range,
+                                         flight=f.sheet.flight)
+                self.tokens[i] = BattleToken(ch, self._colors[f.side], self._labels[f.id],
+                                             state.hp[i], f.sheet.health, self.tokens_root)
+            else:  # only what changed is redrawn (a step back revives the defeated)
+                token.set_place(x, y, state.hp[i])
+
+    def _character(self, ident: str, side: str) -> Character:
+        c = self.source.characters.get(ident)
+        return c if c is not None else Character(ident, side, 0, 0, name=ident.split(".")[-1])
+
+    def _show_options(self, state: BattleState, actor: int) -> None:
+        turn = state.turn
+        assert turn is not None
+        allowance = move_allowance(state) if turn.can_take(ActionType.MOVE) else 0
+        if allowance > 0:
+            reach = state.reach_of(actor, allowance)
+            if reach is not self._reach:  # the same range object: already drawn
+                self._reach = reach
+                self.reach_item.set_reach(state.board.model, reach)
+                ys, xs = (reach.steps > 0).nonzero()
+                self._reach_tiles = set(zip(xs.tolist(), ys.tolist(), strict=True))
+            self.reach_item.setVisible(True)
+            self.move_tiles = self._reach_tiles
+        else:
+            self.reach_item.setVisible(False)
+        if turn.can_take(ActionType.ATTACK):
+            self.target_tiles = {state.pos[j]: j for j in attack_targets(state, actor)}
+        self.targets.set_shape(sorted(self.target_tiles))
+
+    # ------------------------------------------------------------- hovering
+    def hover(self, tile: tuple[int, int] | None) -> str:
+        """Show the path to ``tile`` (a legal move) or the LoS line to the character
+        on it; the status text (the line's class and reason, or the path length)."""
+        s = self.state
+        if tile is None or s is None or s.actor is None or s.result is not None:
+            self.hide_line()
+            return ""
+        actor = s.actor
+        src = s.pos[actor]
+        if tile in self.move_tiles:
+            path = s.reach_of(actor, move_allowance(s)).path_to(tile)
+            if path:
+                self.line.set_path(path)
+                self.line.setVisible(True)
+                self.culprit.set_reason(None, 0)
+                return f"move to {tile[0]}, {tile[1]}: {len(path) - 1} step(s)"
+        other = s.at(tile)
+        if other is not None and other != actor:
+            result = s.los_board().los(src, tile)
+            self.line.set_line(src, tile, result.crossing)
+            self.line.setVisible(True)
+            self.culprit.set_reason(result.reason, result.crossing)
+            legal = "a legal target" if other in self.target_tiles.values() else "not a target"
+            return (f"LoS {s.names[actor]} -> {s.names[other]}: {result.crossing.label}"
+                    f" ({result.describe()}); {legal}")
+        self.hide_line()
+        return ""
+
+    def hide_line(self) -> None:
+        self.line.setVisible(False)
+        self.culprit.set_reason(None, 0)
+
+    def remove(self) -> None:
+        """Take every battle item off the scene and hide the shared previews."""
+        for item in (self.tokens_root, self.ring, self.targets, self.candidates):
+            if item.scene() is self.scene:
+                self.scene.removeItem(item)
+        self.tokens = {}
+        for name in ("reach", "path", "culprit"):
+            self.scene.previews[name].setVisible(False)

@@ -1,0 +1,309 @@
+"""The playtest setup: per team the controller (Human or an AI) and the team (the
+map's placed characters, or a team file into a start zone), the rules file, an
+optional point cap and the seed.
+
+:func:`build_setup` turns a :class:`PlaytestChoice` into a checked
+:class:`~sodwa_editor.battle.setup.BattleSetup`, or raises the battle package's
+one-line :class:`~sodwa_editor.battle.jsonfiles.BattleInputError` (the same
+wording ``sodwa battle`` prints), which the dialog shows and refuses to start on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...battle.ai import CONTROLLERS
+from ...battle.jsonfiles import BattleInputError, read_json
+from ...battle.rules import DEFAULT_RULES_PATH, Rules, load_rules
+from ...battle.setup import BattleSetup
+from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
+from ...battle.teams import Team, combatants_from_map, load_team, team_cost
+from ...engine.model import MapModel
+
+HUMAN = "human"
+#: controller names offered, Human first
+CONTROLLER_CHOICES = (HUMAN, *sorted(CONTROLLERS))
+MAX_SEED = 2**31 - 1
+
+
+@dataclass
+class PlaytestChoice:
+    """What the setup dialog chose (plain data: tests build it directly).
+
+    ``team_files[t]`` None: team ``t`` is the map's placed characters; else the team
+    file entering start zone ``zones[t]``.  ``cap`` None: the rules' point cap."""
+
+    controllers: tuple[str, str] = (HUMAN, "greedy")
+    team_files: tuple[Path | None, Path | None] = (None, None)
+    zones: tuple[str | None, str | None] = (None, None)
+    rules_path: Path | None = None
+    cap: int | None = None
+    seed: int = field(default_factory=lambda: random.randint(0, MAX_SEED))
+
+
+def ai_names(controllers: tuple[str, str]) -> tuple[str, str]:
+    """The setup's AI names (a Human side keeps ``pass`` as its placeholder: the
+    session asks the person instead)."""
+    a, b = (("pass" if c == HUMAN else c) for c in controllers)
+    return a, b
+
+
+def load_playtest_rules(choice: PlaytestChoice) -> tuple[Rules, dict[str, Any]]:
+    path = choice.rules_path or DEFAULT_RULES_PATH
+    rules = load_rules(path)
+    if choice.cap is not None:
+        rules = dataclasses.replace(rules, battle=dataclasses.replace(rules.battle,
+                                                                       point_cap=choice.cap))
+    return rules, {"rules_path": str(path)}
+
+
+def build_setup(model: MapModel, choice: PlaytestChoice) -> BattleSetup:
+    """The checked battle setup of ``choice`` on ``model`` (an in-memory copy of
+    the document's map).  Raises :class:`BattleInputError` with one line."""
+    for name in choice.controllers:
+        if name not in CONTROLLER_CHOICES:
+            raise BattleInputError(f"unknown controller {name!r} (known: "
+                                   f"{', '.join(CONTROLLER_CHOICES)})")
+    rules, docs = load_playtest_rules(choice)
+    roster_doc = read_json(DEFAULT_ROSTER_PATH)
+    roster = roster_from_dict(roster_doc, str(DEFAULT_ROSTER_PATH))
+    docs["roster"] = roster_doc
+    files = choice.team_files
+    teams = None
+    if any(f is not None for f in files):
+        if any(f is None for f in files):
+            raise BattleInputError("one team from the map and one from a team file cannot "
+                                   "meet: choose a team file for both teams, or neither")
+        sides: list[tuple[str, Team, str | None]] = []
+        team_docs = []
+        for t, path in enumerate(files):
+            assert path is not None
+            zone = choice.zones[t]
+            if not zone:
+                raise BattleInputError(f"team {t + 1}: choose the start zone its team enters")
+            sides.append((zone, load_team(path, roster), None))
+            team_docs.append(read_json(path))
+        teams = sides
+        docs["teams"] = team_docs
+    setup = BattleSetup.from_map(model, rules=rules, roster=roster,
+                                 ai=ai_names(choice.controllers), teams=teams, docs=docs)
+    setup.state(choice.seed)  # the characters' tiles are checked when a battle starts
+    return setup
+
+
+def map_sides(model: MapModel) -> list[str]:
+    """The map's character teams in battle order (team 0 first)."""
+    return sorted({c.team for c in model.characters.values()})
+
+
+class TeamBox(QGroupBox):
+    """One team's controller, team source and point total."""
+
+    def __init__(self, index: int, dialog: SetupDialog) -> None:
+        super().__init__(f"Team {index + 1}")
+        self.index, self.dialog = index, dialog
+        self.team_file: Path | None = None
+        form = QFormLayout(self)
+        self.controller = QComboBox()
+        for name in CONTROLLER_CHOICES:
+            self.controller.addItem("Human" if name == HUMAN else f"AI: {name}", name)
+        self.controller.setCurrentIndex(0 if index == 0 else CONTROLLER_CHOICES.index("greedy"))
+        form.addRow("Controller", self.controller)
+        row = QHBoxLayout()
+        self.source = QLabel()
+        self.pick = QPushButton("Team File...")
+        self.pick.clicked.connect(self._pick)
+        self.placed = QPushButton("Placed")
+        self.placed.setToolTip("The map's placed characters of this team")
+        self.placed.clicked.connect(lambda: self.set_team_file(None))
+        row.addWidget(self.source, 1)
+        row.addWidget(self.placed)
+        row.addWidget(self.pick)
+        holder = QWidget()
+        holder.setLayout(row)
+        form.addRow("Team", holder)
+        self.zone = QComboBox()
+        self.zone.addItems(sorted(dialog.model.start_zones))
+        if index < self.zone.count():
+            self.zone.setCurrentIndex(index)
+        form.addRow("Start zone", self.zone)
+        self.points = QLabel()
+        form.addRow("Points", self.points)
+        self.controller.currentIndexChanged.connect(dialog.refresh)
+        self.zone.currentIndexChanged.connect(dialog.refresh)
+        self.set_team_file(None)
+
+    def _pick(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Team File", "", "Team files (*.json)")
+        if path:
+            self.set_team_file(Path(path))
+
+    def set_team_file(self, path: Path | None) -> None:
+        self.team_file = path
+        sides = map_sides(self.dialog.model)
+        if path is None:
+            side = sides[self.index] if self.index < len(sides) else "(none)"
+            self.source.setText(f"placed on the map: {side}")
+        else:
+            self.source.setText(path.name)
+        self.zone.setEnabled(path is not None)
+        self.dialog.refresh()
+
+    def cost(self) -> int | None:
+        """The team's point total, None when it cannot be read."""
+        d = self.dialog
+        try:
+            if self.team_file is not None:
+                return team_cost(load_team(self.team_file, d.roster()))
+            sides = map_sides(d.model)
+            if self.index >= len(sides):
+                return None
+            side = sides[self.index]
+            return team_cost(c.sheet for c in combatants_from_map(d.model, d.roster())
+                             if c.side == side)
+        except BattleInputError:
+            return None
+
+
+class SetupDialog(QDialog):
+    """Playtest setup (see the module docstring); :attr:`choice` after accept."""
+
+    def __init__(self, model: MapModel, parent: QWidget | None = None,
+                 choice: PlaytestChoice | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("playtest_setup")
+        self.setWindowTitle("Playtest")
+        self.model = model
+        self._roster: Roster | None = None
+        self.rules_path: Path | None = None
+        self.setup: BattleSetup | None = None
+        lay = QVBoxLayout(self)
+        self._refreshing = True
+        rules_row = QHBoxLayout()
+        self.rules_label = QLabel()
+        choose = QPushButton("Rules File...")
+        choose.clicked.connect(self._pick_rules)
+        rules_row.addWidget(QLabel("Rules"))
+        rules_row.addWidget(self.rules_label, 1)
+        rules_row.addWidget(choose)
+        lay.addLayout(rules_row)
+        self.teams = [TeamBox(0, self), TeamBox(1, self)]
+        for box in self.teams:
+            lay.addWidget(box)
+        form = QFormLayout()
+        self.cap = QSpinBox()
+        self.cap.setRange(0, 1_000_000)
+        self.cap.setSpecialValueText("the rules' cap")
+        self.cap.valueChanged.connect(self.refresh)
+        form.addRow("Point cap", self.cap)
+        seed_row = QHBoxLayout()
+        self.seed = QSpinBox()
+        self.seed.setRange(0, MAX_SEED)
+        again = QPushButton("Random")
+        again.clicked.connect(lambda: self.seed.setValue(random.randint(0, MAX_SEED)))
+        seed_row.addWidget(self.seed, 1)
+        seed_row.addWidget(again)
+        form.addRow("Seed", seed_row)
+        lay.addLayout(form)
+        self.problem = QLabel()
+        self.problem.setObjectName("playtest_problem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #b00020")
+        lay.addWidget(self.problem)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Start")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.buttons = buttons
+        lay.addWidget(buttons)
+        self._refreshing = False
+        self.set_choice(choice or PlaytestChoice())
+
+    # ----------------------------------------------------------------- state
+    def roster(self) -> Roster:
+        if self._roster is None:
+            self._roster = roster_from_dict(read_json(DEFAULT_ROSTER_PATH),
+                                            str(DEFAULT_ROSTER_PATH))
+        return self._roster
+
+    def set_choice(self, choice: PlaytestChoice) -> None:
+        self._refreshing = True
+        for box, name, path, zone in zip(self.teams, choice.controllers, choice.team_files,
+                                         choice.zones, strict=True):
+            box.controller.setCurrentIndex(CONTROLLER_CHOICES.index(name))
+            box.set_team_file(path)
+            if zone:
+                box.zone.setCurrentText(zone)
+        self.rules_path = choice.rules_path
+        self.cap.setValue(choice.cap or 0)
+        self.seed.setValue(choice.seed)
+        self._refreshing = False
+        self.refresh()
+
+    def choice(self) -> PlaytestChoice:
+        c0, c1 = (b.controller.currentData() for b in self.teams)
+        f0, f1 = (b.team_file for b in self.teams)
+        z0, z1 = (b.zone.currentText() or None if b.team_file else None for b in self.teams)
+        return PlaytestChoice((c0, c1), (f0, f1), (z0, z1), self.rules_path,
+                              self.cap.value() or None, self.seed.value())
+
+    def _pick_rules(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Rules File", "", "Rules (*.json)")
+        if path:
+            self.rules_path = Path(path)
+            self.refresh()
+
+    def check(self) -> str | None:
+        """Why no battle can start from the dialog's choice (one line), or None."""
+        try:
+            self.setup = build_setup(self.model, self.choice())
+        except BattleInputError as exc:
+            self.setup = None
+            return str(exc)
+        return None
+
+    def refresh(self, *_args: object) -> None:
+        if self._refreshing:
+            return
+        self.rules_label.setText(str(self.rules_path or DEFAULT_RULES_PATH.name))
+        try:
+            cap = self.cap.value() or load_playtest_rules(self.choice())[0].battle.point_cap
+        except BattleInputError:
+            cap = None
+        for box in self.teams:
+            cost = box.cost()
+            text = "?" if cost is None else str(cost)
+            over = cost is not None and cap is not None and cost > cap
+            box.points.setText(f"{text} / {cap} cap" if cap else f"{text} (no cap)")
+            box.points.setStyleSheet("color: #b00020" if over else "")
+        why = self.check()
+        self.problem.setText(why or "")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(why is None)
+
+    def accept(self) -> None:
+        """Start only from a setup a battle can start from."""
+        why = self.check()
+        if why is not None:
+            self.problem.setText(why)
+            return
+        super().accept()
