@@ -226,3 +226,31 @@ def test_a_tsb_click_on_an_enemy_in_a_human_turn_is_the_click_on_its_tile(
             break
         QTest.keyClick(win.view, Qt.Key.Key_P)
     assert tried
+
+
+def test_the_battle_dock_log_and_the_command_line_log_have_one_wording(qtbot, capsys):
+    from sodwa_editor.battle.describe import describe
+    from sodwa_editor.cli import main
+    from sodwa_editor.editor.playtest.battle_panel import BattlePanel
+
+    s = session("indoor-compound.json", ("random", "random"), 3)
+    while s.result is None:
+        s.step_action()
+    state = s.state
+    panel = BattlePanel()
+    qtbot.addWidget(panel)
+    panel.show_state(state, "", state.events, len(state.events))
+    lines = [panel.log.item(k).text() for k in range(panel.log.count())]
+    assert len(lines) == len(state.events)
+    sides = {f.team: f.side for f in state.fighters}
+    teams = (f"{sides[0]}, team 1", f"{sides[1]}, team 2")
+    assert lines == [describe(e, list(state.names), teams) for e in state.events]
+    attack = next(line for line in lines if " vs difficulty " in line)
+    assert "karma" in attack and "HP left" in attack
+    # the command line prints the same battle in the same words (its teams from 0)
+    assert main(["battle", str(MAPS / "indoor-compound.json"), "--seed", "3"]) == 0
+    printed = capsys.readouterr().out.splitlines()[1:]
+    assert printed == [describe(e, list(state.names)) for e in state.events]
+    assert [p.replace("(team 0)", f"({teams[0]})").replace("(team 1)", f"({teams[1]})")
+            .replace("result: team 0", f"result: {teams[0]}")
+            .replace("result: team 1", f"result: {teams[1]}") for p in printed] == lines
