@@ -151,7 +151,7 @@ def start(make_window, qtbot, controllers, seed, name="tiered-keep.json"):
     model, _ = read_map(MAPS / name)
     win = make_window(model, MAPS / name)
     mode = win.playtest
-    assert not mode.tsb_bar.isVisible() and not mode.panel_docks[0].isVisible()
+    assert not mode.views.tsb_bar.isVisible() and not mode.views.docks[0].isVisible()
     assert mode.start(PlaytestChoice(controllers=controllers, seed=seed))
     return win, mode
 
@@ -160,7 +160,7 @@ def test_panels_follow_the_active_character_a_tsb_click_selects_and_stop_hides(
         make_window, qtbot):
     win, mode = start(make_window, qtbot, ("greedy", "random"), 5)
     QTest.keyClick(win.view, Qt.Key.Key_F6)  # pause
-    assert mode.tsb_bar.isVisible() and all(d.isVisible() for d in mode.panel_docks)
+    assert mode.views.tsb_bar.isVisible() and all(d.isVisible() for d in mode.views.docks)
     s = mode.session
     actors = set()
     for _ in range(4):  # one turn after the other, each played by an AI
@@ -169,26 +169,26 @@ def test_panels_follow_the_active_character_a_tsb_click_selects_and_stop_hides(
         state = s.state
         assert state.actor is not None
         actors.add(state.actor)
-        assert mode.active_panel.index == state.actor
-        assert state.names[state.actor] in mode.active_panel.name.text()
-        assert mode.tsb.entries[0].actor == state.actor
-        assert shown_entries(mode.tsb) == expected_entries(state, mode.tsb.length)
+        assert mode.views.active_panel.index == state.actor
+        assert state.names[state.actor] in mode.views.active_panel.name.text()
+        assert mode.views.tsb.entries[0].actor == state.actor
+        assert shown_entries(mode.views.tsb) == expected_entries(state, mode.views.tsb.length)
     assert len(actors) > 1
     # a click on a TSB entry (not the actor): the right panel shows that character
-    k = next(k for k, e in enumerate(mode.tsb.entries) if e.actor != s.state.actor)
-    who = mode.tsb.entries[k].actor
-    QTest.mouseClick(mode.tsb.buttons[k], LEFT)
-    assert mode.picked_panel.index == who
-    assert s.state.names[who] in mode.picked_panel.name.text()
-    assert mode.picked_panel.value("Initiative", "IP") == str(s.state.clock.ip[who])
+    k = next(k for k, e in enumerate(mode.views.tsb.entries) if e.actor != s.state.actor)
+    who = mode.views.tsb.entries[k].actor
+    QTest.mouseClick(mode.views.tsb.buttons[k], LEFT)
+    assert mode.views.picked_panel.index == who
+    assert s.state.names[who] in mode.views.picked_panel.name.text()
+    assert mode.views.picked_panel.value("Initiative", "IP") == str(s.state.clock.ip[who])
     # a click on a character's token on the map: the same
     other = next(j for j in range(len(s.state.names))
                  if s.state.alive(j) and j not in (who, s.state.actor))
     click_tile(win.view, *s.state.pos[other])
-    assert mode.picked_panel.index == other
+    assert mode.views.picked_panel.index == other
     QTest.keyClick(win.view, Qt.Key.Key_Escape)  # stop
     assert not mode.active
-    assert not mode.tsb_bar.isVisible() and not any(d.isVisible() for d in mode.panel_docks)
+    assert not mode.views.tsb_bar.isVisible() and not any(d.isVisible() for d in mode.views.docks)
 
 
 def test_a_tsb_click_on_an_enemy_in_a_human_turn_is_the_click_on_its_tile(
@@ -203,19 +203,19 @@ def test_a_tsb_click_on_an_enemy_in_a_human_turn_is_the_click_on_its_tile(
             break
         w = s.waiting
         if w.kind == "actor":
-            QTest.mouseClick(mode.tsb.buttons[next(
-                k for k, e in enumerate(mode.tsb.entries) if e.actor in w.candidates)], LEFT)
+            QTest.mouseClick(mode.views.tsb.buttons[next(
+                k for k, e in enumerate(mode.views.tsb.entries) if e.actor in w.candidates)], LEFT)
             assert s.waiting is None or s.waiting.kind == "action"
             continue
         state = s.state
-        assert mode.active_panel.index == state.actor  # the human's actor, on the left
+        assert mode.views.active_panel.index == state.actor  # the human's actor, on the left
         for enemy in state.enemies(state.actor):
-            k = next(k for k, e in enumerate(mode.tsb.entries) if e.actor == enemy)
-            QTest.mouseClick(mode.tsb.buttons[k], LEFT)
+            k = next(k for k, e in enumerate(mode.views.tsb.entries) if e.actor == enemy)
+            QTest.mouseClick(mode.views.tsb.buttons[k], LEFT)
             legal = refusal(state, Attack(enemy)) is None
             assert mode.pending == (enemy if legal else None)
             assert mode.panel.bip.isVisible() == legal
-            assert mode.picked_panel.index == enemy
+            assert mode.views.picked_panel.index == enemy
             tried += legal
             if legal:
                 QTest.mouseClick(mode.panel.confirm_button, LEFT)  # the attack is made

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QDialog, QDockWidget, QToolBar
+from PySide6.QtWidgets import QDialog, QDockWidget
 
 from ...battle.actions import Attack, AttackTerrain, Move, Pass, refusal
 from ...battle.events import Attacked, Event
@@ -31,13 +31,12 @@ from ..geometry import nearest_edge
 from ..tools.base import Tool, ToolEvent
 from . import replays
 from .battle_panel import BattlePanel, preview_text, roll_text
+from .battle_views import BattleViews
 from .board_items import BattleBoard
-from .character_panel import CharacterPanel
 from .controls import SPEEDS, PlaytestBar, build_actions, build_menu
 from .driver import PlaytestSession
 from .lock import EditingLock
 from .setup_dialog import MAX_SEED, PlaytestChoice, SetupDialog, build_setup
-from .tsb_bar import TurnSequenceBar
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
@@ -90,7 +89,6 @@ class PlaytestMode(QObject):
         self.model: MapModel | None = None
         self.choice: PlaytestChoice | None = None
         self.pending: int | None = None  # the target of an attack awaiting Confirm
-        self.picked: int | None = None  # the character of the right Character Panel
         self.playing = True
         self.speed = "x1"
         self.timer = QTimer(self)
@@ -119,44 +117,8 @@ class PlaytestMode(QObject):
         win.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         win.tabifyDockWidget(win.docks["validation"], self.dock)
         self.dock.setVisible(False)
-        self._build_panels()
-
-    def _build_panels(self) -> None:
-        """The Turn-Sequence Bar above the view, the Character Panels below it."""
-        win = self.win
-        self.tsb = TurnSequenceBar()
-        self.tsb.picked.connect(self.pick_from_tsb)
-        self.tsb_bar = QToolBar("Turn Sequence", win)
-        self.tsb_bar.setObjectName("tsb_toolbar")
-        self.tsb_bar.setMovable(False)
-        self.tsb_bar.addWidget(self.tsb)
-        win.addToolBarBreak()
-        win.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.tsb_bar)
-        self.active_panel = CharacterPanel("Active character")
-        self.picked_panel = CharacterPanel("Selected character")
-        self.panel_docks: list[QDockWidget] = []
-        for panel, name in ((self.active_panel, "active_character_dock"),
-                            (self.picked_panel, "picked_character_dock")):
-            dock = QDockWidget(panel.title, win)
-            dock.setObjectName(name)
-            dock.setWidget(panel)
-            win.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-            self.panel_docks.append(dock)
-        win.splitDockWidget(self.panel_docks[0], self.panel_docks[1], Qt.Orientation.Horizontal)
-        self._corner = win.corner(Qt.Corner.BottomRightCorner)
-        self._show_panels(False)
-
-    def _show_panels(self, on: bool) -> None:
-        """Show (hide) the TSB and the Character Panels; while shown the Battle dock
-        keeps the window's full height (the bottom right corner is the right area's)."""
-        win = self.win
-        self.tsb_bar.setVisible(on)
-        for dock in self.panel_docks:
-            dock.setVisible(on)
-        win.setCorner(Qt.Corner.BottomRightCorner,
-                      Qt.DockWidgetArea.RightDockWidgetArea if on else self._corner)
-        if on:
-            win.resizeDocks(self.panel_docks, [1, 1], Qt.Orientation.Horizontal)
+        self.views = BattleViews(win)  # the TSB and the Character Panels
+        self.views.tsb.picked.connect(self.pick_from_tsb)
 
     @property
     def active(self) -> bool:
@@ -210,8 +172,7 @@ class PlaytestMode(QObject):
         self.playing = True
         self.bar.setVisible(True)
         self.dock.setVisible(True)
-        self.picked = None
-        self._show_panels(True)
+        self.views.set_visible(True)
         self.dock.raise_()
         self.started.emit()
         self.refresh()
@@ -232,7 +193,7 @@ class PlaytestMode(QObject):
         self.lock.unlock()
         self.bar.setVisible(False)
         self.dock.setVisible(False)
-        self._show_panels(False)
+        self.views.set_visible(False)
         self.panel.hide_preview()
         win.statusBar().showMessage("Playtest stopped: back to editing", 4000)
         self.stopped.emit()
@@ -255,7 +216,7 @@ class PlaytestMode(QObject):
         future = getattr(s, "future_events", None)  # the turns ahead after going back
         log = future() if future is not None else state.events
         self.panel.show_state(state, self.status_text(), log, len(state.events))
-        self._show_characters()
+        self.views.show(state, self.board._colors or None)
         if state.result is not None:
             self.panel.result.show_result(state)
         self.panel.result.setVisible(state.result is not None)
@@ -264,26 +225,6 @@ class PlaytestMode(QObject):
         self.actions["playtest_forward"].setEnabled(s.turn < s.turn_count)
         self.actions["playtest_play"].setChecked(self.playing)
         self.changed.emit()
-
-    def _show_characters(self) -> None:
-        """The TSB and the Character Panels: the active character (between turns, the
-        next one of the TSB) on the left, the last one picked on the right."""
-        assert self.session is not None and self.board is not None
-        state = self.session.state
-        colors = self.board._colors or None
-        self.tsb.show_state(state, colors)
-        entries = self.tsb.entries
-        actor = state.actor if state.actor is not None else (
-            entries[0].actor if entries else self.active_panel.index)
-        self.active_panel.show_character(state, actor, colors)
-        self.picked_panel.show_character(state, self.picked, colors)
-
-    def pick(self, i: int) -> None:
-        """Show character ``i`` in the right Character Panel."""
-        self.picked = i
-        if self.session is not None:
-            self.picked_panel.show_character(self.session.state, i,
-                                             self.board._colors if self.board else None)
 
     def pick_from_tsb(self, i: int) -> None:
         """A TSB entry clicked: while a person picks a target (or the actor) it is the
@@ -299,7 +240,7 @@ class PlaytestMode(QObject):
                     and state.team[i] != state.team[actor])):
             self.click(state.pos[i])
         if i != state.actor:
-            self.pick(i)
+            self.views.pick(state, i, self.board._colors if self.board else None)
 
     def status_text(self) -> str:
         s = self.session
@@ -344,7 +285,7 @@ class PlaytestMode(QObject):
         state = s.state
         clicked = state.at(tile)
         if clicked is not None and clicked != state.actor:
-            self.pick(clicked)  # RB: "loaded into the bottom right Character Panel"
+            self.views.pick(state, clicked, self.board._colors if self.board else None)
         if state.result is not None:
             self.say("the battle is over: Restart, Save Replay, or Esc to edit")
             return
