@@ -128,17 +128,22 @@ class CharacterPanel(QWidget):
         ink = "black" if color.lightness() > 140 else "white"
         kind = f" ({f.sheet.archetype})" if f.sheet.archetype else ""
         gone = "" if state.alive(i) else " (defeated)"
-        self.name.setText(f"<b>{state.names[i]}</b>{kind}: {f.side}, "
-                          f"team {f.team + 1}{gone}")
-        self.name.setStyleSheet(f"background: {color.name()}; color: {ink}; padding: 2px;")
-        self.hp.setRange(0, f.sheet.health)
-        self.hp.setValue(max(0, state.hp[i]) if state.alive(i) else 0)
+        text = f"<b>{state.names[i]}</b>{kind}: {f.side}, team {f.team + 1}{gone}"
+        sheet = f"background: {color.name()}; color: {ink}; padding: 2px;"
+        if (self.name.text(), self.name.styleSheet()) != (text, sheet):
+            self.name.setText(text)
+            self.name.setStyleSheet(sheet)
+        hp = max(0, state.hp[i]) if state.alive(i) else 0
+        if (self.hp.maximum(), self.hp.value()) != (f.sheet.health, hp):
+            self.hp.setRange(0, f.sheet.health)
+            self.hp.setValue(hp)
         for section, rows in panel_groups(state, i):
             for k, (label, value) in enumerate(rows):
                 key = (section, label)
                 if key not in self.values:
                     self._add_field(section, k, label, len(rows))
-                self.values[key].setText(value)
+                if self.values[key].text() != value:
+                    self.values[key].setText(value)
 
     def _add_field(self, section: str, k: int, label: str, count: int) -> None:
         """Lay out the ``k``-th of ``count`` fields of ``section``: Combat as a table of

@@ -23,6 +23,8 @@ from .. import style
 
 #: how many predicted turns the bar shows after the active character
 TSB_LENGTH = 10
+#: an entry's size in pixels (two lines: the name, the ticks)
+ENTRY_SIZE = (78, 38)
 
 
 class Entry(NamedTuple):
@@ -55,6 +57,14 @@ def entry_text(state: BattleState, e: Entry) -> str:
     return f"{state.names[e.actor]}\n{when}"
 
 
+def _set(b: QPushButton, text: str, sheet: str) -> None:
+    """Only what changed (a new style sheet re-polishes the button: not per frame)."""
+    if b.text() != text:
+        b.setText(text)
+    if b.styleSheet() != sheet:
+        b.setStyleSheet(sheet)
+
+
 class TurnSequenceBar(QWidget):
     """The bar (see the module docstring): one button per entry."""
 
@@ -84,6 +94,7 @@ class TurnSequenceBar(QWidget):
         while len(self.buttons) < len(self.entries):
             b = QPushButton()
             b.setObjectName("tsb_entry")
+            b.setFixedSize(ENTRY_SIZE[0], ENTRY_SIZE[1])  # the bar's layout never changes
             k = len(self.buttons)
             b.clicked.connect(lambda _=False, k=k: self._clicked(k))
             self.lay.insertWidget(1 + k, b)
@@ -93,12 +104,12 @@ class TurnSequenceBar(QWidget):
             if k >= len(self.entries):
                 continue
             e = self.entries[k]
-            b.setText(entry_text(state, e))
             color = colors.get(state.fighters[e.actor].side, QColor("gray"))
             ink = "black" if color.lightness() > 140 else "white"
             border = "3px solid #ffc800" if e.now else "1px solid #333"
-            b.setStyleSheet(f"QPushButton {{ background: {color.name()}; color: {ink}; "
-                            f"border: {border}; padding: 2px 6px; }}")
+            _set(b, entry_text(state, e),
+                 f"QPushButton {{ background: {color.name()}; color: {ink}; "
+                 f"border: {border}; padding: 2px 6px; }}")
             b.setToolTip(f"{state.names[e.actor]} ({state.fighters[e.actor].side}): "
                          + ("acting now" if e.now else f"turn in {e.ticks} tick(s) "
                             "if everyone before passes") + "; click to select")
