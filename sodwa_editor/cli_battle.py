@@ -253,51 +253,9 @@ def run(handler: Any, args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------- battle, replay
-def describe(event: Any, names: list[str]) -> str:
-    """One readable log line of an event."""
-    d = event.to_dict()
-    kind = d["kind"]
-
-    def who(i: int) -> str:
-        return names[i] if 0 <= i < len(names) else str(i)
-
-    if kind == "turn_started":
-        return (f"tick {d['tick']:>6}  turn {d['turn']:>4}  {who(d['actor'])} (team "
-                f"{d['team']})  IP {d['ip_before']} -> {d['ip']}")
-    if kind == "moved":
-        (x0, y0), (x1, y1) = d["path"][0], d["path"][-1]
-        return f"    move {x0},{y0} -> {x1},{y1} ({d['steps']} step(s)), IP {d['ip']}"
-    if kind == "attacked":
-        outcome = "hit" if d["success"] else "miss"
-        karma = f"karma {d['karma_before']} -> {d['karma_after']}"
-        if d["karma_spent"]:
-            karma += f" (spent {d['karma_spent']})"
-        if d["karma_gained"]:
-            karma += f" (gained {d['karma_gained']})"
-        doubles = ", doubles" if d["doubles"] else ""
-        return (f"    attack {who(d['target'])} ({d['attack_kind']}): roll {d['roll']} vs "
-                f"difficulty {d['difficulty']}{doubles} -> {outcome}, damage {d['damage']}, "
-                f"HP left {d['hp_after']}; {karma}")
-    if kind == "terrain_attacked":
-        x, y, side = d["feature"]
-        what = f"border {side} of {x},{y}" if side else f"tile {x},{y}"
-        return (f"    attack {what}: damage {d['damage']} (total {d['total']} of "
-                f"{d['threshold']})")
-    if kind == "terrain_destroyed":
-        x, y, side = d["feature"]
-        return f"    destroyed {'border ' + side + ' of ' if side else 'tile '}{x},{y}"
-    if kind == "defeated":
-        return f"    {who(d['character'])} defeated by {who(d['by'])}"
-    if kind == "turn_ended":
-        return f"    pass (IP {d['ip']})" if d["passed"] else f"    end of turn (IP {d['ip']})"
-    if kind == "battle_ended":
-        winner = "a draw" if d["winner"] is None else f"team {d['winner']} wins"
-        return f"result: {winner} ({d['reason']}) after {d['turns']} turns, tick {d['tick']}"
-    rest = {k: v for k, v in d.items() if k != "kind"}
-    return f"    {kind}: {json.dumps(rest)}"
-
-
 def print_log(state: Any, out: Any, header: dict[str, Any], as_json: bool) -> None:
+    from .battle.describe import describe
+
     names = list(state.names)
     if as_json:
         _emit({**header,

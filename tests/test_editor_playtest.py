@@ -23,6 +23,7 @@ from sodwa_editor.battle.actions import refusal
 from sodwa_editor.battle.clock import ActionType
 from sodwa_editor.battle.events import Attacked, Moved, TurnStarted
 from sodwa_editor.battle.replay import digest
+from sodwa_editor.editor.playtest.battle_panel import TURN_ROLE
 from sodwa_editor.editor.playtest.setup_dialog import PlaytestChoice, SetupDialog
 from sodwa_editor.editor.testing import click_tile, move
 from sodwa_editor.engine.terrain import Base
@@ -380,7 +381,8 @@ def test_log_jump_defeated_tokens_and_forward(make_window, qtbot):
     assert len(alive) < len(state.fighters)
     log = mode.panel.log
     rows = [log.item(k) for k in range(log.count())]
-    turn3 = next(r for r in rows if r.text().startswith("Turn 3 "))
+    turn3 = next(r for r in rows if r.data(TURN_ROLE) == 3)
+    assert " turn    3 " in turn3.text() and turn3.font().bold()
     log.scrollToItem(turn3)
     rect = log.visualItemRect(turn3)
     QTest.mouseClick(log.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())

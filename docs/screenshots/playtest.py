@@ -7,7 +7,8 @@ the view), team 2 by the greedy AI, seed 3: the person walks towards the enemy
 and passes until an enemy is in reach, then hovers it (the LoS line and its
 class) and clicks it: the Battle Information panel shows the attack preview
 with Confirm / Cancel; the movement range, the marked targets and the active
-character's ring are on the map.
+character's ring are on the map; the Turn-Sequence Bar above it, the Character
+Panels of the archer and of the rogue it clicked below it.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...battle.attack import AttackPreview
+from ...battle.describe import describe
 from ...battle.events import Attacked, Event
 from ...battle.karma import available
 from ...battle.state import BattleState
@@ -30,32 +31,11 @@ from .result_panel import ResultPanel
 TURN_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
-def describe_event(state: BattleState, e: Event) -> str:
-    """One log line per event, with character names."""
-    n = state.names
-    d = e.to_dict()
-    kind = d["kind"]
-    if kind == "turn_started":
-        return (f"Turn {d['turn']} (tick {d['tick']}): {n[d['actor']]} "
-                f"[{state.fighters[d['actor']].side}], Move {d['move']}")
-    if kind == "moved":
-        return f"  {n[d['actor']]} moves {d['steps']} step(s) to {tuple(d['path'][-1])}"
-    if kind == "attacked":
-        hit = "hits" if d["success"] else "misses"
-        return (f"  {n[d['actor']]} {hit} {n[d['target']]} ({d['attack_kind']}, roll "
-                f"{d['roll']} vs {d['need_roll']}+): {d['damage']} damage, HP {d['hp_after']}")
-    if kind == "terrain_attacked":
-        return f"  {n[d['actor']]} strikes {tuple(d['feature'])}: {d['total']}/{d['threshold']}"
-    if kind == "terrain_destroyed":
-        return f"  {tuple(d['feature'])} destroyed"
-    if kind == "defeated":
-        return f"  {n[d['character']]} is defeated by {n[d['by']]}"
-    if kind == "turn_ended":
-        return f"  {n[d['actor']]} {'passes' if d['passed'] else 'ends the turn'}"
-    if kind == "battle_ended":
-        who = "draw" if d["winner"] is None else f"team {d['winner'] + 1} wins"
-        return f"Battle over: {who} ({d['reason']})"
-    return f"  {kind}"
+def team_names(state: BattleState) -> tuple[str, str]:
+    """The log's names of team 0 and team 1: side and number from 1, as the dock's
+    status and result say them."""
+    sides = {f.team: f.side for f in state.fighters}
+    return (f"{sides[0]}, team 1", f"{sides[1]}, team 2")
 
 
 def preview_text(state: BattleState, attacker: int, target: int, p: AttackPreview) -> str:
@@ -143,9 +123,10 @@ class BattlePanel(QWidget):
             self.log.clear()  # greyed lines change: rebuilt (else only appended)
         self._shown = shown
         added = self.log.count() < len(log)
+        names, teams = list(state.names), team_names(state)
         for k in range(self.log.count(), len(log)):
             e = log[k]
-            item = QListWidgetItem(describe_event(state, e))
+            item = QListWidgetItem(describe(e, names, teams))
             if e.kind == "turn_started":
                 item.setData(TURN_ROLE, e.to_dict()["turn"])
                 font = item.font()

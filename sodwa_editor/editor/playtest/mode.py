@@ -31,6 +31,7 @@ from ..geometry import nearest_edge
 from ..tools.base import Tool, ToolEvent
 from . import replays
 from .battle_panel import BattlePanel, preview_text, roll_text
+from .battle_views import BattleViews
 from .board_items import BattleBoard
 from .controls import SPEEDS, PlaytestBar, build_actions, build_menu
 from .driver import PlaytestSession
@@ -116,6 +117,8 @@ class PlaytestMode(QObject):
         win.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         win.tabifyDockWidget(win.docks["validation"], self.dock)
         self.dock.setVisible(False)
+        self.views = BattleViews(win)  # the TSB and the Character Panels
+        self.views.tsb.picked.connect(self.pick_from_tsb)
 
     @property
     def active(self) -> bool:
@@ -169,6 +172,7 @@ class PlaytestMode(QObject):
         self.playing = True
         self.bar.setVisible(True)
         self.dock.setVisible(True)
+        self.views.set_visible(True)
         self.dock.raise_()
         self.started.emit()
         self.refresh()
@@ -189,6 +193,7 @@ class PlaytestMode(QObject):
         self.lock.unlock()
         self.bar.setVisible(False)
         self.dock.setVisible(False)
+        self.views.set_visible(False)
         self.panel.hide_preview()
         win.statusBar().showMessage("Playtest stopped: back to editing", 4000)
         self.stopped.emit()
@@ -211,6 +216,7 @@ class PlaytestMode(QObject):
         future = getattr(s, "future_events", None)  # the turns ahead after going back
         log = future() if future is not None else state.events
         self.panel.show_state(state, self.status_text(), log, len(state.events))
+        self.views.show(state, self.board._colors or None)
         if state.result is not None:
             self.panel.result.show_result(state)
         self.panel.result.setVisible(state.result is not None)
@@ -219,6 +225,22 @@ class PlaytestMode(QObject):
         self.actions["playtest_forward"].setEnabled(s.turn < s.turn_count)
         self.actions["playtest_play"].setChecked(self.playing)
         self.changed.emit()
+
+    def pick_from_tsb(self, i: int) -> None:
+        """A TSB entry clicked: while a person picks a target (or the actor) it is the
+        click on that character's tile; else it only shows the character."""
+        s = self.session
+        if s is None:
+            return
+        state, w = s.state, s.waiting
+        actor = state.actor
+        if w is not None and state.alive(i) and (
+                (w.kind == "actor" and i in w.candidates)
+                or (w.kind == "action" and actor is not None
+                    and state.team[i] != state.team[actor])):
+            self.click(state.pos[i])
+        if i != state.actor:
+            self.views.pick(state, i, self.board._colors if self.board else None)
 
     def status_text(self) -> str:
         s = self.session
@@ -261,6 +283,9 @@ class PlaytestMode(QObject):
         if s is None:
             return
         state = s.state
+        clicked = state.at(tile)
+        if clicked is not None and clicked != state.actor:
+            self.views.pick(state, clicked, self.board._colors if self.board else None)
         if state.result is not None:
             self.say("the battle is over: Restart, Save Replay, or Esc to edit")
             return
