@@ -21,12 +21,17 @@ from PySide6.QtGui import QPen
 from ...engine.model import MapModel, Rect
 from ...engine.terrain import Crossing
 from .. import style
+from .kernels import pair_segments
 from .layers import ChunkedPathLayer
 
 TICK = 0.2  # half length of a "not adjacent" tick, in tiles
 #: forward pairs: field, offset of the first tile in its 2x2 block, step to the second
 FORWARD = (("e", (0, 0), (1, 0)), ("s", (0, 0), (0, 1)),
            ("se", (0, 0), (1, 1)), ("sw", (1, 0), (-1, 1)))
+#: the same as the kernel's arrays: (fx, fy, dx, dy) and the half vector of a tick
+_FORWARD = np.array([(fx, fy, dx, dy) for _n, (fx, fy), (dx, dy) in FORWARD], np.float64)
+_TICKS = np.array([(-dy / (dx * dx + dy * dy) ** 0.5 * TICK, dx / (dx * dx + dy * dy) ** 0.5 * TICK)
+                   for _n, _f, (dx, dy) in FORWARD], np.float64)
 
 
 def pair_lines(model: MapModel, rect: Rect) -> dict[int, list[np.ndarray]]:
@@ -38,29 +43,11 @@ def pair_lines(model: MapModel, rect: Rect) -> dict[int, list[np.ndarray]]:
     win = Rect(rect.x0, rect.y0, min(rect.x1 + 1, model.width - 1),
                min(rect.y1 + 1, model.height - 1))
     pc = pair_classes(model, rect=win)
-    out: dict[int, list[np.ndarray]] = {int(c): [] for c in Crossing}
-    for name, (fx, fy), (dx, dy) in FORWARD:
-        cls = getattr(pc, name)
-        limit_y, limit_x = rect.y1 - win.y0 + 1, rect.x1 - win.x0 + 1
-        cls = cls[:limit_y, :limit_x]
-        for c in Crossing:
-            ys, xs = np.nonzero(cls == c)
-            if not len(ys):
-                continue
-            ax = xs + (win.x0 + fx + 0.5)
-            ay = ys + (win.y0 + fy + 0.5)
-            seg = np.empty((len(ys), 2, 2))
-            if c is Crossing.BLOCKED:
-                mx, my = ax + dx / 2, ay + dy / 2
-                norm = (dx * dx + dy * dy) ** 0.5
-                px, py = -dy / norm * TICK, dx / norm * TICK
-                seg[:, 0, 0], seg[:, 0, 1] = mx - px, my - py
-                seg[:, 1, 0], seg[:, 1, 1] = mx + px, my + py
-            else:
-                seg[:, 0, 0], seg[:, 0, 1] = ax, ay
-                seg[:, 1, 0], seg[:, 1, 1] = ax + dx, ay + dy
-            out[int(c)].append(seg)
-    return out
+    limit = (rect.y1 - win.y0 + 1, rect.x1 - win.x0 + 1)
+    segs = pair_segments((pc.e, pc.s, pc.se, pc.sw), limit, _FORWARD, _TICKS,
+                         win.x0, win.y0, len(Crossing))
+    assert int(Crossing.BLOCKED) == len(Crossing) - 1  # the kernel ticks the last class
+    return {int(c): [segs[int(c)]] if len(segs[int(c)]) else [] for c in Crossing}
 
 
 class GraphLayer(ChunkedPathLayer):

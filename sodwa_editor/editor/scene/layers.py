@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from ...engine.model import MapModel, Rect
 from .. import style
 from ..style import TILE
+from .kernels import segment_rects
 
 CHUNK = 16
 
@@ -162,10 +163,15 @@ class LineGroup:
                  clip: QRectF | None = None) -> None:
         self.segments = segments
         self.pens = list(pens)
+        #: per pen, the filled rectangles (n, 4: x, y, w, h) that stroke the
+        #: segments, or None (drawn as lines)
         self.rects = [_segment_rects(segments, p, clip) for p in self.pens]
         self.points = (None if all(r is not None for r in self.rects)
                        else points_polygon(segments))
         self._lines: list[QLineF] | None = None
+        self.width = max((p.widthF() for p in self.pens), default=0.0)
+        self.lo = segments.min(axis=(0, 1)).tolist()
+        self.hi = segments.max(axis=(0, 1)).tolist()
 
     @property
     def lines(self) -> list[QLineF]:
@@ -178,7 +184,9 @@ class LineGroup:
             if rects is not None:
                 painter.setPen(Qt.PenStyle.NoPen)
                 painter.setBrush(pen.color())
-                painter.drawRects(rects)
+                # drawRects(const QRectF *, int) on the array's memory (x, y, w, h
+                # doubles, as a QRectF), as drawLines below: no QRectF per rectangle
+                painter.drawRects(_rect_array(rects), len(rects))
             elif self.points is not None and self.points.size():
                 painter.setPen(pen)
                 # drawLines(const QPointF *pairs, int count) straight on the polygon's
@@ -212,11 +220,10 @@ class PathChunk(QGraphicsItem):
         """Draw ``groups`` from now on (a chunk rebuilt after an edit keeps its
         item: replacing it in the scene costs more than rebuilding its lines)."""
         self.groups = groups
-        pad = max((p.widthF() for g in groups for p in g.pens), default=0) + 1
-        allseg = np.concatenate([g.segments for g in groups])
-        lo, hi = allseg.min(axis=(0, 1)), allseg.max(axis=(0, 1))
-        bounds = QRectF(lo[0] - pad, lo[1] - pad, hi[0] - lo[0] + 2 * pad,
-                        hi[1] - lo[1] + 2 * pad)
+        pad = max(g.width for g in groups) + 1
+        x0, y0 = min(g.lo[0] for g in groups), min(g.lo[1] for g in groups)
+        x1, y1 = max(g.hi[0] for g in groups), max(g.hi[1] for g in groups)
+        bounds = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
         if bounds != self._bounds:
             self.prepareGeometryChange()
             self._bounds = bounds
@@ -249,29 +256,24 @@ def points_polygon(seg: np.ndarray) -> QPolygonF:
     return poly
 
 
+def _rect_array(rects: np.ndarray) -> QRectF:
+    """The first of the rectangles of a C-contiguous (n, 4) float64 array (x, y,
+    w, h: a QRectF's layout) as a QRectF pointing into the array (not owned:
+    pass it on to ``drawRects(rects, n)`` while the array lives)."""
+    return shiboken6.wrapInstance(rects.ctypes.data, QRectF)  # type: ignore[return-value]
+
+
 def _segment_rects(seg: np.ndarray, pen: QPen, clip: QRectF | None = None
-                   ) -> list[QRectF] | None:
-    """Filled rectangles equal to stroking axis-aligned segments (n, 2, 2) with
-    ``pen`` (cut to ``clip`` when given), or None when the pen or a segment does
-    not allow it."""
+                   ) -> np.ndarray | None:
+    """Filled rectangles (n, 4: x, y, w, h) equal to stroking axis-aligned
+    segments (n, 2, 2) with ``pen`` (cut to ``clip`` when given), or None when
+    the pen or a segment does not allow it."""
     if pen.isCosmetic() or pen.style() != Qt.PenStyle.SolidLine:
-        return None
-    p, q = seg[:, 0], seg[:, 1]
-    if not np.all((p[:, 0] == q[:, 0]) | (p[:, 1] == q[:, 1])):
         return None
     w = pen.widthF()
     ext = w / 2 if pen.capStyle() == Qt.PenCapStyle.SquareCap else 0.0
-    lo, hi = np.minimum(p, q), np.maximum(p, q)
-    horizontal = p[:, 1] == q[:, 1]
-    grow_x = np.where(horizontal, ext, w / 2)
-    grow_y = np.where(horizontal, w / 2, ext)
-    x0, y0 = lo[:, 0] - grow_x, lo[:, 1] - grow_y
-    x1, y1 = hi[:, 0] + grow_x, hi[:, 1] + grow_y
-    if clip is not None:
-        x0, x1 = np.clip(x0, clip.left(), clip.right()), np.clip(x1, clip.left(), clip.right())
-        y0, y1 = np.clip(y0, clip.top(), clip.bottom()), np.clip(y1, clip.top(), clip.bottom())
-    return [QRectF(a, b, c - a, d - b) for a, b, c, d in
-            zip(x0.tolist(), y0.tolist(), x1.tolist(), y1.tolist(), strict=True)]
+    box = (clip.left(), clip.top(), clip.right(), clip.bottom()) if clip is not None else None
+    return segment_rects(seg, w, ext, box)
 
 
 def _segments(lines) -> np.ndarray:
@@ -303,6 +305,7 @@ class ChunkedPathLayer(LayerItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.chunks: dict[tuple[int, int], PathChunk] = {}
         self._stale = False
+        self._pens: dict[Any, list[QPen]] = {}  # pens(key), made once per full redraw
 
     def itemChange(self, change, value):  # noqa: N802 (Qt override)
         if (change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged and value
@@ -329,6 +332,7 @@ class ChunkedPathLayer(LayerItem):
             self._stale = True
             return
         if rect is None:
+            self._pens.clear()
             for it in self.chunks.values():
                 it.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
                 if it.scene() is not None:
@@ -350,7 +354,10 @@ class ChunkedPathLayer(LayerItem):
         for key, lines in paths:
             seg = _segments(lines)
             if len(seg):
-                groups.append(LineGroup(seg * TILE, self.pens(key), clip))
+                pens = self._pens.get(key)
+                if pens is None:
+                    pens = self._pens[key] = list(self.pens(key))
+                groups.append(LineGroup(seg * TILE, pens, clip))
         if groups and old is not None:
             old.set_groups(groups)
             self.chunks[(cx, cy)] = old
@@ -390,5 +397,7 @@ class TeamColoured:
             colors = style.map_team_colors(self.model)
             if any(old.get(t, c) != c for t, c in colors.items()):
                 rect = None
+            elif colors != old and isinstance(self, ChunkedPathLayer):
+                self._pens.clear()  # a team came or went: its pens are made afresh
             self.team_colors: dict[str, QColor] = colors
         super().refresh(rect)  # type: ignore[misc]  # the layer class after the mixin
