@@ -15,6 +15,7 @@ from sodwa_editor.editor.scene.graph_item import FORWARD, TICK, pair_lines
 from sodwa_editor.editor.scene.kernels import keyed_links, keyed_outline, mask_segments
 from sodwa_editor.editor.scene.layers import LineGroup, _segment_rects
 from sodwa_editor.editor.scene.outline_item import diagonal_links, mask_outline
+from sodwa_editor.editor.style import TILE
 from sodwa_editor.engine.adjacency import pair_classes
 from sodwa_editor.engine.generate import make_mixed_map
 from sodwa_editor.engine.model import Rect
@@ -157,3 +158,28 @@ def test_line_group_draws_its_rectangles_from_the_array(qapp):
     drawn = _render(group.paint)
     assert drawn == _render(by_list)
     assert drawn != _render(lambda p: None)
+
+
+def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
+        qapp, monkeypatch):
+    from sodwa_editor.editor.scene.graph_item import GraphLayer
+    from sodwa_editor.editor.scene.layers import CHUNK
+    from sodwa_editor.engine import adjacency
+
+    m = make_mixed_map(40, seed=3)
+    layer = GraphLayer()
+    calls = []
+    real = adjacency.pair_classes
+    monkeypatch.setattr(adjacency, "pair_classes",
+                        lambda *a, **k: calls.append(k.get("rect")) or real(*a, **k))
+    layer.bind(m)
+    m.set_terrain(15, 16, 2)  # on a chunk corner: four chunks rebuilt
+    calls.clear()
+    layer.refresh(Rect(15, 16, 15, 16))
+    assert len(calls) == 1
+    for (cx, cy), chunk in layer.chunks.items():
+        rect = Rect(cx * CHUNK, cy * CHUNK, min(40, (cx + 1) * CHUNK) - 1,
+                    min(40, (cy + 1) * CHUNK) - 1)
+        ref = {c: v for c, v in pair_lines(m, rect).items() if v}
+        assert [g.segments.tolist() for g in chunk.groups] == [
+            (np.concatenate(v) * TILE).tolist() for _c, v in sorted(ref.items())]

@@ -103,7 +103,7 @@ def keyed_outline(keys: np.ndarray, want: np.ndarray | list[int], ox: int, oy: i
     want_arr = np.ascontiguousarray(want, np.int64)
     segs, counts = _outline(np.ascontiguousarray(keys, np.int64), want_arr, int(ox), int(oy),
                             float(inset), clip.y0 - oy, clip.y1 - oy, clip.x0 - ox, clip.x1 - ox)
-    return np.split(segs, np.cumsum(counts)[:-1]) if len(want_arr) else []
+    return _split(segs, counts)
 
 
 @njit(cache=True, nogil=True)
@@ -227,4 +227,29 @@ def pair_segments(classes: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
     arrays = tuple(np.ascontiguousarray(a, np.uint8) for a in classes)
     segs, counts = _pairs(arrays, (int(limit[0]), int(limit[1])), forward, ticks,
                           int(x0), int(y0), int(n_classes))
-    return np.split(segs, np.cumsum(counts)[:-1])
+    return _split(segs, counts)
+
+
+def _split(segs: np.ndarray, counts: np.ndarray) -> list[np.ndarray]:
+    """``segs`` cut into consecutive parts of ``counts`` rows."""
+    out, i = [], 0
+    for n in counts.tolist():
+        out.append(segs[i:i + n])
+        i += n
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _bounds(seg):  # pragma: no cover - compiled
+    x0 = y0 = np.inf
+    x1 = y1 = -np.inf
+    for i in range(seg.shape[0]):
+        for j in range(2):
+            x0, x1 = min(x0, seg[i, j, 0]), max(x1, seg[i, j, 0])
+            y0, y1 = min(y0, seg[i, j, 1]), max(y1, seg[i, j, 1])
+    return x0, y0, x1, y1
+
+
+def bounds(seg: np.ndarray) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1): the smallest and largest coordinates of segments (n, 2, 2)."""
+    return _bounds(np.ascontiguousarray(seg, np.float64))

@@ -15,12 +15,17 @@ import numpy as np
 import shiboken6
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsRectItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from ...engine.model import MapModel, Rect
 from .. import style
 from ..style import TILE
-from .kernels import segment_rects
+from .kernels import bounds, segment_rects
 
 CHUNK = 16
 
@@ -170,8 +175,8 @@ class LineGroup:
                        else points_polygon(segments))
         self._lines: list[QLineF] | None = None
         self.width = max((p.widthF() for p in self.pens), default=0.0)
-        self.lo = segments.min(axis=(0, 1)).tolist()
-        self.hi = segments.max(axis=(0, 1)).tolist()
+        x0, y0, x1, y1 = bounds(segments)
+        self.lo, self.hi = (x0, y0), (x1, y1)
 
     @property
     def lines(self) -> list[QLineF]:
@@ -195,7 +200,7 @@ class LineGroup:
                 painter.drawLines(self.points.data(), self.points.size() // 2)
 
 
-class PathChunk(QGraphicsItem):
+class PathChunk(QGraphicsRectItem):
     """The line groups of one chunk of a vector layer, as one cached item.
 
     Solid scene-unit pens on axis-aligned segments (outlines, borders) are
@@ -206,14 +211,19 @@ class PathChunk(QGraphicsItem):
     the whole map) blit one pixmap instead of drawing thousands of lines
     again.  ``min_px`` hides the chunk when a tile is smaller than that many
     screen pixels.
+
+    A rectangle item (with no pen and no brush of its own) only for its
+    bounding rectangle: the scene asks every chunk of a layer for it on every
+    repaint (the chunks are the layer item's children), a thousand calls per
+    repaint on a 256x256 map, which cost milliseconds when each went to Python.
     """
 
     def __init__(self, groups: list[LineGroup], parent: QGraphicsItem | None = None,
                  min_px: float = 0) -> None:
         super().__init__(parent)
+        self.setPen(QPen(Qt.PenStyle.NoPen))
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.min_px = min_px
-        self._bounds = QRectF()
         self.set_groups(groups)
 
     def set_groups(self, groups: list[LineGroup]) -> None:
@@ -223,14 +233,8 @@ class PathChunk(QGraphicsItem):
         pad = max(g.width for g in groups) + 1
         x0, y0 = min(g.lo[0] for g in groups), min(g.lo[1] for g in groups)
         x1, y1 = max(g.hi[0] for g in groups), max(g.hi[1] for g in groups)
-        bounds = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
-        if bounds != self._bounds:
-            self.prepareGeometryChange()
-            self._bounds = bounds
-        self.update()
-
-    def boundingRect(self) -> QRectF:  # noqa: N802
-        return self._bounds
+        self.setRect(QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad))
+        self.update()  # (setRect updates only when the rectangle changed)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
@@ -282,6 +286,8 @@ def _segments(lines) -> np.ndarray:
         return lines.reshape(-1, 2, 2)
     if not len(lines):
         return np.zeros((0, 2, 2))
+    if len(lines) == 1 and isinstance(lines[0], np.ndarray) and lines[0].dtype == np.float64:
+        return lines[0].reshape(-1, 2, 2)
     return np.concatenate([np.asarray(x, float).reshape(-1, 2, 2) for x in lines])
 
 
