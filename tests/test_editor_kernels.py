@@ -183,3 +183,49 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
         ref = {c: v for c, v in pair_lines(m, rect).items() if v}
         assert [g.segments.tolist() for g in chunk.groups] == [
             (np.concatenate(v) * TILE).tolist() for _c, v in sorted(ref.items())]
+
+
+def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_draws(
+        make_window, qtbot):
+    """Chunks rebuilt by a stroke redraw only the area near the edit (their
+    cached pixmap and the view); the window then shows exactly what a repaint
+    of everything shows (the offscreen screen grabs the window's backing store,
+    which holds what the partial repaints left)."""
+    from PySide6.QtWidgets import QApplication
+
+    from sodwa_editor.editor.testing import move, press, release
+
+    win = make_window(make_mixed_map(40, seed=2))
+    win.resize(1000, 800)
+    win.action_map["preview_graph"].setChecked(True)
+    win.view.set_zoom(20 / TILE)  # tiles of 20 pixels: the graph is drawn
+    win.view.center_on_tile(16, 16)
+    win.set_tool("brush")
+    win.state.set("terrain_id", win.document.model.registry.id_of("obstructing"))
+    app = QApplication.instance()
+    for _ in range(3):
+        app.processEvents()
+    screen = app.primaryScreen()
+    graph = win.scene.items_by_name["graph"]
+    corner = graph.chunks[(0, 0)]
+    updates = []
+    real_update = type(corner).update
+    qtbot_patch = pytest.MonkeyPatch()
+    qtbot_patch.setattr(type(corner), "update",
+                        lambda self, *a: updates.append((self, *a)) or real_update(self, *a))
+    press(win.view, 14.5, 16.5)  # along row 16, on the chunk boundary at x 16
+    for x in range(15, 20):
+        move(win.view, x + 0.5, 16.5, Qt.MouseButton.LeftButton)
+        app.processEvents()
+    release(win.view, 19.5, 16.5)
+    qtbot_patch.undo()
+    partial = [a[0] for item, *a in updates if a]
+    assert partial and all(r.width() <= 6 * TILE and r.height() <= 4 * TILE for r in partial)
+    for _ in range(3):
+        app.processEvents()
+    drawn = screen.grabWindow(win.winId()).toImage()
+    for item in win.scene.items():  # everything drawn afresh, cached pixmaps included
+        item.update()
+    for _ in range(3):
+        app.processEvents()
+    assert screen.grabWindow(win.winId()).toImage() == drawn

@@ -226,15 +226,22 @@ class PathChunk(QGraphicsRectItem):
         self.min_px = min_px
         self.set_groups(groups)
 
-    def set_groups(self, groups: list[LineGroup]) -> None:
+    def set_groups(self, groups: list[LineGroup], changed: QRectF | None = None) -> None:
         """Draw ``groups`` from now on (a chunk rebuilt after an edit keeps its
-        item: replacing it in the scene costs more than rebuilding its lines)."""
+        item: replacing it in the scene costs more than rebuilding its lines);
+        ``changed``: the only area where they differ from the previous ones, so
+        only that part of the cached pixmap and of the view is redrawn."""
         self.groups = groups
         pad = max(g.width for g in groups) + 1
         x0, y0 = min(g.lo[0] for g in groups), min(g.lo[1] for g in groups)
         x1, y1 = max(g.hi[0] for g in groups), max(g.hi[1] for g in groups)
-        self.setRect(QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad))
-        self.update()  # (setRect updates only when the rectangle changed)
+        bounds = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
+        if bounds != self.rect():
+            self.setRect(bounds)  # redraws all of the old and the new rectangle
+        elif changed is None:
+            self.update()
+        elif changed.intersects(bounds):
+            self.update(changed.intersected(bounds))
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
@@ -344,13 +351,20 @@ class ChunkedPathLayer(LayerItem):
                 if it.scene() is not None:
                     it.scene().removeItem(it)
             self.chunks.clear()
-            rect = full_rect(m)
+            rect, changed = full_rect(m), None
+        else:
+            # lines change only within ``grow`` tiles of the edit; one tile more
+            # holds their pens (cosmetic pens are a few pixels: the layers that
+            # use them are hidden below ``min_px`` pixels per tile)
+            near = rect.grow(self.grow + 1, m.width, m.height)
+            changed = QRectF(near.x0 * TILE, near.y0 * TILE, (near.x1 - near.x0 + 1) * TILE,
+                             (near.y1 - near.y0 + 1) * TILE)
         rect = rect.grow(self.grow, m.width, m.height)
         for cy in range(rect.y0 // CHUNK, rect.y1 // CHUNK + 1):
             for cx in range(rect.x0 // CHUNK, rect.x1 // CHUNK + 1):
-                self._rebuild(m, cx, cy)
+                self._rebuild(m, cx, cy, changed)
 
-    def _rebuild(self, m: MapModel, cx: int, cy: int) -> None:
+    def _rebuild(self, m: MapModel, cx: int, cy: int, changed: QRectF | None = None) -> None:
         old = self.chunks.pop((cx, cy), None)
         rect = Rect(cx * CHUNK, cy * CHUNK, min(m.width, (cx + 1) * CHUNK) - 1,
                     min(m.height, (cy + 1) * CHUNK) - 1)
@@ -365,7 +379,7 @@ class ChunkedPathLayer(LayerItem):
                     pens = self._pens[key] = list(self.pens(key))
                 groups.append(LineGroup(seg * TILE, pens, clip))
         if groups and old is not None:
-            old.set_groups(groups)
+            old.set_groups(groups, changed)
             self.chunks[(cx, cy)] = old
         elif groups:
             self.chunks[(cx, cy)] = PathChunk(groups, self, self.min_px)
