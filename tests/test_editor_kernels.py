@@ -229,3 +229,49 @@ def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_dra
     for _ in range(3):
         app.processEvents()
     assert screen.grabWindow(win.winId()).toImage() == drawn
+
+
+def test_a_long_los_line_is_drawn_in_bands_as_one_line_would_be(qapp):
+    """The LoS line repaints as thin bands along it (a target move repaints a
+    strip, not the line's bounding rectangle), and looks exactly as the line
+    drawn in one go."""
+    from PySide6.QtWidgets import QGraphicsScene
+
+    from sodwa_editor.editor.scene.preview_items import PathItem
+
+    scene = QGraphicsScene(0, 0, 40 * TILE, 30 * TILE)
+    item = PathItem()
+    scene.addItem(item)
+    item.set_line((2, 3), (37, 25), Crossing.IMPEDED)
+    bands = [b for b in item.bands if b.isVisible()]
+    assert len(bands) > 4
+    area = sum(b.rect().width() * b.rect().height() for b in bands)
+    box = item.boundingRect()
+    assert area < box.width() * box.height() / 3
+    for a, b in zip(bands, bands[1:], strict=False):
+        assert a.rect().right() == b.rect().left()  # side by side, never overlapping
+
+    def one_go(p: QPainter) -> None:
+        p.fillRect(QRectF(0, 0, 640, 480), QColor("white"))
+        p.scale(0.5, 0.5)
+        item.draw(p)
+
+    def through_the_scene(p: QPainter) -> None:
+        scene.render(p, QRectF(0, 0, 640, 480), QRectF(0, 0, 1280, 960))
+
+    scene.setBackgroundBrush(QColor("white"))
+    img = QImage(640, 480, QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(0)
+    p = QPainter(img)
+    through_the_scene(p)
+    p.end()
+    assert img == _render_big(one_go)
+
+
+def _render_big(draw) -> QImage:
+    img = QImage(640, 480, QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(0)
+    p = QPainter(img)
+    draw(p)
+    p.end()
+    return img

@@ -175,6 +175,8 @@ class LineGroup:
                        else points_polygon(segments))
         self._lines: list[QLineF] | None = None
         self.width = max((p.widthF() for p in self.pens), default=0.0)
+        #: drawn with a cosmetic pen (pixels depend on where a repaint clips it)
+        self.cosmetic = any(p.isCosmetic() for p in self.pens)
         x0, y0, x1, y1 = bounds(segments)
         self.lo, self.hi = (x0, y0), (x1, y1)
 
@@ -230,7 +232,9 @@ class PathChunk(QGraphicsRectItem):
         """Draw ``groups`` from now on (a chunk rebuilt after an edit keeps its
         item: replacing it in the scene costs more than rebuilding its lines);
         ``changed``: the only area where they differ from the previous ones, so
-        only that part of the cached pixmap and of the view is redrawn."""
+        only that part of the cached pixmap and of the view is redrawn (unless
+        a group has a cosmetic pen: the raster engine steps a clipped cosmetic
+        line from where the clip cuts it, a pixel off the unclipped line)."""
         self.groups = groups
         pad = max(g.width for g in groups) + 1
         x0, y0 = min(g.lo[0] for g in groups), min(g.lo[1] for g in groups)
@@ -238,7 +242,7 @@ class PathChunk(QGraphicsRectItem):
         bounds = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
         if bounds != self.rect():
             self.setRect(bounds)  # redraws all of the old and the new rectangle
-        elif changed is None:
+        elif changed is None or any(g.cosmetic for g in groups):
             self.update()
         elif changed.intersects(bounds):
             self.update(changed.intersected(bounds))
