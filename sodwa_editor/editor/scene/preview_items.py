@@ -12,8 +12,7 @@ fills and tints but under level numbers, tokens and the rulebook lines.
 from __future__ import annotations
 
 import numpy as np
-import shiboken6
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -24,12 +23,7 @@ from PySide6.QtGui import (
     QPixmap,
     QTransform,
 )
-from PySide6.QtWidgets import (
-    QGraphicsItem,
-    QGraphicsRectItem,
-    QStyleOptionGraphicsItem,
-    QWidget,
-)
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import MapModel, Rect
 from ...engine.terrain import Crossing
@@ -267,58 +261,15 @@ class ReachItem(ArrayImage):
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
-#: scene units around a line's path that its pens may reach (ends and caps)
-LINE_PAD = 8.0
-#: screen pixels around a line that its pens may reach: half the casing's width
-#: (LINE_WIDTH / 2 + LINE_HALO + 1), times sqrt(2) across a diagonal, and a pixel
-BAND_PAD_PX = 8.0
-#: a straight line is drawn in at most this many bands along its main axis
-MAX_BANDS = 16
-
-
-class _Band(QGraphicsRectItem):
-    """One stretch of a :class:`PathItem`'s line: the whole line drawn clipped to
-    the band's rectangle (bands do not overlap, so each pixel is drawn once,
-    exactly as drawing the line in one go draws it)."""
-
-    def __init__(self, parent: PathItem) -> None:
-        super().__init__(parent)
-        self.setPen(QPen(Qt.PenStyle.NoPen))
-        self.owner = parent
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        """The whole line clipped to the band's stretch of the main axis (across
-        it the band's rectangle holds the line's pens at the zoom it was made for)."""
-        r, far = self.rect(), 1e9
-        clip = (QRectF(r.left(), -far, r.width(), 2 * far) if self.owner.horizontal
-                else QRectF(-far, r.top(), 2 * far, r.height()))
-        painter.save()  # the view does not save the painter's state around items
-        painter.setClipRect(clip, Qt.ClipOperation.IntersectClip)
-        self.owner.draw(painter)
-        painter.restore()
-
-
 class PathItem(QGraphicsItem):
     """The LoS line to a target (colour and dash by its class, on a white halo)
-    or a movement path.
-
-    A long diagonal line has a bounding rectangle of most of the view, which
-    every move of the target would repaint; a straight line is drawn by bands
-    along it instead (child items, each a few tiles long and only as wide as
-    the line there), so that a move repaints a strip along the old and the new
-    line."""
+    or a movement path."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
         self.path = QPainterPath()
         self.pens = haloed(style.PATH_LINE, style.LINE_WIDTH, cased=True)
         self.crossing: Crossing | None = None
-        self.bands: list[_Band] = []
-        self.horizontal = True  # the bands' main axis
-        self._ends: tuple[QPointF, QPointF] | None = None  # of a straight line
-        self._pad = LINE_PAD  # around the line in its bands, scene units
 
     @property
     def pen(self) -> QPen:
@@ -332,8 +283,7 @@ class PathItem(QGraphicsItem):
         i = int(crossing)
         self.pens = haloed(style.LOS_LINE[i], style.LINE_WIDTH, style.LOS_LINE_STYLE[i],
                            cased=True)
-        self._ends = (_center(a), _center(b))
-        self._band_line()
+        self.update()
 
     def set_path(self, tiles) -> None:
         self.prepareGeometryChange()
@@ -342,45 +292,13 @@ class PathItem(QGraphicsItem):
         for t in tiles[1:]:
             self.path.lineTo(_center(t))
         self.pens = haloed(style.PATH_LINE, style.LINE_WIDTH, cased=True)
-        self._ends = None
-        self.horizontal = True
-        self._set_bands([self.boundingRect()])
-
-    def _zoom(self) -> float:
-        views = self.scene().views() if self.scene() is not None else []
-        return min((v.transform().m11() for v in views), default=1.0) or 1.0
-
-    def _band_line(self) -> None:
-        assert self._ends is not None
-        self._pad = max(LINE_PAD, BAND_PAD_PX / self._zoom())
-        self.horizontal, rects = _line_bands(*self._ends, self._pad)
-        self._set_bands(rects)
-
-    def _reband(self) -> None:
-        if shiboken6.isValid(self) and self._ends is not None:
-            self._band_line()
-
-    def _set_bands(self, rects: list[QRectF]) -> None:
-        while len(self.bands) < len(rects):
-            self.bands.append(_Band(self))
-        for band, rect in zip(self.bands, rects, strict=False):
-            band.setRect(rect)
-            band.update()  # the line changed even where the band did not move
-            band.setVisible(True)
-        for band in self.bands[len(rects):]:
-            band.setVisible(False)
+        self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802
-        return self.path.boundingRect().adjusted(-LINE_PAD, -LINE_PAD, LINE_PAD, LINE_PAD)
+        return self.path.boundingRect().adjusted(-8, -8, 8, 8)
 
-    def draw(self, painter: QPainter) -> None:
-        """The line with its pens and the dot at its end (the bands call this)."""
-        scale = painter.worldTransform().m11() or 1.0
-        scene = self.scene()
-        if (self._ends is not None and scene is not None and scene.views()
-                and BAND_PAD_PX / scale > self._pad + 1e-9):
-            # a view zoomed out since the bands were made: make them wide enough
-            QTimer.singleShot(0, self._reband)
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         for pen in self.pens:
             painter.setPen(pen)
@@ -392,34 +310,6 @@ class PathItem(QGraphicsItem):
             painter.setPen(QPen(halo.color(), 0))
             painter.setBrush(core.color())
             painter.drawEllipse(end, TILE * 0.14, TILE * 0.14)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        pass  # drawn by its bands
-
-
-def _line_bands(a: QPointF, b: QPointF, pad: float = LINE_PAD) -> tuple[bool, list[QRectF]]:
-    """Whether the line a-b runs more horizontally, and rectangles that cover it
-    (with ``pad`` around it) in consecutive stretches along that main axis, at
-    least two tiles long, at most :data:`MAX_BANDS` of them; neighbours share
-    their edge and never overlap."""
-    horizontal = abs(b.x() - a.x()) >= abs(b.y() - a.y())
-    (p0, q0), (p1, q1) = ((a.x(), a.y()), (b.x(), b.y())) if horizontal else (
-        (a.y(), a.x()), (b.y(), b.x()))
-    if p1 < p0:
-        p0, q0, p1, q1 = p1, q1, p0, q0
-    lo, hi = p0 - pad, p1 + pad
-    n = max(1, min(MAX_BANDS, int((hi - lo) // (2 * TILE))))
-    edges = [lo + (hi - lo) * i / n for i in range(n)] + [hi]
-    slope = (q1 - q0) / (p1 - p0) if p1 != p0 else 0.0
-    rects = []
-    for s, t in zip(edges, edges[1:], strict=False):
-        qs = q0 + slope * (min(max(s, p0), p1) - p0)
-        qt = q0 + slope * (min(max(t, p0), p1) - p0)
-        m0, m1 = min(qs, qt) - pad, max(qs, qt) + pad
-        rects.append(QRectF(s, m0, t - s, m1 - m0) if horizontal else
-                     QRectF(m0, s, m1 - m0, t - s))
-    return horizontal, rects
 
 
 class CulpritItem(QGraphicsItem):
