@@ -109,6 +109,25 @@ def test_an_edit_far_from_the_source_recomputes_only_its_cone():
     tracker.close()
 
 
+def test_a_fan_after_an_edit_does_not_build_the_whole_maps_adjacency():
+    """The adjacency exception (an adjacent target is never impeded, L5) asks about
+    the source's few neighbours: after an edit (a new revision) the fan runs the
+    rule on those pairs, not on the whole map as the per-revision cache would."""
+    from sodwa_editor.engine import adjacency
+
+    model = make_open_map(64)
+    impeding = model.registry.id_of("impeding")
+    model.set_terrain(33, 32, impeding)  # the source's east neighbour: impeded, yet adjacent
+    tracker = FanTracker(model)
+    for step in range(3):
+        model.set_terrain(10 + step, 5, 2)  # a stroke far away: a new revision each step
+        fan = tracker.fan((32, 32))
+        assert fan[32, 33] == Crossing.CLEAR  # the exception applied
+        assert np.array_equal(fan, los_fan(model, (32, 32)))
+        assert adjacency._fresh(model, False) is None  # no whole-map pair classes built
+    tracker.close()
+
+
 def test_cone_of_a_tile_holds_the_lines_through_its_corners():
     mask = cone_mask((5, 5), (0, 0), Rect(1, 1, 1, 1))
     assert mask[2, 2] and mask[4, 4] and mask[1, 1]  # through the tile, and the tile

@@ -21,46 +21,48 @@ from PySide6.QtGui import QPen
 from ...engine.model import MapModel, Rect
 from ...engine.terrain import Crossing
 from .. import style
-from .layers import ChunkedPathLayer
+from .kernels import pair_segments
+from .layers import CHUNK, ChunkedPathLayer, full_rect
 
 TICK = 0.2  # half length of a "not adjacent" tick, in tiles
 #: forward pairs: field, offset of the first tile in its 2x2 block, step to the second
 FORWARD = (("e", (0, 0), (1, 0)), ("s", (0, 0), (0, 1)),
            ("se", (0, 0), (1, 1)), ("sw", (1, 0), (-1, 1)))
+#: the same as the kernel's arrays: (fx, fy, dx, dy) and the half vector of a tick
+_FORWARD = np.array([(fx, fy, dx, dy) for _n, (fx, fy), (dx, dy) in FORWARD], np.float64)
+_TICKS = np.array([(-dy / (dx * dx + dy * dy) ** 0.5 * TICK, dx / (dx * dx + dy * dy) ** 0.5 * TICK)
+                   for _n, _f, (dx, dy) in FORWARD], np.float64)
 
 
-def pair_lines(model: MapModel, rect: Rect) -> dict[int, list[np.ndarray]]:
+Window = tuple[Rect, Any]  # a window of tiles and the adjacency rule's pair classes in it
+
+
+def pair_lines(model: MapModel, rect: Rect,
+               window: Window | None = None) -> dict[int, list[np.ndarray]]:
     """Segments (tile units) per Crossing for the pairs whose 2x2 block has its
     top-left tile in ``rect``: centre-to-centre for adjacent pairs, a tick
-    across the middle for blocked ones."""
+    across the middle for blocked ones.  ``window``: the pair classes of a
+    window holding ``rect`` and one tile more (a pair's class depends on its
+    2x2 block only), else they are computed for that."""
     from ...engine.adjacency import pair_classes
 
-    win = Rect(rect.x0, rect.y0, min(rect.x1 + 1, model.width - 1),
-               min(rect.y1 + 1, model.height - 1))
-    pc = pair_classes(model, rect=win)
-    out: dict[int, list[np.ndarray]] = {int(c): [] for c in Crossing}
-    for name, (fx, fy), (dx, dy) in FORWARD:
-        cls = getattr(pc, name)
-        limit_y, limit_x = rect.y1 - win.y0 + 1, rect.x1 - win.x0 + 1
-        cls = cls[:limit_y, :limit_x]
-        for c in Crossing:
-            ys, xs = np.nonzero(cls == c)
-            if not len(ys):
-                continue
-            ax = xs + (win.x0 + fx + 0.5)
-            ay = ys + (win.y0 + fy + 0.5)
-            seg = np.empty((len(ys), 2, 2))
-            if c is Crossing.BLOCKED:
-                mx, my = ax + dx / 2, ay + dy / 2
-                norm = (dx * dx + dy * dy) ** 0.5
-                px, py = -dy / norm * TICK, dx / norm * TICK
-                seg[:, 0, 0], seg[:, 0, 1] = mx - px, my - py
-                seg[:, 1, 0], seg[:, 1, 1] = mx + px, my + py
-            else:
-                seg[:, 0, 0], seg[:, 0, 1] = ax, ay
-                seg[:, 1, 0], seg[:, 1, 1] = ax + dx, ay + dy
-            out[int(c)].append(seg)
-    return out
+    need = Rect(rect.x0, rect.y0, min(rect.x1 + 1, model.width - 1),
+                min(rect.y1 + 1, model.height - 1))
+    if window is None or not _holds(window[0], need):
+        window = (need, pair_classes(model, rect=need))
+    win, pc = window
+    oy, ox = rect.y0 - win.y0, rect.x0 - win.x0
+    limit = (rect.y1 - rect.y0 + 1, rect.x1 - rect.x0 + 1)
+    cut = np.s_[oy:oy + limit[0], ox:ox + limit[1]]
+    segs = pair_segments((pc.e[cut], pc.s[cut], pc.se[cut], pc.sw[cut]), limit, _FORWARD,
+                         _TICKS, rect.x0, rect.y0, len(Crossing))
+    assert int(Crossing.BLOCKED) == len(Crossing) - 1  # the kernel ticks the last class
+    return {int(c): [segs[int(c)]] if len(segs[int(c)]) else [] for c in Crossing}
+
+
+def _holds(outer: Rect, inner: Rect) -> bool:
+    return (outer.x0 <= inner.x0 and outer.y0 <= inner.y0 and outer.x1 >= inner.x1
+            and outer.y1 >= inner.y1)
 
 
 class GraphLayer(ChunkedPathLayer):
@@ -69,8 +71,29 @@ class GraphLayer(ChunkedPathLayer):
     lazy = True
     min_px = 6.0  # too dense to read below that
 
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._window: Window | None = None  # pair classes of the chunks being rebuilt
+
+    def refresh(self, rect: Rect | None) -> None:
+        """Rebuild the chunks ``rect`` touches, with the adjacency rule run once
+        on all of them (a stroke step often touches two to four chunks)."""
+        m = self.model
+        if m is not None and self.isVisible():
+            r = full_rect(m) if rect is None else rect.grow(self.grow, m.width, m.height)
+            win = Rect(r.x0 // CHUNK * CHUNK, r.y0 // CHUNK * CHUNK,
+                       min(m.width - 1, (r.x1 // CHUNK + 1) * CHUNK),
+                       min(m.height - 1, (r.y1 // CHUNK + 1) * CHUNK))
+            from ...engine.adjacency import pair_classes
+
+            self._window = (win, pair_classes(m, rect=win))
+        try:
+            super().refresh(rect)
+        finally:
+            self._window = None
+
     def chunk_paths(self, model: MapModel, rect: Rect) -> dict[Any, list[np.ndarray]]:
-        return pair_lines(model, rect)
+        return pair_lines(model, rect, self._window)
 
     def pens(self, crossing: Any) -> Sequence[QPen]:
         color = (style.GRAPH_CLEAR, style.GRAPH_IMPEDED, style.GRAPH_BLOCKED)[int(crossing)]

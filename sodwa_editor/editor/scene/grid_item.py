@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, QRectF, Qt
+import numpy as np
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFont, QPainter, QPen
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from .. import style
 from ..style import TILE
-from .layers import LayerItem, exposed_tiles, tile_pixels
+from .layers import LayerItem, exposed_tiles, points_polygon, tile_pixels
 
 LABEL_MARGIN = TILE
 
@@ -27,10 +28,16 @@ class GridLines(LayerItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         top, bottom = r.y0 * TILE, (r.y1 + 1) * TILE
         left, right = r.x0 * TILE, (r.x1 + 1) * TILE
-        painter.drawLines([QLineF(x * TILE, top, x * TILE, bottom)
-                           for x in range(r.x0, r.x1 + 2)])
-        painter.drawLines([QLineF(left, y * TILE, right, y * TILE)
-                           for y in range(r.y0, r.y1 + 2)])
+        xs = np.arange(r.x0, r.x1 + 2, dtype=np.float64) * TILE
+        ys = np.arange(r.y0, r.y1 + 2, dtype=np.float64) * TILE
+        seg = np.empty((len(xs) + len(ys), 2, 2))
+        seg[:len(xs), :, 0] = xs[:, None]  # vertical lines, then horizontal ones
+        seg[:len(xs), 0, 1], seg[:len(xs), 1, 1] = top, bottom
+        seg[len(xs):, :, 1] = ys[:, None]
+        seg[len(xs):, 0, 0], seg[len(xs):, 1, 0] = left, right
+        # drawLines(const QPointF *, n) on the polygon's memory (see layers.LineGroup)
+        points = points_polygon(seg)
+        painter.drawLines(points.data(), len(seg))
 
 
 class CoordinateLabels(LayerItem):
@@ -57,12 +64,20 @@ class CoordinateLabels(LayerItem):
         painter.setFont(font)
         painter.setPen(style.COORDINATES)
         exp = option.exposedRect
-        for x in range(0, m.width, step):
+        for x in _near(exp.left(), exp.right(), m.width, step):
             cell = QRectF(x * TILE, -LABEL_MARGIN, TILE, LABEL_MARGIN)
             if cell.intersects(exp):
                 painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, str(x))
-        for y in range(0, m.height, step):
+        for y in _near(exp.top(), exp.bottom(), m.height, step):
             cell = QRectF(-LABEL_MARGIN, y * TILE, LABEL_MARGIN - 3, TILE)
             if cell.intersects(exp):
                 painter.drawText(cell, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                                  str(y))
+
+
+def _near(lo: float, hi: float, n: int, step: int) -> range:
+    """The multiples of ``step`` below ``n`` whose tile can meet the scene span
+    ``lo``..``hi`` (a repaint of a small area looks at a few labels, not all)."""
+    first = max(0, int(lo // TILE) - 1)
+    first = -(-first // step) * step
+    return range(first, min(n, int(hi // TILE) + 2), step)

@@ -15,11 +15,17 @@ import numpy as np
 import shiboken6
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsRectItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from ...engine.model import MapModel, Rect
 from .. import style
 from ..style import TILE
+from .kernels import bounds, segment_rects
 
 CHUNK = 16
 
@@ -162,10 +168,17 @@ class LineGroup:
                  clip: QRectF | None = None) -> None:
         self.segments = segments
         self.pens = list(pens)
+        #: per pen, the filled rectangles (n, 4: x, y, w, h) that stroke the
+        #: segments, or None (drawn as lines)
         self.rects = [_segment_rects(segments, p, clip) for p in self.pens]
         self.points = (None if all(r is not None for r in self.rects)
                        else points_polygon(segments))
         self._lines: list[QLineF] | None = None
+        self.width = max((p.widthF() for p in self.pens), default=0.0)
+        #: drawn with a cosmetic pen (pixels depend on where a repaint clips it)
+        self.cosmetic = any(p.isCosmetic() for p in self.pens)
+        x0, y0, x1, y1 = bounds(segments)
+        self.lo, self.hi = (x0, y0), (x1, y1)
 
     @property
     def lines(self) -> list[QLineF]:
@@ -178,7 +191,9 @@ class LineGroup:
             if rects is not None:
                 painter.setPen(Qt.PenStyle.NoPen)
                 painter.setBrush(pen.color())
-                painter.drawRects(rects)
+                # drawRects(const QRectF *, int) on the array's memory (x, y, w, h
+                # doubles, as a QRectF), as drawLines below: no QRectF per rectangle
+                painter.drawRects(_rect_array(rects), len(rects))
             elif self.points is not None and self.points.size():
                 painter.setPen(pen)
                 # drawLines(const QPointF *pairs, int count) straight on the polygon's
@@ -187,7 +202,7 @@ class LineGroup:
                 painter.drawLines(self.points.data(), self.points.size() // 2)
 
 
-class PathChunk(QGraphicsItem):
+class PathChunk(QGraphicsRectItem):
     """The line groups of one chunk of a vector layer, as one cached item.
 
     Solid scene-unit pens on axis-aligned segments (outlines, borders) are
@@ -198,32 +213,39 @@ class PathChunk(QGraphicsItem):
     the whole map) blit one pixmap instead of drawing thousands of lines
     again.  ``min_px`` hides the chunk when a tile is smaller than that many
     screen pixels.
+
+    A rectangle item (with no pen and no brush of its own) only for its
+    bounding rectangle: the scene asks every chunk of a layer for it on every
+    repaint (the chunks are the layer item's children), a thousand calls per
+    repaint on a 256x256 map, which cost milliseconds when each went to Python.
     """
 
     def __init__(self, groups: list[LineGroup], parent: QGraphicsItem | None = None,
                  min_px: float = 0) -> None:
         super().__init__(parent)
+        self.setPen(QPen(Qt.PenStyle.NoPen))
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.min_px = min_px
-        self._bounds = QRectF()
         self.set_groups(groups)
 
-    def set_groups(self, groups: list[LineGroup]) -> None:
+    def set_groups(self, groups: list[LineGroup], changed: QRectF | None = None) -> None:
         """Draw ``groups`` from now on (a chunk rebuilt after an edit keeps its
-        item: replacing it in the scene costs more than rebuilding its lines)."""
+        item: replacing it in the scene costs more than rebuilding its lines);
+        ``changed``: the only area where they differ from the previous ones, so
+        only that part of the cached pixmap and of the view is redrawn (unless
+        a group has a cosmetic pen: the raster engine steps a clipped cosmetic
+        line from where the clip cuts it, a pixel off the unclipped line)."""
         self.groups = groups
-        pad = max((p.widthF() for g in groups for p in g.pens), default=0) + 1
-        allseg = np.concatenate([g.segments for g in groups])
-        lo, hi = allseg.min(axis=(0, 1)), allseg.max(axis=(0, 1))
-        bounds = QRectF(lo[0] - pad, lo[1] - pad, hi[0] - lo[0] + 2 * pad,
-                        hi[1] - lo[1] + 2 * pad)
-        if bounds != self._bounds:
-            self.prepareGeometryChange()
-            self._bounds = bounds
-        self.update()
-
-    def boundingRect(self) -> QRectF:  # noqa: N802
-        return self._bounds
+        pad = max(g.width for g in groups) + 1
+        x0, y0 = min(g.lo[0] for g in groups), min(g.lo[1] for g in groups)
+        x1, y1 = max(g.hi[0] for g in groups), max(g.hi[1] for g in groups)
+        bounds = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
+        if bounds != self.rect():
+            self.setRect(bounds)  # redraws all of the old and the new rectangle
+        elif changed is None or any(g.cosmetic for g in groups):
+            self.update()
+        elif changed.intersects(bounds):
+            self.update(changed.intersected(bounds))
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
@@ -249,29 +271,24 @@ def points_polygon(seg: np.ndarray) -> QPolygonF:
     return poly
 
 
+def _rect_array(rects: np.ndarray) -> QRectF:
+    """The first of the rectangles of a C-contiguous (n, 4) float64 array (x, y,
+    w, h: a QRectF's layout) as a QRectF pointing into the array (not owned:
+    pass it on to ``drawRects(rects, n)`` while the array lives)."""
+    return shiboken6.wrapInstance(rects.ctypes.data, QRectF)  # type: ignore[return-value]
+
+
 def _segment_rects(seg: np.ndarray, pen: QPen, clip: QRectF | None = None
-                   ) -> list[QRectF] | None:
-    """Filled rectangles equal to stroking axis-aligned segments (n, 2, 2) with
-    ``pen`` (cut to ``clip`` when given), or None when the pen or a segment does
-    not allow it."""
+                   ) -> np.ndarray | None:
+    """Filled rectangles (n, 4: x, y, w, h) equal to stroking axis-aligned
+    segments (n, 2, 2) with ``pen`` (cut to ``clip`` when given), or None when
+    the pen or a segment does not allow it."""
     if pen.isCosmetic() or pen.style() != Qt.PenStyle.SolidLine:
-        return None
-    p, q = seg[:, 0], seg[:, 1]
-    if not np.all((p[:, 0] == q[:, 0]) | (p[:, 1] == q[:, 1])):
         return None
     w = pen.widthF()
     ext = w / 2 if pen.capStyle() == Qt.PenCapStyle.SquareCap else 0.0
-    lo, hi = np.minimum(p, q), np.maximum(p, q)
-    horizontal = p[:, 1] == q[:, 1]
-    grow_x = np.where(horizontal, ext, w / 2)
-    grow_y = np.where(horizontal, w / 2, ext)
-    x0, y0 = lo[:, 0] - grow_x, lo[:, 1] - grow_y
-    x1, y1 = hi[:, 0] + grow_x, hi[:, 1] + grow_y
-    if clip is not None:
-        x0, x1 = np.clip(x0, clip.left(), clip.right()), np.clip(x1, clip.left(), clip.right())
-        y0, y1 = np.clip(y0, clip.top(), clip.bottom()), np.clip(y1, clip.top(), clip.bottom())
-    return [QRectF(a, b, c - a, d - b) for a, b, c, d in
-            zip(x0.tolist(), y0.tolist(), x1.tolist(), y1.tolist(), strict=True)]
+    box = (clip.left(), clip.top(), clip.right(), clip.bottom()) if clip is not None else None
+    return segment_rects(seg, w, ext, box)
 
 
 def _segments(lines) -> np.ndarray:
@@ -280,6 +297,8 @@ def _segments(lines) -> np.ndarray:
         return lines.reshape(-1, 2, 2)
     if not len(lines):
         return np.zeros((0, 2, 2))
+    if len(lines) == 1 and isinstance(lines[0], np.ndarray) and lines[0].dtype == np.float64:
+        return lines[0].reshape(-1, 2, 2)
     return np.concatenate([np.asarray(x, float).reshape(-1, 2, 2) for x in lines])
 
 
@@ -303,6 +322,7 @@ class ChunkedPathLayer(LayerItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.chunks: dict[tuple[int, int], PathChunk] = {}
         self._stale = False
+        self._pens: dict[Any, list[QPen]] = {}  # pens(key), made once per full redraw
 
     def itemChange(self, change, value):  # noqa: N802 (Qt override)
         if (change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged and value
@@ -329,18 +349,26 @@ class ChunkedPathLayer(LayerItem):
             self._stale = True
             return
         if rect is None:
+            self._pens.clear()
             for it in self.chunks.values():
                 it.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
                 if it.scene() is not None:
                     it.scene().removeItem(it)
             self.chunks.clear()
-            rect = full_rect(m)
+            rect, changed = full_rect(m), None
+        else:
+            # lines change only within ``grow`` tiles of the edit; one tile more
+            # holds their pens (cosmetic pens are a few pixels: the layers that
+            # use them are hidden below ``min_px`` pixels per tile)
+            near = rect.grow(self.grow + 1, m.width, m.height)
+            changed = QRectF(near.x0 * TILE, near.y0 * TILE, (near.x1 - near.x0 + 1) * TILE,
+                             (near.y1 - near.y0 + 1) * TILE)
         rect = rect.grow(self.grow, m.width, m.height)
         for cy in range(rect.y0 // CHUNK, rect.y1 // CHUNK + 1):
             for cx in range(rect.x0 // CHUNK, rect.x1 // CHUNK + 1):
-                self._rebuild(m, cx, cy)
+                self._rebuild(m, cx, cy, changed)
 
-    def _rebuild(self, m: MapModel, cx: int, cy: int) -> None:
+    def _rebuild(self, m: MapModel, cx: int, cy: int, changed: QRectF | None = None) -> None:
         old = self.chunks.pop((cx, cy), None)
         rect = Rect(cx * CHUNK, cy * CHUNK, min(m.width, (cx + 1) * CHUNK) - 1,
                     min(m.height, (cy + 1) * CHUNK) - 1)
@@ -350,9 +378,12 @@ class ChunkedPathLayer(LayerItem):
         for key, lines in paths:
             seg = _segments(lines)
             if len(seg):
-                groups.append(LineGroup(seg * TILE, self.pens(key), clip))
+                pens = self._pens.get(key)
+                if pens is None:
+                    pens = self._pens[key] = list(self.pens(key))
+                groups.append(LineGroup(seg * TILE, pens, clip))
         if groups and old is not None:
-            old.set_groups(groups)
+            old.set_groups(groups, changed)
             self.chunks[(cx, cy)] = old
         elif groups:
             self.chunks[(cx, cy)] = PathChunk(groups, self, self.min_px)
@@ -390,5 +421,7 @@ class TeamColoured:
             colors = style.map_team_colors(self.model)
             if any(old.get(t, c) != c for t, c in colors.items()):
                 rect = None
+            elif colors != old and isinstance(self, ChunkedPathLayer):
+                self._pens.clear()  # a team came or went: its pens are made afresh
             self.team_colors: dict[str, QColor] = colors
         super().refresh(rect)  # type: ignore[misc]  # the layer class after the mixin

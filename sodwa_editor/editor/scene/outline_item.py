@@ -26,9 +26,11 @@ from ...engine.model import MapModel, Rect
 from ...engine.terrain import Base
 from .. import style
 from ..style import TILE
+from .kernels import keyed_links, keyed_outline
 from .layers import ChunkedPathLayer, TeamColoured
 
 Lines = list[np.ndarray]  # each (n, 2, 2): n segments of two points
+CLEAR = int(Base.CLEAR)
 
 
 def _pen(color, width: float) -> QPen:
@@ -221,12 +223,12 @@ class TerrainOutlines(ChunkedPathLayer):
         bases = model.registry.base_table()
         inset = style.OUTLINE_INSET / TILE
         out: dict[object, Lines] = {}
-        for tid in np.unique(keys).tolist():
-            base = Base(int(bases[tid]))
-            if base is not Base.CLEAR:
-                out.setdefault(base, []).append(
-                    mask_outline(keys == tid, reg.x0, reg.y0, inset, rect))
-        links, owners = diagonal_links(keys, reg.x0, reg.y0, inset, rect)
+        base_of = bases.tolist()
+        tids = [t for t in np.unique(keys).tolist() if base_of[t] != CLEAR]
+        for tid, lines in zip(tids, keyed_outline(keys, tids, reg.x0, reg.y0, inset, rect),
+                              strict=True):  # mask_outline(keys == tid, ...) for every tid
+            out.setdefault(Base(base_of[tid]), []).append(lines)
+        links, owners = keyed_links(keys, reg.x0, reg.y0, inset, rect)  # diagonal_links
         for base in np.unique(bases[owners]).tolist():
             if base != Base.CLEAR:  # drawn apart: diagonals cannot be filled rectangles
                 out[(Base(base), "link")] = [links[bases[owners] == base]]

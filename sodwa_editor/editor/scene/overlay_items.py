@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from ...engine.model import Edge, Rect
 from ..geometry import edge_endpoints
 from ..style import TILE
+from .kernels import mask_segments
 from .layers import points_polygon
 from .outline_item import mask_outline
 
@@ -47,7 +48,7 @@ def mask_path(mask: np.ndarray, x0: int = 0, y0: int = 0) -> QPainterPath:
 def mask_lines(mask: np.ndarray, x0: int = 0, y0: int = 0) -> list[QLineF]:
     """The boundary of the tiles of ``mask`` as straight grid lines (scene units)."""
     h, w = mask.shape
-    segs = mask_outline(mask, x0, y0, 0.0, Rect(x0, y0, x0 + w - 1, y0 + h - 1)) * TILE
+    segs = mask_segments(mask, x0, y0, Rect(x0, y0, x0 + w - 1, y0 + h - 1)) * TILE
     return [QLineF(ax, ay, bx, by) for (ax, ay), (bx, by) in segs.tolist()]
 
 

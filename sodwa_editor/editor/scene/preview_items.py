@@ -12,7 +12,7 @@ fills and tints but under level numbers, tokens and the rulebook lines.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -29,8 +29,8 @@ from ...engine.model import MapModel, Rect
 from ...engine.terrain import Crossing
 from .. import style
 from ..style import TILE
-from .layers import CHUNK, ImageLayer, exposed_tiles, premultiply, tile_pixels
-from .outline_item import mask_outline
+from .kernels import mask_segments
+from .layers import CHUNK, ImageLayer, exposed_tiles, points_polygon, premultiply, tile_pixels
 from .overlay_items import mask_path
 
 #: hatching and region edges are drawn when a tile is at least this many pixels
@@ -83,23 +83,31 @@ def device_brush(brush: QBrush, painter: QPainter) -> QBrush:
     return out
 
 
-def region_edges(mask: np.ndarray, r: Rect) -> list[QLineF]:
-    """Scene lines between the tiles in ``mask`` (a whole-map bool array) and
-    those not in it, for the sides of tiles in ``r`` (the map's own edge is no
-    boundary: beyond it counts as inside)."""
+def region_segments(mask: np.ndarray, r: Rect) -> np.ndarray:
+    """Scene segments (n, 2, 2) between the tiles in ``mask`` (a whole-map bool
+    array) and those not in it, for the sides of tiles in ``r`` (the map's own
+    edge is no boundary: beyond it counts as inside)."""
     h, w = mask.shape
     ext = np.ones((r.y1 - r.y0 + 3, r.x1 - r.x0 + 3), bool)
     y0, y1, x0, x1 = max(0, r.y0 - 1), min(h, r.y1 + 2), max(0, r.x0 - 1), min(w, r.x1 + 2)
     ext[y0 - r.y0 + 1:y1 - r.y0 + 1, x0 - r.x0 + 1:x1 - r.x0 + 1] = mask[y0:y1, x0:x1]
-    seg = mask_outline(ext, r.x0 - 1, r.y0 - 1, 0.0, r) * TILE
-    return [QLineF(a, b, c, d) for (a, b), (c, d) in seg.tolist()]
+    return mask_segments(ext, r.x0 - 1, r.y0 - 1, r) * TILE
+
+
+def edge_pens(edge_color: QColor) -> list[QPen]:
+    """The pens of a region's edge: the colour on a white halo, square caps."""
+    pens = haloed(edge_color, style.LOS_EDGE_WIDTH)
+    for pen in pens:
+        pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+    return pens
 
 
 def paint_region(painter: QPainter, option: QStyleOptionGraphicsItem, model: MapModel,
                  hatch: np.ndarray | None, brush: QBrush | None, edge: np.ndarray | None,
-                 edge_color: QColor) -> None:
+                 edge_color: QColor | list[QPen]) -> None:
     """Hatch the tiles of ``hatch`` and outline the region ``edge`` (both
-    whole-map masks) within the exposed tiles."""
+    whole-map masks) within the exposed tiles; ``edge_color`` or the pens of
+    :func:`edge_pens` for it."""
     r = exposed_tiles(model, option.exposedRect)
     if r is None:
         return
@@ -109,12 +117,14 @@ def paint_region(painter: QPainter, option: QStyleOptionGraphicsItem, model: Map
         if sub.any():
             painter.fillPath(mask_path(sub, r.x0, r.y0), device_brush(brush, painter))
     if edge is not None:
-        lines = region_edges(edge, r)
-        if lines:
-            for pen in haloed(edge_color, style.LOS_EDGE_WIDTH):
-                pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+        seg = region_segments(edge, r)
+        if len(seg):
+            # drawLines(const QPointF *, n) on the polygon's memory (see layers.LineGroup)
+            points = points_polygon(seg)
+            pens = edge_pens(edge_color) if isinstance(edge_color, QColor) else edge_color
+            for pen in pens:
                 painter.setPen(pen)
-                painter.drawLines(lines)
+                painter.drawLines(points.data(), len(seg))
 
 
 class ArrayImage(ImageLayer):
@@ -163,6 +173,7 @@ class LosFanItem(ArrayImage):
         self.fan: np.ndarray | None = None
         self.lut = premultiply(np.asarray(style.LOS_RGBA, np.uint8))
         self.hatch = hatch_brush(style.LOS_HATCH, style.LOS_HATCH_SPACING)
+        self.edge_pens = edge_pens(style.LOS_EDGE)
 
     def set_fan(self, model: MapModel, fan: np.ndarray, within: Rect | None = None) -> None:
         """Show ``fan``; ``within`` bounds the tiles that changed since the last
@@ -188,7 +199,7 @@ class LosFanItem(ArrayImage):
         if self.fan is None or self.model is None or tile_pixels(option, painter) < DETAIL_PX:
             return
         paint_region(painter, option, self.model, self.fan == Crossing.IMPEDED, self.hatch,
-                     self.fan == Crossing.BLOCKED, style.LOS_EDGE)
+                     self.fan == Crossing.BLOCKED, self.edge_pens)
 
 
 class ReachItem(ArrayImage):
@@ -202,6 +213,7 @@ class ReachItem(ArrayImage):
         self.count = 0
         self.hatch = hatch_brush(style.REACH_STOP_HATCH, style.LOS_HATCH_SPACING,
                                  backslash=True)
+        self.edge_pens = edge_pens(style.REACH_EDGE)
 
     def set_reach(self, model: MapModel, result) -> None:
         steps = getattr(result, "steps", None)
@@ -228,7 +240,7 @@ class ReachItem(ArrayImage):
         if px >= DETAIL_PX:
             reach = self.steps >= 0
             paint_region(painter, option, self.model, reach & self.stop, self.hatch, reach,
-                         style.REACH_EDGE)
+                         self.edge_pens)
         if px < 18:
             return
         # Step counts as small badges in the tile's top-left corner: readable over
@@ -237,8 +249,11 @@ class ReachItem(ArrayImage):
         font.setPixelSize(int(TILE * 0.3))
         painter.setFont(font)
         badge = QColor(255, 255, 255, 200)
-        ys, xs = np.nonzero(self.steps > 0)
-        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+        r = exposed_tiles(self.model, option.exposedRect)
+        if r is None:
+            return
+        ys, xs = np.nonzero(self.steps[r.y0:r.y1 + 1, r.x0:r.x1 + 1] > 0)
+        for y, x in zip((ys + r.y0).tolist(), (xs + r.x0).tolist(), strict=True):
             text = str(int(self.steps[y, x]))
             box = QRectF(x * TILE + 1, y * TILE + 1, TILE * (0.22 + 0.17 * len(text)), TILE * 0.36)
             painter.fillRect(box, badge)
