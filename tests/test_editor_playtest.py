@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -439,3 +439,22 @@ def test_the_driver_plays_what_the_turn_loop_plays_and_replays_after_going_back(
     while s.result is None:  # the AIs, from the same streams, play the same battle
         s.step_action()
     assert s.state.state_hash() == final and s.turn_count == s.turn
+
+
+def test_the_characters_layer_toggle_and_opacity_apply_to_the_battle_tokens(
+        make_window, qtbot):
+    win = open_map(make_window, "tiered-keep.json")
+    press_f5_and_start(win, qtbot, ("greedy", "greedy"), seed=5)
+    mode = win.playtest
+    tokens = list(mode.board.tokens.values())
+    assert tokens and all(t.isVisible() for t in tokens)
+    box = win.layers.boxes["characters"]
+    QTest.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
+    assert not box.isChecked()
+    assert not any(t.isVisible() for t in mode.board.tokens.values())
+    QTest.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
+    assert all(t.isVisible() for t in mode.board.tokens.values())
+    win.scene.set_layer_opacity("characters", 0.4)
+    assert all(abs(t.effectiveOpacity() - 0.4) < 1e-6 for t in mode.board.tokens.values())
+    QTest.keyClick(win.view, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not mode.active, timeout=5000)

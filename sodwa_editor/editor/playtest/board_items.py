@@ -116,7 +116,10 @@ class BattleBoard:
                                     QColor(213, 94, 0, 60), TARGETS_Z)
         #: the characters a human team picks its actor from (a same-team tie)
         self.candidates = ShapeOverlay(cosmetic(ACTIVE, 3), QColor(255, 200, 0, 70), TARGETS_Z)
-        for item in (self.tokens_root, self.ring, self.targets, self.candidates):
+        # the battle's tokens hang under the scene's Characters layer, so the Layers
+        # dock's toggle and opacity apply to them as to the editor's tokens
+        self.tokens_root.setParentItem(scene.items_by_name["tokens"])
+        for item in (self.ring, self.targets, self.candidates):
             scene.addItem(item)
         self.tokens: dict[int, BattleToken] = {}
         self.state: BattleState | None = None
