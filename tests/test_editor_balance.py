@@ -223,3 +223,41 @@ def test_a_map_no_battle_can_start_from_is_refused_with_the_message(make_window,
     assert dialog.status.text() == ("Cannot run: a battle needs characters of exactly 2 "
                                     "teams; the map has 1: blue")
     assert dialog.run_button.isEnabled()
+
+
+def test_an_ai_profile_file_is_played_by_both_ais_as_with_the_cli(
+        make_window, qtbot, tmp_path, capsys):
+    from sodwa_editor.battle.ai.profile import load_profile
+
+    profile = tmp_path / "bold.json"
+    head = {"format": "sodwa-ai-profile", "format_version": 1}
+    profile.write_text(json.dumps({**head, "greedy": {"damage": 0.0, "kill": 0.0, "threat": 5.0}}))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**head, "greedy": {"kill": "lots"}}))
+    win = make_window(tiny_map())
+    dialog = open_dialog(win, qtbot)
+    set_inputs(qtbot, dialog, battles=2, seed=5)
+    for box in dialog.ai:
+        box.setCurrentText("greedy")
+    # a bad profile is refused with the key, and nothing runs
+    qtbot.mouseClick(dialog.profile, Left)
+    qtbot.keyClicks(dialog.profile, str(bad))
+    qtbot.mouseClick(dialog.run_button, Left)
+    assert not dialog.is_running() and dialog.report is None
+    assert dialog.status.text().startswith("Cannot run: ") and "kill" in dialog.status.text()
+    dialog.profile.clear()
+    qtbot.keyClicks(dialog.profile, str(profile))
+    qtbot.mouseClick(dialog.run_button, Left)
+    qtbot.waitUntil(lambda: dialog.report is not None and not dialog.is_running(),
+                    timeout=120_000)
+    setup = BattleSetup.from_map(win.document.model.copy(), ai=("greedy", "greedy"),
+                                 profiles=[load_profile(profile)] * 2)
+    assert dialog.records == run_batch(setup, 2, seed=5, swap_sides=True, workers=1)
+    shipped = BattleSetup.from_map(win.document.model.copy(), ai=("greedy", "greedy"))
+    assert dialog.records != run_batch(shipped, 2, seed=5, swap_sides=True, workers=1)
+    path = tmp_path / "tiny.json"
+    save_map(win.document.model, path)
+    assert main(["simulate", str(path), "--battles", "2", "--seed", "5", "--swap-sides",
+                 "--ai", "greedy,greedy", "--ai-profile", str(profile), "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)["maps"][0]
+    assert {k: v for k, v in cli.items() if k not in ("map", "map_hash")} == dialog.report

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...battle.ai import CONTROLLERS
+from ...battle.ai.profile import load_profile
 from ...battle.jsonfiles import BattleInputError
 from ...battle.report import TILE_KINDS, TILE_TITLES
 from ...battle.report_html import FIGURES, render
@@ -145,22 +146,34 @@ class BalanceDialog(QDialog):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         form.addRow("&Seed:", self.seed)
-        rules = QHBoxLayout()
-        self.rules = QLineEdit()
-        self.rules.setPlaceholderText("default rules (resources/rules.json)")
-        browse = QPushButton("...")
-        browse.clicked.connect(self._browse_rules)
-        rules.addWidget(self.rules, 1)
-        rules.addWidget(browse)
-        form.addRow("Rules file:", rules)
+        self.rules, browse_rules = self._file_row(
+            form, "Rules file:", "default rules (resources/rules.json)", "Rules File")
+        self.profile, browse_profile = self._file_row(
+            form, "AI profile:", "shipped profile (resources/ai-profile.json)",
+            "AI Profile")
         self.inputs: list[QWidget] = [self.battles, *self.ai, self.swap, self.workers,
-                                      self.seed, self.rules, browse]
+                                      self.seed, self.rules, browse_rules, self.profile,
+                                      browse_profile]
         return form
 
-    def _browse_rules(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Rules File", "", "JSON (*.json)")
-        if path:
-            self.rules.setText(path)
+    def _file_row(self, form: QFormLayout, label: str, placeholder: str,
+                  title: str) -> tuple[QLineEdit, QPushButton]:
+        """A file name box with a browse button (empty: the shipped default)."""
+        row = QHBoxLayout()
+        edit = QLineEdit()
+        edit.setPlaceholderText(placeholder)
+        browse = QPushButton("...")
+
+        def choose() -> None:
+            path, _ = QFileDialog.getOpenFileName(self, title, "", "JSON (*.json)")
+            if path:
+                edit.setText(path)
+
+        browse.clicked.connect(choose)
+        row.addWidget(edit, 1)
+        row.addWidget(browse)
+        form.addRow(label, row)
+        return edit, browse
 
     # ------------------------------------------------------------------ run
     def settings(self) -> RunSettings:
@@ -169,11 +182,15 @@ class BalanceDialog(QDialog):
 
     def make_setup(self) -> BattleSetup:
         """The setup of the open map as it stands (a copy: the run never touches the
-        document), the chosen rules and AIs; bad input raises BattleInputError."""
+        document), the chosen rules, AIs and AI profile (both teams' AIs play by it,
+        as ``sodwa simulate --ai-profile FILE``); bad input raises BattleInputError."""
         text = self.rules.text().strip()
         rules = load_rules(Path(text) if text else None)
+        text = self.profile.text().strip()
+        profiles = [load_profile(Path(text))] * 2 if text else None
         return BattleSetup.from_map(self.win.document.model.copy(), rules=rules,
-                                    ai=[box.currentText() for box in self.ai])
+                                    ai=[box.currentText() for box in self.ai],
+                                    profiles=profiles)
 
     def start(self) -> None:
         if self.run is not None:
