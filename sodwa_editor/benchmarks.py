@@ -310,8 +310,9 @@ class BattleMetric:
     higher_is_better: bool
 
 
-def _battle_teams(seed: int, n: int) -> list[tuple[str, object, None]]:
-    """Two seeded teams of ``n`` roster archetypes (the same for every run)."""
+def random_teams(seed: int | np.random.Generator, n: int) -> list[tuple[str, object, None]]:
+    """Two seeded teams of ``n`` roster archetypes (the same for every run; ``seed``
+    may be a generator to draw from).  Used by the battle benchmark and the AI tests."""
     from .battle.sheet import load_roster
     from .battle.teams import team_from_dict
 
@@ -371,7 +372,7 @@ def run_battles(*, battles: int = 8, size: int = 32, members: int = 4,
     board = prepare(model)
 
     def battle(k: int) -> BattleState:
-        return BattleState.from_teams(model, _battle_teams(k, members),  # type: ignore[arg-type]
+        return BattleState.from_teams(model, random_teams(k, members),  # type: ignore[arg-type]
                                       seed=k, board=board)
 
     warm = battle(10_000)  # numba compilation and the board's caches

@@ -15,9 +15,8 @@ from sodwa_editor.battle.ai.profile import default_profile, load_profile
 from sodwa_editor.battle.ai.scoring import plans
 from sodwa_editor.battle.jsonfiles import BattleInputError
 from sodwa_editor.battle.loop import View, run_battle
-from sodwa_editor.battle.sheet import load_roster
 from sodwa_editor.battle.state import BattleState
-from sodwa_editor.battle.teams import team_from_dict
+from sodwa_editor.benchmarks import random_teams
 from sodwa_editor.engine.generate import make_mixed_map
 
 
@@ -63,22 +62,9 @@ def test_greedy_does_not_walk_where_enemies_acting_first_can_defeat_it():
     assert plans(View(s, 0), blind)[0].steps[0].to[0] < 7  # type: ignore[union-attr]
 
 
-def _sides(seed: int, n: int):
-    roster = load_roster()
-    names = roster.names()
-    rng = np.random.default_rng(seed)
-    out = []
-    for side in ("red", "blue"):
-        members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
-                   for i in range(n)]
-        doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
-        out.append((side, team_from_dict(doc, roster), None))
-    return out
-
-
 def play(names: list[str], seed: int, size: int = 16, n: int = 3) -> BattleState:
     model = make_mixed_map(size, seed=seed)
-    s = BattleState.from_teams(model, _sides(seed, n), seed=seed)
+    s = BattleState.from_teams(model, random_teams(seed, n), seed=seed)
     run_battle(s, make_controllers(names, s))
     return s
 
@@ -90,7 +76,7 @@ def test_same_seed_gives_the_same_greedy_battle():
 
 
 def test_the_choice_does_not_depend_on_dict_insertion_order():
-    s = BattleState.from_teams(make_mixed_map(16, seed=3), _sides(3, 3), seed=3)
+    s = BattleState.from_teams(make_mixed_map(16, seed=3), random_teams(3, 3), seed=3)
     from sodwa_editor.battle.actions import begin_turn, next_turn
 
     choice = next_turn(s)

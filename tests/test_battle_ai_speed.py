@@ -20,31 +20,18 @@ from sodwa_editor.battle.clock import Clock
 from sodwa_editor.battle.karma import add
 from sodwa_editor.battle.loop import View
 from sodwa_editor.battle.rules import default_rules
-from sodwa_editor.battle.sheet import load_roster
 from sodwa_editor.battle.state import BattleState
-from sodwa_editor.battle.teams import team_from_dict
+from sodwa_editor.benchmarks import random_teams
 from sodwa_editor.engine.generate import make_mixed_map
 
 WEIGHTS = default_profile().greedy
-
-
-def _sides(rng: np.random.Generator, n: int):
-    roster = load_roster()
-    names = roster.names()
-    out = []
-    for side in ("red", "blue"):
-        members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
-                   for i in range(n)]
-        doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
-        out.append((side, team_from_dict(doc, roster), None))
-    return out
 
 
 def _positions(seed: int, size: int, n: int, count: int):
     """``count`` decision points of one battle played by random controllers: at each,
     the state with a turn in progress (a copy)."""
     rng = np.random.default_rng(seed)
-    state = BattleState.from_teams(make_mixed_map(size, seed=seed), _sides(rng, n), seed=seed)
+    state = BattleState.from_teams(make_mixed_map(size, seed=seed), random_teams(rng, n), seed=seed)
     players = make_controllers(["random", "random"], state)
     out = []
     while state.result is None and len(out) < count:
