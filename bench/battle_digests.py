@@ -24,7 +24,7 @@ from sodwa_editor.battle.ai import make_controllers
 from sodwa_editor.battle.board import Board, prepare
 from sodwa_editor.battle.loop import run_battle
 from sodwa_editor.battle.state import BattleState
-from sodwa_editor.benchmarks import _battle_teams
+from sodwa_editor.benchmarks import random_teams
 from sodwa_editor.engine.generate import make_mixed_map
 from sodwa_editor.engine.model import MapModel
 
@@ -49,7 +49,7 @@ def digest(size: int, members: int, pair: tuple[str, str], seed: int,
         model = make_mixed_map(size, seed=size)
         boards[size] = (model, prepare(model))
     model, board = boards[size]
-    state = BattleState.from_teams(model, _battle_teams(seed, members),  # type: ignore[arg-type]
+    state = BattleState.from_teams(model, random_teams(seed, members),  # type: ignore[arg-type]
                                    seed=seed, board=board)
     if "expectimax" in pair:
         state.rules = replace(state.rules, battle=replace(state.rules.battle, max_turns=30))

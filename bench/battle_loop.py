@@ -26,7 +26,7 @@ from sodwa_editor.battle.ai import make_controllers
 from sodwa_editor.battle.board import prepare
 from sodwa_editor.battle.loop import View, run_battle
 from sodwa_editor.battle.state import BattleState
-from sodwa_editor.benchmarks import _battle_teams
+from sodwa_editor.benchmarks import random_teams
 from sodwa_editor.engine.generate import make_mixed_map
 
 
@@ -65,7 +65,7 @@ def main() -> None:
     board = prepare(model)
 
     def battle(k: int) -> BattleState:
-        return BattleState.from_teams(model, _battle_teams(k, 4),  # type: ignore[arg-type]
+        return BattleState.from_teams(model, random_teams(k, 4),  # type: ignore[arg-type]
                                       seed=k, board=board)
 
     records = []

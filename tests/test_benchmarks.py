@@ -3,9 +3,15 @@ background process, beside the tcod reference timed the same way."""
 
 from __future__ import annotations
 
+import importlib.util
 import time
+from pathlib import Path
+
+import pytest
 
 from sodwa_editor import benchmarks as b
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
 def test_each_fan_metric_has_a_busy_twin_with_its_busy_reference():
@@ -46,3 +52,15 @@ def test_a_busy_metric_is_timed_and_reported(capsys):
     assert all(r.median_ms > 0 for r in results)
     table = b.format_table(results)
     assert "`los_fan_16_open_busy_ms`" in table and "one busy background process" not in table
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in BENCH.glob("*.py")))
+def test_each_bench_script_imports_what_it_uses(script):
+    """A benchmark script is run by hand, so nothing else notices when a name it
+    imports is renamed (bench/battle_loop.py imported a removed helper): load each
+    one as a module (its ``main()`` does not run) and check it has one."""
+    spec = importlib.util.spec_from_file_location(f"bench_{script[:-3]}", BENCH / script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert callable(getattr(module, "main", None))
