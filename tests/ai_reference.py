@@ -142,11 +142,10 @@ class TurnFacts:
         mode = rules.awareness.mode
         seen = np.zeros((n, m), np.int64)  # defender -> attacker
         if mode == "los":
-            col = np.empty(n, np.int64)
             for b in range(m):
                 stack = self.los.stack(int(self.level[self.ey[b], self.ex[b]]))
-                k.sight_from(self.ex[b], self.ey[b], px, py, *stack, self.los.inputs.target, col)
-                seen[:, b] = col
+                k.sight_from_into(self.ex[b], self.ey[b], px, py, *stack,
+                                  self.los.inputs.target, seen, b)
             seen[adjacent & (seen == IMPEDED)] = int(Crossing.CLEAR)  # L5
         legal = adjacent | (~engaged[:, None] & (sight <= IMPEDED))
         liq = self.liquid[py, px]

@@ -180,18 +180,27 @@ class Options:
         return out
 
 
+def move_tiles(state: BattleState) -> tuple[np.ndarray, np.ndarray]:
+    """The tiles the actor's Move Action may end on now (``x`` and ``y`` arrays,
+    row-major; empty when it may not move): its movement range with
+    :func:`move_allowance` steps, its own tile excluded."""
+    turn, actor = state.turn, state.actor
+    if actor is not None and turn is not None and state.result is None \
+            and turn.can_take(ActionType.MOVE):
+        allowance = move_allowance(state)
+        if allowance > 0:
+            yy, xx = np.nonzero(state.reach_of(actor, allowance).steps > 0)
+            return xx.astype(np.int64), yy.astype(np.int64)
+    return np.zeros(0, np.int64), np.zeros(0, np.int64)
+
+
 def options(state: BattleState) -> Options | None:
     """The actor's :class:`Options`; None between turns and once the battle is over."""
     actor, turn = state.actor, state.turn
     if actor is None or turn is None or state.result is not None:
         return None
-    xs: tuple[int, ...] = ()
-    ys: tuple[int, ...] = ()
-    if turn.can_take(ActionType.MOVE):
-        allowance = move_allowance(state)
-        if allowance > 0:
-            yy, xx = np.nonzero(state.reach_of(actor, allowance).steps > 0)
-            xs, ys = tuple(xx.tolist()), tuple(yy.tolist())
+    xx, yy = move_tiles(state)
+    xs, ys = tuple(xx.tolist()), tuple(yy.tolist())
     attacks: tuple[int, ...] = ()
     features: tuple[Feature, ...] = ()
     if turn.can_take(ActionType.ATTACK):

@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
+
 from ..engine.los import LosBoard
 from ..engine.model import MapModel
 from ..engine.movement import Reach
@@ -37,6 +39,7 @@ from .actions import (
     apply_checked,
     begin_turn,
     legal_actions,
+    move_tiles,
     next_turn,
     options,
     refusal,
@@ -161,6 +164,11 @@ class View:
     def options(self) -> Options | None:
         """The actor's legal actions by kind (cheaper than :meth:`legal_actions`)."""
         return options(self._state)
+
+    def move_tiles(self) -> tuple[np.ndarray, np.ndarray]:
+        """The tiles the actor may move to now (``x``, ``y`` arrays; as
+        :meth:`options`' moves, without working out the rest)."""
+        return move_tiles(self._state)
 
     def refusal(self, action: Action) -> str | None:
         return refusal(self._state, action)

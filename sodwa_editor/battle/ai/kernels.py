@@ -32,14 +32,14 @@ def sight_to(px, py, tx, ty, rng, metric, ctx, tcs, ecs, scs, tg, out):  # pragm
 
 
 @njit(cache=True, nogil=True)
-def sight_from(sx, sy, px, py, ctx, tcs, ecs, scs, tg, out):  # pragma: no cover
-    """``out[i]``: the LoS class from ``(sx, sy)`` (the stack's viewer level) to
+def sight_from_into(sx, sy, px, py, ctx, tcs, ecs, scs, tg, out, col):  # pragma: no cover
+    """``out[i, col]``: the LoS class from ``(sx, sy)`` (the stack's viewer level) to
     ``(px[i], py[i])``."""
     for i in range(px.shape[0]):
         x, y = px[i], py[i]
         k = ctx[y, x]
         c, _k, _x, _y, _s = lk.walk(sx, sy, x, y, tcs[k], ecs[k], scs[k], tg)
-        out[i] = c
+        out[i, col] = c
 
 
 @njit(cache=True, nogil=True)
@@ -155,3 +155,86 @@ def threat(fx, fy, cls, times, zones, q, lev, moved, dmg, lethal, expected,
                     dist[c] = dist[c] * (1 - p) + shifted[c] * p
         expected[i] = e
         death[i] = dist[lethal] if lethal > 0 else 1.0
+
+
+@njit(cache=True, nogil=True)
+def distinct(values):  # pragma: no cover
+    """``np.unique(values, return_inverse=True)`` for small integers, by counting:
+    the sorted distinct values and each value's index among them."""
+    n = values.shape[0]
+    if n == 0:
+        return values.copy(), np.zeros(0, np.int64)
+    lo = values.min()
+    span = values.max() - lo + 1
+    index = np.full(span, -1, np.int64)
+    for i in range(n):
+        index[values[i] - lo] = 0
+    found = 0
+    for v in range(span):
+        if index[v] >= 0:
+            index[v] = found
+            found += 1
+    out = np.empty(found, np.int64)
+    inverse = np.empty(n, np.int64)
+    for v in range(span):
+        if index[v] >= 0:
+            out[index[v]] = v + lo
+    for i in range(n):
+        inverse[i] = index[values[i] - lo]
+    return out, inverse
+
+
+@njit(cache=True, nogil=True)
+def attack_codes(px, py, moved, ex, ey, step, dir3, blocked, sight, seen, liquid, level,
+                 lo, span, impeded, los_blocked, out):  # pragma: no cover
+    """``out[i, b]``: the situation code of attacking enemy ``b`` at ``(ex[b], ey[b])``
+    from tile ``(px[i], py[i])`` (Move flag ``moved[i]``), or -1 where it is no legal
+    target (RB targeting: an adjacent enemy may always be attacked, and only an
+    adjacent one while any is; otherwise within Range with a line of sight that is
+    not blocked; the rules as in :mod:`..targeting`).
+
+    ``sight[i, b]``: the LoS class from the tile to the enemy (or OUT_OF_RANGE);
+    ``seen[i, b]``: from the enemy back (awareness), ``-1`` to skip (awareness not by
+    LoS); adjacent parties see each other through Impeding terrain (L5).  The code
+    packs (enemy, adjacent, impeded, sees, on Liquid, moved, level - ``lo``), level
+    fastest, ``span`` levels."""
+    n, m = px.shape[0], ex.shape[0]
+    near = np.zeros(m, np.bool_)
+    for i in range(n):
+        x, y = px[i], py[i]
+        engaged = False
+        for b in range(m):
+            sx, sy = ex[b] - x, ey[b] - y
+            near[b] = False
+            if max(abs(sx), abs(sy)) == 1 and step[dir3[sy + 1, sx + 1], y, x] != blocked:
+                near[b] = True
+                engaged = True
+        for b in range(m):
+            adjacent = near[b]
+            if not adjacent and (engaged or sight[i, b] > impeded):
+                out[i, b] = -1
+                continue
+            s = seen[i, b]
+            sees = 1 if s < 0 else (1 if (s != los_blocked) else 0)
+            imp = 1 if (not adjacent and sight[i, b] == impeded) else 0
+            code = (b * 2 + (1 if adjacent else 0)) * 2 + imp
+            code = ((code * 2 + sees) * 2 + (1 if liquid[y, x] else 0)) * 2 + moved[i]
+            out[i, b] = code * span + (level[y, x] - lo)
+
+
+@njit(cache=True, nogil=True)
+def claim(px, py, at, start):  # pragma: no cover
+    """The tiles ``(px[i], py[i])`` not numbered in ``at`` yet (``-1``), each once, in
+    order of first appearance; numbers them ``start``, ``start + 1``, ... in ``at``."""
+    n = px.shape[0]
+    nx = np.empty(n, np.int64)
+    ny = np.empty(n, np.int64)
+    count = 0
+    for i in range(n):
+        x, y = px[i], py[i]
+        if at[y, x] < 0:
+            at[y, x] = start + count
+            nx[count] = x
+            ny[count] = y
+            count += 1
+    return nx[:count], ny[:count]

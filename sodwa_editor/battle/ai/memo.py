@@ -24,16 +24,24 @@ class Memo:
     arrangement of the characters.  Each part is dropped as soon as what it rests
     on is not the same object any more, so a memo is never wrong, only cold."""
 
-    __slots__ = ("sheets", "rules", "previews", "steps", "walks", "model", "revision", "los",
+    __slots__ = ("sheets", "rules", "previews", "bases", "turns", "steps", "walks",
+                 "walk_stacks", "model", "revision", "los",
                  "zones",
-                 "level", "liquid", "pending")
+                 "level", "liquid", "level_lo", "level_span", "pending")
 
     def __init__(self) -> None:
         self.sheets: tuple[object, ...] = ()
         self.rules: object = None
         self.previews: dict[tuple[object, ...], tuple[float, int, float]] = {}
+        #: The BIP's karma-free numbers per situation: (difficulty, damage, karma gain).
+        self.bases: dict[tuple[object, ...], tuple[int, int, int]] = {}
+        #: TSB turn counts (:func:`.tsb.turns_by`) per (IP, Initiative, due now, ticks
+        #: ahead): what the count depends on, with the clock rules of ``rules``.
+        self.turns: dict[tuple[int, int, bool, int], int] = {}
         self.steps: object = None
         self.walks: dict[tuple[int, int, bool], np.ndarray] = {}
+        #: The walks to every enemy stacked, per (flight, enemies' x..., y...).
+        self.walk_stacks: dict[tuple[object, ...], np.ndarray] = {}
         self.model: object = None
         self.revision = -1
         self.los: dict[tuple[tuple[int, int], ...], LosBoard] = {}
@@ -42,6 +50,8 @@ class Memo:
         self.zones: dict[tuple[int, int, int], tuple[object, np.ndarray]] = {}
         self.level = np.zeros((0, 0), np.int64)
         self.liquid = np.zeros((0, 0), bool)
+        #: The lowest level on the board and how many levels from it to the highest.
+        self.level_lo, self.level_span = 0, 1
         #: Plans made on a fork for the state the next decision will see (a same-team
         #: tie scores each candidate's turn): ``(fingerprint, plans)``, used once.
         self.pending: tuple[tuple[object, ...], list[Plan]] | None = None
@@ -65,11 +75,14 @@ class Memo:
         if (len(sheets) != len(self.sheets) or view.rules is not self.rules
                 or any(a is not b for a, b in zip(sheets, self.sheets, strict=True))):
             self.sheets, self.rules = sheets, view.rules
-            self.previews = {}
+            self.previews, self.bases, self.turns = {}, {}, {}
         if view.board.step is not self.steps:
-            self.steps, self.walks = view.board.step, {}
+            self.steps, self.walks, self.walk_stacks = view.board.step, {}, {}
             self.level = np.array(view.board.level, np.int64)
             self.liquid = np.array(view.board.liquid, bool)
+            if self.level.size:
+                self.level_lo = int(self.level.min())
+                self.level_span = int(self.level.max()) - self.level_lo + 1
         if view.map is not self.model or view.map.revision != self.revision:
             self.model, self.revision, self.los = view.map, view.map.revision, {}
             self.zones = {}

@@ -96,11 +96,13 @@ class TurnFacts:
         memo.check(view)
         self.los = memo.los_board(view, occupied)  # the actor off its tile: it may move
         self.level, self.liquid = memo.level, memo.liquid
+        self.lo, self.span = memo.level_lo, memo.level_span
         self.my_karma = view.karma(self.team)
         self.their_karma = view.karma(1 - self.team)
-        self._previews = memo.previews
+        self._previews, self._bases = memo.previews, memo.bases
         self._zones: dict[int, np.ndarray] = {}
         self._turns_before: dict[int, list[int]] = {}
+        self._due: list[tuple[int, int, bool]] | None = None
         self._walk: np.ndarray | None = None
         self._sight = np.full((0, len(self.enemies)), BLOCKED, np.int64)
         self._sight_at = np.full((self.board.height, self.board.width), -1, np.int64)
@@ -109,17 +111,26 @@ class TurnFacts:
     def _preview(self, a: int, d: int, karma: int, *facts: int) -> tuple[float, int, float]:
         """(P(hit) with karma, damage on a hit, expected karma earned) from the BIP for
         ``a`` attacking ``d`` in the :class:`Situation` of ``facts`` (its fields in
-        order, as integers: a plain tuple is a cheap memo key)."""
+        order, as integers: a plain tuple is a cheap memo key).  The BIP's numbers
+        without karma are kept per situation; the team's karma, which changes all
+        battle long, only picks the successes (:func:`..karma.successes`, as the BIP's
+        ``hits_with_karma``)."""
         key = (a, d, karma, *facts)
         hit = self._previews.get(key)
         if hit is None:
-            adjacent, impeded, a_level, d_level, a_moved, d_moved, aware, a_liq, d_liq = facts
-            s = Situation(bool(adjacent), bool(impeded), int(a_level), int(d_level),
-                          bool(a_moved), bool(d_moved), bool(aware), bool(a_liq), bool(d_liq))
-            p = bip(self.view.sheet(a), self.view.sheet(d), s, self.rules, karma)
-            fail = (100 - p.hits_with_karma) / 100
-            hit = (p.hits_with_karma / 100, p.damage_on_hit,
-                   fail * karma_rules.gain(p.difficulty, self.rules))
+            base_key = (a, d, *facts)
+            base = self._bases.get(base_key)
+            if base is None:
+                adjacent, impeded, a_level, d_level, a_moved, d_moved, aware, a_liq, d_liq = facts
+                s = Situation(bool(adjacent), bool(impeded), int(a_level), int(d_level),
+                              bool(a_moved), bool(d_moved), bool(aware), bool(a_liq),
+                              bool(d_liq))
+                p = bip(self.view.sheet(a), self.view.sheet(d), s, self.rules)
+                base = self._bases[base_key] = (p.difficulty, p.damage_on_hit,
+                                                karma_rules.gain(p.difficulty, self.rules))
+            difficulty, damage, gain = base
+            hits = karma_rules.successes(difficulty, karma, self.rules)
+            hit = (hits / 100, damage, (100 - hits) / 100 * gain)
             self._previews[key] = hit
         return hit
 
@@ -133,36 +144,24 @@ class TurnFacts:
         if n == 0 or m == 0:
             return out
         view, rules, w = self.view, self.rules, self.w
-        sx = self.ex[None, :] - px[:, None]
-        sy = self.ey[None, :] - py[:, None]
-        near = np.maximum(np.abs(sx), np.abs(sy)) == 1
-        way = DIR3[(sy + 1).clip(0, 2), (sx + 1).clip(0, 2)]
-        adjacent = near & (self.board.step[way, py[:, None], px[:, None]] != adj.BLOCKED)
-        engaged = np.asarray(adjacent.any(axis=1), bool)
-        lev = self.level[py, px]
-        sight = np.where(engaged[:, None], BLOCKED, self.sight(px, py))  # attacker -> defender
         mode = rules.awareness.mode
-        seen = np.zeros((n, m), np.int64)  # defender -> attacker
+        seen = np.full((n, m), -1, np.int64)  # defender -> attacker (awareness)
         if mode == "los":
-            col = np.empty(n, np.int64)
+            target = self.los.inputs.target
             for b in range(m):
                 stack = self.los.stack(int(self.level[self.ey[b], self.ex[b]]))
-                k.sight_from(self.ex[b], self.ey[b], px, py, *stack, self.los.inputs.target, col)
-                seen[:, b] = col
-            seen[adjacent & (seen == IMPEDED)] = int(Crossing.CLEAR)  # L5
-        legal = adjacent | (~engaged[:, None] & (sight <= IMPEDED))
-        ra, rb = np.nonzero(legal)
+                k.sight_from_into(self.ex[b], self.ey[b], px, py, *stack, target, seen, b)
+        codes = np.empty((n, m), np.int64)
+        k.attack_codes(px, py, moved.astype(np.int64), self.ex, self.ey, self.board.step, DIR3,
+                       adj.BLOCKED, self.sight(px, py), seen, self.liquid, self.level,
+                       self.lo, self.span, IMPEDED, BLOCKED, codes)
+        ra, rb = np.nonzero(codes >= 0)
         if len(ra) == 0:
             return out
-        liq = self.liquid[py, px]
-        levels, lev_i = distinct(lev[ra])
-        near_l, imp_l = adjacent[ra, rb], sight[ra, rb] == IMPEDED
-        code = (((((rb * 2 + near_l) * 2 + (~near_l & imp_l)) * 2 + (seen[ra, rb] != BLOCKED))
-                 * 2 + liq[ra]) * 2 + moved[ra]) * len(levels) + lev_i
-        cases, which = distinct(code)
+        cases, which = distinct(codes[ra, rb])
         p, dmg, karma = np.empty(len(cases)), np.empty(len(cases), np.int64), np.empty(len(cases))
         for c, value in enumerate(cases.tolist()):
-            value, li = divmod(value, len(levels))
+            value, li = divmod(value, self.span)
             value, has_moved = divmod(value, 2)
             value, on_liquid = divmod(value, 2)
             value, sees = divmod(value, 2)
@@ -171,7 +170,7 @@ class TurnFacts:
             j = self.enemies[b]
             jx, jy = int(self.ex[b]), int(self.ey[b])
             p[c], dmg[c], karma[c] = self._preview(
-                self.i, j, self.my_karma, is_adjacent, impeded, int(levels[li]),
+                self.i, j, self.my_karma, is_adjacent, impeded, li + self.lo,
                 int(self.level[jy, jx]), has_moved, view.moved(j), is_aware(mode, bool(sees)),
                 on_liquid, int(self.liquid[jy, jx]))
         hp = np.array([view.hp(j) for j in self.enemies], np.int64)[rb]
@@ -187,12 +186,9 @@ class TurnFacts:
         :data:`.kernels.OUT_OF_RANGE` beyond the actor's Range (the actor off its
         tile); each tile walked once per decision, one compiled call per level."""
         at = self._sight_at
-        new = distinct(py[at[py, px] < 0] * self.board.width + px[at[py, px] < 0])[0]
-        if len(new):
-            nx, ny = new % self.board.width, new // self.board.width
-            start = len(self._sight)
-            at[ny, nx] = np.arange(start, start + len(new))
-            out = np.empty((len(new), len(self.enemies)), np.int64)
+        nx, ny = k.claim(px, py, at, len(self._sight))
+        if len(nx):
+            out = np.empty((len(nx), len(self.enemies)), np.int64)
             lev = self.level[ny, nx]
             for level in distinct(lev)[0].tolist():
                 stack = self.los.stack(int(level))
@@ -209,11 +205,21 @@ class TurnFacts:
         :func:`.tsb.turns_by`, equal to counting :meth:`View.tsb`'s entries)."""
         hit = self._turns_before.get(extra)
         if hit is None:
-            view, until = self.view, self._next_tick(extra)
-            clock = self.rules.clock
-            hit = [turns_by(view.ip(j), view.sheet(j).initiative,
-                            view.ticks_until_turn(j) == 0, view.tick, until, clock)
-                   for j in self.enemies]
+            view = self.view
+            ahead = self._next_tick(extra) - view.tick
+            if self._due is None:
+                self._due = [(view.ip(j), view.sheet(j).initiative,
+                              view.ticks_until_turn(j) == 0) for j in self.enemies]
+            known, clock = self.memo.turns, self.rules.clock
+            hit = []
+            for ip, initiative, due in self._due:
+                key = (ip, initiative, due, ahead)  # the count only depends on these
+                count = known.get(key)
+                if count is None:
+                    if len(known) >= 4096:
+                        known.clear()
+                    count = known[key] = turns_by(ip, initiative, due, 0, ahead, clock)
+                hit.append(count)
             self._turns_before[extra] = hit
         return hit
 
@@ -244,6 +250,10 @@ class TurnFacts:
         width plus height)."""
         if self._walk is None:
             b, flight, memo = self.board, self.sheet.flight, self.memo
+            key = (flight, *self.ex.tolist(), *self.ey.tolist())
+            self._walk = memo.walk_stacks.get(key)
+            if self._walk is not None:
+                return self._walk
             walks = []
             for x, y in zip(self.ex.tolist(), self.ey.tolist(), strict=True):
                 one = memo.walks.get((x, y, flight))
@@ -257,6 +267,9 @@ class TurnFacts:
                 walks.append(one)
             self._walk = (np.stack(walks) if walks
                           else np.zeros((0, b.height, b.width), np.int64))
+            if len(memo.walk_stacks) >= 64:
+                memo.walk_stacks.clear()
+            memo.walk_stacks[key] = self._walk
         return self._walk
 
     def _zone(self, b: int) -> np.ndarray:
@@ -323,17 +336,9 @@ class TurnFacts:
 
 def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_inverse=True)`` for small integers (levels, codes, IP
-    costs, tile numbers), by counting: the sorted distinct values and each value's
-    index among them."""
-    if len(values) == 0:
-        return values.astype(np.int64), np.zeros(0, np.int64)
-    lo = int(values.min())
-    shifted = values.astype(np.int64) - lo
-    seen = np.bincount(shifted)
-    found = np.flatnonzero(seen)
-    index = np.zeros(len(seen), np.int64)
-    index[found] = np.arange(len(found))
-    return found + lo, index[shifted]
+    costs, tile numbers), by counting (:func:`.kernels.distinct`): the sorted
+    distinct values and each value's index among them."""
+    return k.distinct(np.ascontiguousarray(values, np.int64))
 
 
 def plans(view: View, weights: GreedyWeights, limit: int | None = None,
@@ -348,11 +353,10 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         if kept is not None:
             return kept
     f = TurnFacts(view, weights, memo)
-    opts = view.options()
-    assert opts is not None
+    move_x, move_y = view.move_tiles()
     cost = view.rules.clock
     can_attack = view.can_take(ActionType.ATTACK)
-    can_move = view.can_take(ActionType.MOVE) and len(opts.move_x) > 0
+    can_move = view.can_take(ActionType.MOVE) and len(move_x) > 0
     moved_now = view.moved(f.i)
     cx, cy = np.array([f.tile[0]], np.int64), np.array([f.tile[1]], np.int64)
 
@@ -362,7 +366,7 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     targets = np.zeros(0, np.int64)
     qx = qy = dx = dy = np.zeros(0, np.int64)
     if can_move:
-        dx, dy = np.array(opts.move_x, np.int64), np.array(opts.move_y, np.int64)
+        dx, dy = move_x, move_y
     values = np.zeros((0, len(f.enemies)))
     if can_attack and f.enemies:  # from here and from every Move's end tile, one call
         values = f.attack_values(np.concatenate([cx, dx]), np.concatenate([cy, dy]),
