@@ -3,7 +3,8 @@
 utilities; tests/test_battle_ai_speed.py): the TSB from :meth:`View.tsb`, every
 attack's hit chance from :func:`preview_attack`, numpy arrays per enemy and
 level.  Kept as the scoring was before it was made fast (plus the flyer's own
-walking distance), so a speed change cannot silently change the AI's choices.
+walking distance and the ranged approach to a firing tile), so a speed change
+cannot silently change the AI's choices.
 
 What the AIs read off a :class:`~..loop.View` for one character's turn: every plan
 (pass, attack only, attack then move, move only, move then attack) with its
@@ -227,7 +228,33 @@ class TurnFacts:
                            part)
                 sight[rows] = part <= IMPEDED
             far = np.maximum(1, steps - self.sheet.range)
+            fire = self._fire(b)[fy, fx]
+            far = np.where(fire >= 0, np.maximum(1, fire), far)
             out = np.minimum(out, np.where(sight, 0, far))
+        return out
+
+    def _fire(self, b: int) -> np.ndarray:
+        """Steps to the nearest tile of the map (not the enemy's) within Range of enemy
+        ``b`` with a line of sight to it over the bare terrain (no characters), -1 where
+        none is walkable."""
+        board = self.board
+        bare = LosBoard(self.view.map, [])
+        ex, ey = int(self.ex[b]), int(self.ey[b])
+        xs, ys, one = [], [], np.empty(1, np.int64)
+        for y in range(board.height):
+            for x in range(board.width):
+                if (x, y) == (ex, ey):
+                    continue
+                k.sight_to(np.array([x]), np.array([y]), ex, ey, self.sheet.range,
+                           self.metric, *bare.stack(int(self.level[y, x])),
+                           bare.inputs.target, one)
+                if one[0] <= IMPEDED:
+                    xs.append(x)
+                    ys.append(y)
+        step = adj.steps(board.model, flight=True).step if self.sheet.flight else board.step
+        out = np.empty((board.height, board.width), np.int64)
+        k.walking(step, adj.BLOCKED, DDX, DDY, np.array(xs, np.int64), np.array(ys, np.int64),
+                  out)
         return out
 
     def walks(self) -> list[np.ndarray]:
@@ -239,7 +266,7 @@ class TurnFacts:
             self._walk = []
             for x, y in zip(self.ex.tolist(), self.ey.tolist(), strict=True):
                 one = np.empty((b.height, b.width), np.int64)
-                k.walking(step, adj.BLOCKED, DDX, DDY, x, y, one)
+                k.walking(step, adj.BLOCKED, DDX, DDY, np.array([x]), np.array([y]), one)
                 one[one < 0] = b.width + b.height
                 self._walk.append(one)
         return self._walk

@@ -203,3 +203,22 @@ def test_a_same_team_tie_goes_to_the_candidate_with_the_best_plan():
     assert choice is not None and choice.candidates == (0, 1)
     ai = Greedy(0, np.random.default_rng(0))
     assert ai.choose_actor(View(s, 0), choice.candidates) == index(s, "near")
+
+
+def test_greedy_battle_113_of_the_indoor_compound_ends_before_the_turn_cap():
+    """The batch battle that found the walled-off stalemate (``sodwa simulate
+    maps/indoor-compound.json --ai greedy,greedy --seed 1``, battle 113): its last
+    archer and sniper passed until the 2,000-turn cap; they now seek a line of sight
+    and one side wins."""
+    from pathlib import Path
+
+    from sodwa_editor.battle.batch import play
+    from sodwa_editor.battle.setup import BattleSetup
+    from sodwa_editor.io.files import load_map
+
+    root = Path(__file__).resolve().parent.parent
+    setup = BattleSetup.from_map(load_map(root / "maps" / "indoor-compound.json"),
+                                 ai=("greedy", "greedy"))
+    record = play(setup, 1, 113, False)
+    assert record["winner"] is not None
+    assert record["turns"] < setup.rules.battle.max_turns

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sodwa_editor.battle.actions import apply, begin_turn, next_turn
+from sodwa_editor.battle.actions import Move, apply, begin_turn, next_turn
 from sodwa_editor.battle.ai import make_controllers
 from sodwa_editor.battle.ai.memo import Memo
 from sodwa_editor.battle.ai.profile import default_profile
@@ -116,3 +116,34 @@ def test_turn_counts_equal_the_clock_prediction(ips, inits, acted, once, span):
         got = turns_by(ips[j], inits[j], clock.ticks_until_turn(j) == 0, clock.tick, until,
                        rules)
         assert got == want
+
+
+def test_a_ranged_character_walled_off_from_its_enemy_walks_to_a_tile_it_can_shoot_from():
+    """Seed 1, battle 113 of ``sodwa simulate maps/indoor-compound.json``: an archer and
+    a sniper, each within walking distance of the other (steps <= Range + 1) but cut
+    off by walls from every tile they could reach, passed for 2,000 turns: the
+    approach term was 1 on every tile.  It now counts the steps to the nearest tile
+    with a line of sight to the enemy (through the door here)."""
+    from battle_maps import battle, fighter, grid, turn_of
+
+    rows = "\n".join(["............",
+                      "......XXXXX.",
+                      "......X...X.",
+                      "......X...X.",
+                      "......X...X.",
+                      "......XX.XX.",
+                      "............"])
+    state = battle(grid(rows), [fighter("archer", 0, 1, 3, move=2, range=14, melee_damage=1,
+                                        ranged_damage=6, ranged_accuracy=60),
+                                fighter("guard", 1, 8, 3, move=0, range=1)])
+    turn_of(state, "archer")
+    view = View(state, 0)
+    from sodwa_editor.battle.ai.scoring import TurnFacts
+
+    facts = TurnFacts(view, WEIGHTS)
+    here = facts.gap(np.array([1]), np.array([3]))[0]
+    best = plans(view, WEIGHTS, 1)[0]
+    assert isinstance(best.steps[0], Move)
+    to = best.steps[0].to
+    assert facts.gap(np.array([to[0]]), np.array([to[1]]))[0] < here
+    assert here > 1  # the old estimate, max(1, steps - Range), was 1 everywhere here

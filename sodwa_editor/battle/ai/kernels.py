@@ -57,17 +57,24 @@ def zone(rx, ry, rng, metric, out):  # pragma: no cover
 
 @njit(cache=True, nogil=True)
 def walking(step, blocked, ddx, ddy, sx, sy, out):  # pragma: no cover
-    """Breadth-first steps from ``(sx, sy)`` to every tile over the engine's step
-    classes ``step[d, y, x]`` (a step in direction ``(ddx[d], ddy[d])`` is allowed
-    unless it is ``blocked``); ``out`` gets -1 where no walk arrives.  Characters and
-    the end-of-move rules are ignored: it measures how far, not one Move Action."""
+    """Breadth-first steps from the nearest of the tiles ``(sx[i], sy[i])`` to every
+    tile over the engine's step classes ``step[d, y, x]`` (a step in direction
+    ``(ddx[d], ddy[d])`` is allowed unless it is ``blocked``); ``out`` gets -1 where
+    no walk arrives.  Characters and the end-of-move rules are ignored: it measures
+    how far, not one Move Action."""
     h, w = out.shape
     out[:] = -1
-    qx = [sx]
-    qy = [sy]
-    out[sy, sx] = 0
+    qx = np.empty(h * w, np.int64)
+    qy = np.empty(h * w, np.int64)
+    tail = 0
+    for i in range(sx.shape[0]):
+        if out[sy[i], sx[i]] < 0:
+            out[sy[i], sx[i]] = 0
+            qx[tail] = sx[i]
+            qy[tail] = sy[i]
+            tail += 1
     head = 0
-    while head < len(qx):
+    while head < tail:
         x, y = qx[head], qy[head]
         head += 1
         for d in range(ddx.shape[0]):
@@ -76,8 +83,9 @@ def walking(step, blocked, ddx, ddy, sx, sy, out):  # pragma: no cover
             nx, ny = x + ddx[d], y + ddy[d]
             if 0 <= nx < w and 0 <= ny < h and out[ny, nx] < 0:
                 out[ny, nx] = out[y, x] + 1
-                qx.append(nx)
-                qy.append(ny)
+                qx[tail] = nx
+                qy[tail] = ny
+                tail += 1
 
 
 @njit(cache=True, nogil=True)
@@ -98,11 +106,13 @@ def sight_rows(rows, px, py, ex, ey, rng, metric, ctx, tcs, ecs, scs, tg, out): 
 
 
 @njit(cache=True, nogil=True)
-def gap(fx, fy, walks, melee, sight, rng, impeded, out):  # pragma: no cover
+def gap(fx, fy, walks, fire, melee, sight, rng, impeded, out):  # pragma: no cover
     """The approach term's steps per tile ``i``: over enemies ``b``, the least of
-    ``max(0, steps - 1)`` (``melee[b]``: the better attack kind against it is melee)
-    or ``0`` if ``sight[i, b] <= impeded`` else ``max(1, steps - rng)`` (ranged);
-    ``steps = walks[b, fy[i], fx[i]]``.  ``out`` starts at +inf (no enemy)."""
+    ``max(0, steps - 1)`` (``melee[b]``: the better attack kind against it is melee;
+    ``steps = walks[b, fy[i], fx[i]]``) or, ranged: ``0`` if ``sight[i, b] <= impeded``,
+    else ``max(1, fire[b, fy[i], fx[i]])`` (steps to the nearest tile within Range of
+    it with a line of sight over the terrain), or ``max(1, steps - rng)`` where no
+    such tile is walkable (``fire < 0``).  ``out`` starts at +inf (no enemy)."""
     for i in range(fx.shape[0]):
         best = np.inf
         for b in range(walks.shape[0]):
@@ -111,6 +121,8 @@ def gap(fx, fy, walks, melee, sight, rng, impeded, out):  # pragma: no cover
                 v = max(0, steps - 1)
             elif sight[i, b] <= impeded:
                 v = 0
+            elif fire[b, fy[i], fx[i]] >= 0:
+                v = max(1, fire[b, fy[i], fx[i]])
             else:
                 v = max(1, steps - rng)
             if v < best:

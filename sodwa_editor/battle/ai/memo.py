@@ -25,7 +25,7 @@ class Memo:
     on is not the same object any more, so a memo is never wrong, only cold."""
 
     __slots__ = ("sheets", "rules", "previews", "bases", "turns", "steps", "walks",
-                 "walk_stacks", "model", "revision", "los",
+                 "walk_stacks", "firing", "model", "revision", "los",
                  "zones",
                  "level", "liquid", "level_lo", "level_span", "pending")
 
@@ -42,6 +42,9 @@ class Memo:
         self.walks: dict[tuple[int, int, bool], np.ndarray] = {}
         #: The walks to every enemy stacked, per (flight, enemies' x..., y...).
         self.walk_stacks: dict[tuple[object, ...], np.ndarray] = {}
+        #: Steps to the nearest tile to shoot an enemy from, per (enemy x, y, Range,
+        #: metric, flight) (:meth:`.scoring.TurnFacts.firing`).
+        self.firing: dict[tuple[int, int, int, int, bool], np.ndarray] = {}
         self.model: object = None
         self.revision = -1
         self.los: dict[tuple[tuple[int, int], ...], LosBoard] = {}
@@ -85,6 +88,7 @@ class Memo:
                 self.level_span = int(self.level.max()) - self.level_lo + 1
         if view.map is not self.model or view.map.revision != self.revision:
             self.model, self.revision, self.los = view.map, view.map.revision, {}
+            self.firing = {}
             self.zones = {}
 
     def los_board(self, view: View, occupied: list[tuple[int, int]]) -> LosBoard:

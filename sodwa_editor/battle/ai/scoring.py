@@ -12,7 +12,7 @@ Utility, in hit points, of a plan that attacks ``j`` (if any) and ends on tile
   - threat * E[damage taken on f before my next turn]
   - death  * P(defeated on f before my next turn) * own cost / 100
   - ip     * c / 250
-  - approach * max(0, tiles to the nearest enemy - own Range)
+  - approach * steps still to go before it can strike its nearest enemy
 
 ``P(hit)`` is :func:`..attack.preview_attack`'s hits with the team's karma (the BIP's
 numbers, exact, no sampling).  The threat on ``f`` counts every enemy turn the TSB
@@ -238,11 +238,65 @@ class TurnFacts:
             close = self._preview(self.i, j, self.my_karma, *PLAIN_MELEE)
             far = self._preview(self.i, j, self.my_karma, *PLAIN_RANGED)
             melee[b] = close[0] * close[1] >= far[0] * far[1] or self.sheet.range <= 1
-        sight = (self.sight(fx, fy) if not melee.all()
-                 else np.zeros((len(fx), len(self.enemies)), np.int64))
+        walks = self.walks()
+        if melee.all():
+            sight = np.zeros((len(fx), len(self.enemies)), np.int64)
+            fire = walks  # not read: every enemy is approached for melee
+        else:
+            sight = self.sight(fx, fy)
+            fire = self.firing(melee)
         out = np.empty(len(fx))
-        k.gap(fx, fy, self.walks(), melee, sight, self.sheet.range, IMPEDED, out)
+        k.gap(fx, fy, walks, fire, melee, sight, self.sheet.range, IMPEDED, out)
         return out
+
+    def firing(self, melee: np.ndarray) -> np.ndarray:
+        """Per enemy ``b`` not approached for melee, per tile: steps to the nearest
+        tile from which the character could shoot it (within its Range, a line of
+        sight over the terrain that is not blocked; characters, which move, are not
+        counted), over the character's own steps; -1 where none is walkable.
+
+        Without it a ranged character whose every reachable tile is cut off from its
+        enemy by walls saw no tile nearer than another (``max(1, steps - Range)`` is 1
+        for all of them) and passed: two such characters passed until the turn cap.
+        Kept per (enemy tile, Range, metric, flight) while the terrain stands."""
+        board, memo, rng = self.board, self.memo, self.sheet.range
+        flight = self.sheet.flight
+        out = np.full((len(self.enemies), board.height, board.width), -1, np.int64)
+        terrain = None
+        for b in np.nonzero(~melee)[0].tolist():
+            x, y = int(self.ex[b]), int(self.ey[b])
+            key = (x, y, rng, self.metric, flight)
+            hit = memo.firing.get(key)
+            if hit is None:
+                if terrain is None:
+                    terrain = memo.los_board(self.view, [])
+                ys, xs = np.mgrid[max(0, y - rng):min(board.height, y + rng + 1),
+                                  max(0, x - rng):min(board.width, x + rng + 1)]
+                xs, ys = xs.ravel().astype(np.int64), ys.ravel().astype(np.int64)
+                keep = (xs != x) | (ys != y)
+                xs, ys = xs[keep], ys[keep]
+                cls = np.empty(len(xs), np.int64)
+                lev = self.level[ys, xs]
+                for level in distinct(lev)[0].tolist():
+                    rows = np.nonzero(lev == level)[0]
+                    part = np.empty(len(rows), np.int64)
+                    k.sight_to(xs[rows], ys[rows], x, y, rng, self.metric,
+                               *terrain.stack(int(level)), terrain.inputs.target, part)
+                    cls[rows] = part
+                can = cls <= IMPEDED
+                hit = np.empty((board.height, board.width), np.int64)
+                k.walking(self._steps(), adj.BLOCKED, DDX, DDY, xs[can], ys[can], hit)
+                if len(memo.firing) >= 256:
+                    memo.firing.clear()
+                memo.firing[key] = hit
+            out[b] = hit
+        return out
+
+    def _steps(self) -> np.ndarray:
+        """The character's own step classes: grounded, or a flyer's (A9: flight is
+        movement)."""
+        b = self.board
+        return adj.steps(b.model, flight=True).step if self.sheet.flight else b.step
 
     def walks(self) -> np.ndarray:
         """Per enemy, per tile: steps to the enemy's tile (:func:`.kernels.walking` over
@@ -258,10 +312,9 @@ class TurnFacts:
             for x, y in zip(self.ex.tolist(), self.ey.tolist(), strict=True):
                 one = memo.walks.get((x, y, flight))
                 if one is None:
-                    # a flyer walks over its own adjacency (A9: flight is movement)
-                    step = adj.steps(b.model, flight=True).step if flight else b.step
                     one = np.empty((b.height, b.width), np.int64)
-                    k.walking(step, adj.BLOCKED, DDX, DDY, x, y, one)
+                    k.walking(self._steps(), adj.BLOCKED, DDX, DDY, np.array([x]),
+                              np.array([y]), one)
                     one[one < 0] = b.width + b.height
                     memo.walks[(x, y, flight)] = one
                 walks.append(one)
