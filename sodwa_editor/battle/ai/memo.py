@@ -25,7 +25,7 @@ class Memo:
     on is not the same object any more, so a memo is never wrong, only cold."""
 
     __slots__ = ("sheets", "rules", "previews", "bases", "turns", "steps", "walks",
-                 "walk_stacks", "firing", "model", "revision", "los",
+                 "walk_stacks", "firing", "firing_stacks", "model", "revision", "los",
                  "zones",
                  "level", "liquid", "level_lo", "level_span", "pending")
 
@@ -45,6 +45,9 @@ class Memo:
         #: Steps to the nearest tile to shoot an enemy from, per (enemy x, y, Range,
         #: metric, flight) (:meth:`.scoring.TurnFacts.firing`).
         self.firing: dict[tuple[int, int, int, int, bool], np.ndarray] = {}
+        #: :meth:`.scoring.TurnFacts.firing`'s whole answer per (Range, metric, flight,
+        #: enemies' x..., y..., melee flags...).
+        self.firing_stacks: dict[tuple[object, ...], np.ndarray] = {}
         self.model: object = None
         self.revision = -1
         self.los: dict[tuple[tuple[int, int], ...], LosBoard] = {}
@@ -88,7 +91,7 @@ class Memo:
                 self.level_span = int(self.level.max()) - self.level_lo + 1
         if view.map is not self.model or view.map.revision != self.revision:
             self.model, self.revision, self.los = view.map, view.map.revision, {}
-            self.firing = {}
+            self.firing, self.firing_stacks = {}, {}
             self.zones = {}
 
     def los_board(self, view: View, occupied: list[tuple[int, int]]) -> LosBoard:

@@ -261,6 +261,11 @@ class TurnFacts:
         Kept per (enemy tile, Range, metric, flight) while the terrain stands."""
         board, memo, rng = self.board, self.memo, self.sheet.range
         flight = self.sheet.flight
+        whole = (rng, self.metric, flight, *self.ex.tolist(), *self.ey.tolist(),
+                 *melee.tolist())
+        out = memo.firing_stacks.get(whole)
+        if out is not None:
+            return out
         out = np.full((len(self.enemies), board.height, board.width), -1, np.int64)
         terrain = None
         for b in np.nonzero(~melee)[0].tolist():
@@ -290,6 +295,9 @@ class TurnFacts:
                     memo.firing.clear()
                 memo.firing[key] = hit
             out[b] = hit
+        if len(memo.firing_stacks) >= 64:
+            memo.firing_stacks.clear()
+        memo.firing_stacks[whole] = out
         return out
 
     def _steps(self) -> np.ndarray:
