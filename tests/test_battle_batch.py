@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sodwa_editor.battle.batch import battle_seed, chunks, play, run_batch
-from sodwa_editor.battle.report import summarize, wilson
+from sodwa_editor.battle.batch import battle_seed, chunks, play, run_batch, setup_seed
+from sodwa_editor.battle.report import format_summary, summarize, wilson
 from sodwa_editor.battle.setup import BattleSetup
 from sodwa_editor.cli import main
 from sodwa_editor.engine.generate import make_mixed_map
@@ -183,7 +183,7 @@ def test_attack_tiles_are_the_attackers_tiles_when_they_attack(setup):
 
     for i in range(3):
         swapped = is_swapped(i, True)
-        state = setup.state(battle_seed(7, i, True), swapped)
+        state = setup.state(setup_seed(setup, 7, i, True), swapped)
         seen: Counter = Counter()
 
         def before(s, action, seen=seen):
@@ -240,3 +240,25 @@ def test_cancel_stops_a_batch_in_process_and_on_a_pool(setup):
     for pid in workers:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_swapping_sides_that_changes_nothing_does_not_repeat_battles():
+    """``--swap-sides`` pairs battles 2k and 2k+1 on one seed with the AIs swapped; when
+    the same AI and profile play both teams from the map's placed characters, the
+    swapped battle was the same battle again (every battle counted twice): each
+    battle then has its own seed, and the report says why."""
+    same = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=("greedy", "greedy"))
+    assert same.swap_repeats() is not None
+    recs = run_batch(same, 6, seed=2, swap_sides=True)
+    keys = [json.dumps({k: r[k] for k in ("winner", "turns", "ticks", "chars")}) for r in recs]
+    assert len(set(keys)) == len(keys)
+    assert [r["swapped"] for r in recs] == [False, True] * 3
+    rep = summarize(same, recs, seed=2, swap_sides=True)
+    assert "would repeat every battle" in rep["swap_note"]
+    assert "each battle has its own seed" in format_summary(rep)
+    # different AIs: a swap changes the battle, and the pair shares its dice
+    mixed = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=("greedy", "random"))
+    assert mixed.swap_repeats() is None
+    assert setup_seed(mixed, 2, 4, True).spawn_key == setup_seed(mixed, 2, 5, True).spawn_key
+    assert summarize(mixed, run_batch(mixed, 2, seed=2, swap_sides=True), seed=2,
+                     swap_sides=True)["swap_note"] is None

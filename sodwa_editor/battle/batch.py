@@ -4,7 +4,10 @@ Battle ``i`` of a batch with root seed ``S`` is a pure function of the setup and
 ``(S, i)``: its seed is ``SeedSequence(S, spawn_key=(k,))`` -- the ``k``-th child
 ``SeedSequence(S).spawn`` would give -- with ``k = i``, or with ``--swap-sides``
 ``k = i // 2`` and the odd battles swapped (the same dice for both arrangements,
-so the side comparison is paired).  Battles run in chunks of consecutive
+so the side comparison is paired) -- unless swapping changes nothing (both teams
+played by the same AI and profile from the map's placed characters,
+:meth:`.setup.BattleSetup.swap_repeats`): then ``k = i``, since a pair would be one
+battle counted twice.  Battles run in chunks of consecutive
 indices and the records are put back in index order, so the result is the same
 for any number of workers and either backend.
 
@@ -72,9 +75,20 @@ class BatchCancelled(Exception):
     """The batch was cancelled (``cancel`` returned True) before it was complete."""
 
 
-def battle_seed(root: int, index: int, swap_sides: bool) -> np.random.SeedSequence:
-    """The seed of battle ``index`` (see the module docstring)."""
-    return np.random.SeedSequence(root, spawn_key=(index // 2 if swap_sides else index,))
+def battle_seed(root: int, index: int, swap_sides: bool,
+                repeats: bool = False) -> np.random.SeedSequence:
+    """The seed of battle ``index`` (see the module docstring); ``repeats``: a swapped
+    battle would repeat its pair (:meth:`.setup.BattleSetup.swap_repeats`), so every
+    battle draws its own seed."""
+    paired = swap_sides and not repeats
+    return np.random.SeedSequence(root, spawn_key=(index // 2 if paired else index,))
+
+
+def setup_seed(setup: BattleSetup, root: int, index: int,
+               swap_sides: bool) -> np.random.SeedSequence:
+    """The seed of battle ``index`` of a batch of ``setup``'s battles."""
+    repeats = swap_sides and setup.swap_repeats() is not None
+    return battle_seed(root, index, swap_sides, repeats)
 
 
 def is_swapped(index: int, swap_sides: bool) -> bool:
@@ -84,7 +98,7 @@ def is_swapped(index: int, swap_sides: bool) -> bool:
 def play(setup: BattleSetup, root: int, index: int, swap_sides: bool) -> Record:
     """Play battle ``index`` of a batch and return its record."""
     swapped = is_swapped(index, swap_sides)
-    state = setup.state(battle_seed(root, index, swap_sides), swapped)
+    state = setup.state(setup_seed(setup, root, index, swap_sides), swapped)
     where = list(state.pos)  # each character's tile, followed through the log
     out = run_battle(state, setup.controllers(state, swapped))
     n = len(state.team)

@@ -125,7 +125,8 @@ def summarize(setup: BattleSetup, records: Sequence[Record], *, seed: int,
                       "spent": round(sum(r["karma"][t][1] for r in records) / max(n, 1), 6),
                       "rescues": round(sum(r["karma"][t][2] for r in records) / max(n, 1), 6)})
     return {
-        "battles": n, "seed": seed, "swap_sides": swap_sides, "ai": list(setup.ai),
+        "battles": n, "seed": seed, "swap_sides": swap_sides,
+        "swap_note": setup.swap_repeats() if swap_sides else None, "ai": list(setup.ai),
         "sides": [{"team": t, "side": sides[t], "wins": rate(wins[t], n)} for t in (0, 1)],
         "draws": rate(draws, n),
         "ai_wins": [{"ai": setup.ai[k], "entry": k, "wins": rate(ai_wins[k], n)}
@@ -182,6 +183,8 @@ def format_summary(report: dict[str, Any]) -> str:
     lines = [f"{report['battles']} battle(s), AI {' vs '.join(report['ai'])}, seed "
              f"{report['seed']}" + (", sides swapped every other battle"
                                     if report["swap_sides"] else "")]
+    if report.get("swap_note"):
+        lines.append(f"  note: {report['swap_note']}: each battle has its own seed")
     for s in report["sides"]:
         lines.append(f"  team {s['team']} ({s['side']}) wins {pct(s['wins'])}")
     lines.append(f"  draws            {pct(report['draws'])}")

@@ -153,6 +153,22 @@ class BattleSetup:
         (z0, t0, f0), (z1, t1, f1) = self.teams
         return [(z0, t1, f1), (z1, t0, f0)] if swapped else [(z0, t0, f0), (z1, t1, f1)]
 
+    def swap_repeats(self) -> str | None:
+        """Why a battle with the sides swapped would repeat the unswapped one (one
+        line), or None.  It does when the battle starts from the map's placed
+        characters (nobody changes zone) and both teams are played by the same AI
+        with the same profile: the swapped battle draws the same seed, so a
+        ``--swap-sides`` batch would count every battle twice."""
+        if self.teams is not None or self.ai[0] != self.ai[1]:
+            return None
+        if uses_profile(self.ai[0]):
+            p0, p1 = self.team_profiles()
+            if profile_values(p0) != profile_values(p1):
+                return None
+        return (f"swapping sides would repeat every battle: both teams are played by "
+                f"{self.ai[0]!r} with the same profile from the map's placed characters "
+                f"(give team files, or different AIs or profiles, to swap)")
+
     def controller_names(self, swapped: bool = False) -> tuple[str, str]:
         return (self.ai[1], self.ai[0]) if swapped else self.ai
 
