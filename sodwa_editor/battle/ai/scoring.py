@@ -421,11 +421,13 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     moved_now = view.moved(f.i)
     cx, cy = np.array([f.tile[0]], np.int64), np.array([f.tile[1]], np.int64)
 
-    # every end tile with its IP spent and Move flag, scored in one call
-    groups: list[tuple[np.ndarray, np.ndarray, int, bool]] = [(cx, cy, 0, moved_now)]
+    # every end tile with its IP spent and Move flag, scored in one call; the tiles
+    # of a Move then an Attack only where some enemy can be attacked from
+    groups: dict[int, tuple[np.ndarray, np.ndarray, int, bool]] = {
+        PASS: (cx, cy, 0, moved_now)}
     here = np.zeros(0)
     targets = np.zeros(0, np.int64)
-    qx = qy = dx = dy = np.zeros(0, np.int64)
+    qx = qy = dx = dy = sel = np.zeros(0, np.int64)
     if can_move:
         dx, dy = move_x, move_y
     values = np.zeros((0, len(f.enemies)))
@@ -434,40 +436,49 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
                                  np.concatenate([[moved_now], np.ones(len(dx), bool)]))
         here, values = values[0], values[1:]
         targets = np.nonzero(here > NO)[0]
-        groups.append((cx, cy, cost.attack_cost, moved_now))
+        if len(targets):
+            groups[ATTACK] = (cx, cy, cost.attack_cost, moved_now)
         quarter = move_after_attack(view.move_this_turn, view.rules.actions)
         if len(targets) and view.can_take(ActionType.MOVE) and quarter > 0:
             qy, qx = np.nonzero(view.reach(f.i, quarter).steps > 0)
             qx, qy = qx.astype(np.int64), qy.astype(np.int64)
-    groups.append((qx, qy, cost.attack_cost + cost.move_cost, True))
-    groups.append((dx, dy, cost.move_cost, True))
-    groups.append((dx, dy, cost.move_cost + cost.attack_cost, True))
+            groups[ATTACK_MOVE] = (qx, qy, cost.attack_cost + cost.move_cost, True)
+    if can_move:
+        groups[MOVE] = (dx, dy, cost.move_cost, True)
+        if can_attack and f.enemies:
+            sel = np.nonzero((values > NO).any(axis=1))[0]
+            groups[MOVE_ATTACK] = (dx[sel], dy[sel], cost.move_cost + cost.attack_cost, True)
+    sizes = [len(g[0]) for g in groups.values()]
     rows = f.stationary_rows(
-        np.concatenate([g[0] for g in groups]), np.concatenate([g[1] for g in groups]),
-        np.concatenate([np.full(len(g[0]), g[2], np.int64) for g in groups]),
-        np.concatenate([np.full(len(g[0]), g[3]) for g in groups]))
-    parts, at = [], 0
-    for g in groups:
-        parts.append(rows[at:at + len(g[0])])
-        at += len(g[0])
+        np.concatenate([g[0] for g in groups.values()]),
+        np.concatenate([g[1] for g in groups.values()]),
+        np.repeat(np.array([g[2] for g in groups.values()], np.int64), sizes),
+        np.repeat(np.array([g[3] for g in groups.values()], bool), sizes))
+    parts, at = {}, 0
+    for name, size in zip(groups, sizes, strict=True):
+        parts[name] = rows[at:at + size]
+        at += size
 
     # the plan kinds as arrays: attack value, stay terms, target (-1 none), tile (-1 none)
+    none = np.full(1, -1)
     kinds: list[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = [
-        (PASS, np.zeros(1), parts[0][:1], np.full(1, -1), np.full(1, -1))]
+        (PASS, np.zeros(1), parts[PASS], none, none)]
     if len(targets):
-        kinds.append((ATTACK, here[targets], np.repeat(parts[1][:1], len(targets)), targets,
-                      np.full(len(targets), -1)))
+        kinds.append((ATTACK, here[targets], np.repeat(parts[ATTACK], len(targets)), targets,
+                      np.repeat(none, len(targets))))
         if len(qx):
             kinds.append((ATTACK_MOVE, np.repeat(here[targets], len(qx)),
-                          np.tile(parts[-3], len(targets)), np.repeat(targets, len(qx)),
+                          np.tile(parts[ATTACK_MOVE], len(targets)), np.repeat(targets, len(qx)),
                           np.tile(np.arange(len(qx)), len(targets))))
     if can_move:
         n = len(dx)
-        kinds.append((MOVE, np.zeros(n), parts[-2], np.full(n, -1), np.arange(n)))
+        kinds.append((MOVE, np.zeros(n), parts[MOVE], np.repeat(none, n), np.arange(n)))
         if can_attack and f.enemies:
             t, b = np.nonzero(values > NO)
-            kinds.append((MOVE_ATTACK, values[t, b], parts[-1][t], b, t))
-    kind = np.concatenate([np.full(len(k[1]), k[0]) for k in kinds])
+            where = np.empty(n, np.int64)
+            where[sel] = np.arange(len(sel))
+            kinds.append((MOVE_ATTACK, values[t, b], parts[MOVE_ATTACK][where[t]], b, t))
+    kind = np.repeat(np.array([k[0] for k in kinds], np.int64), [len(k[1]) for k in kinds])
     attack = np.concatenate([k[1] for k in kinds])
     stay = np.concatenate([k[2] for k in kinds])
     target = np.concatenate([k[3] for k in kinds])
