@@ -52,8 +52,9 @@ def add_parsers(sub: Any) -> None:
         p.add_argument("--roster", type=Path, metavar="FILE",
                        help="roster file (default: the map pack's roster, else "
                             "resources/roster.json)")
-        p.add_argument("--ai", type=ai_names, default=["random", "random"], metavar="NAME,NAME",
-                       help="controllers of team 0 and team 1 (default random,random)")
+        p.add_argument("--ai", type=ai_names, default=["greedy", "greedy"], metavar="NAME,NAME",
+                       help="controllers of team 0 and team 1 (default greedy,greedy: the "
+                            "batch and balance AI; random,random is the fuzzing baseline)")
         profile_option(p)
         p.add_argument("--seed", type=non_negative, default=0, metavar="N")
         p.add_argument("--json", action="store_true")

@@ -254,7 +254,7 @@ def test_swapping_sides_that_changes_nothing_does_not_repeat_battles():
     assert len(set(keys)) == len(keys)
     assert [r["swapped"] for r in recs] == [False, True] * 3
     rep = summarize(same, recs, seed=2, swap_sides=True)
-    assert "would repeat every battle" in rep["swap_note"]
+    assert "would repeat its pair" in rep["swap_note"]
     assert "each battle has its own seed" in format_summary(rep)
     # different AIs: a swap changes the battle, and the pair shares its dice
     mixed = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=("greedy", "random"))

@@ -133,6 +133,7 @@ def test_the_profile_hash_covers_the_embedded_profiles(greedy_replay, capsys, tm
 def test_random_ais_use_no_profile_so_any_profile_verifies(tmp_path, capsys):
     rep = tmp_path / "r.json"
     code, _, err = run(capsys, "battle", COMPOUND, "--seed", "4", "--replay", rep,
+                       "--ai", "random,random",
                        "--ai-profile", profile_file(tmp_path, "p.json", kill=7))
     assert code == 0, err
     assert json.loads(rep.read_text())["ai_profiles"] == [None, None]
@@ -143,7 +144,8 @@ def test_an_older_replay_without_embedded_profiles_still_verifies(tmp_path, caps
     """Replays written before the profiles were embedded hash only the controller
     names: that is still the hash of a random-vs-random battle."""
     rep = tmp_path / "r.json"
-    assert run(capsys, "battle", COMPOUND, "--seed", "4", "--replay", rep)[0] == 0
+    assert run(capsys, "battle", COMPOUND, "--seed", "4", "--replay", rep,
+               "--ai", "random,random")[0] == 0
     doc = json.loads(rep.read_text())
     del doc["ai_profiles"]
     old = write_json(tmp_path / "old.json", doc)

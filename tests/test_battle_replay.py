@@ -114,7 +114,7 @@ def test_battle_prints_a_readable_turn_by_turn_log(capsys):
     code, out, err = run(capsys, "battle", COMPOUND, "--seed", "3")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].startswith("battle: team 0 blue (random) vs team 1 red (random)")
+    assert lines[0].startswith("battle: team 0 blue (greedy) vs team 1 red (greedy)")  # default
     assert any(line.startswith("tick ") and "IP" in line for line in lines)
     attack = next(line for line in lines if " vs difficulty " in line)
     assert "roll" in attack and "damage" in attack and "karma" in attack

@@ -184,7 +184,7 @@ def format_summary(report: dict[str, Any]) -> str:
              f"{report['seed']}" + (", sides swapped every other battle"
                                     if report["swap_sides"] else "")]
     if report.get("swap_note"):
-        lines.append(f"  note: {report['swap_note']}: each battle has its own seed")
+        lines.append(f"  note: {report['swap_note']}; each battle has its own seed")
     for s in report["sides"]:
         lines.append(f"  team {s['team']} ({s['side']}) wins {pct(s['wins'])}")
     lines.append(f"  draws            {pct(report['draws'])}")

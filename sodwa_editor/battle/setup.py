@@ -165,9 +165,8 @@ class BattleSetup:
             p0, p1 = self.team_profiles()
             if profile_values(p0) != profile_values(p1):
                 return None
-        return (f"swapping sides would repeat every battle: both teams are played by "
-                f"{self.ai[0]!r} with the same profile from the map's placed characters "
-                f"(give team files, or different AIs or profiles, to swap)")
+        return (f"sides not swapped: {self.ai[0]!r} with one profile plays both teams, "
+                f"placed from the map, so a swapped battle would repeat its pair")
 
     def controller_names(self, swapped: bool = False) -> tuple[str, str]:
         return (self.ai[1], self.ai[0]) if swapped else self.ai
