@@ -40,6 +40,7 @@ from ..attack import preview_attack as bip
 from ..clock import ActionType, move_after_attack, ticks_to_reach
 from ..kernels import METRICS
 from ..loop import View
+from . import approach
 from . import kernels as k
 from .memo import Memo
 from .profile import GreedyWeights
@@ -50,8 +51,6 @@ IMPEDED = int(Crossing.IMPEDED)
 NO = -np.inf
 #: Plan kinds, in enumeration order.
 PASS, ATTACK, ATTACK_MOVE, MOVE, MOVE_ATTACK = range(5)
-DDX = np.array([d[0] for d in adj.DIRS], np.int64)
-DDY = np.array([d[1] for d in adj.DIRS], np.int64)
 #: The facts of :class:`Situation` ``(adjacent=True)`` and ``(adjacent=False)``.
 PLAIN_MELEE = (True, False, 0, 0, False, False, True, False, False)
 PLAIN_RANGED = (False, False, 0, 0, False, False, True, False, False)
@@ -103,7 +102,7 @@ class TurnFacts:
         self._zones: dict[int, np.ndarray] = {}
         self._turns_before: dict[int, list[int]] = {}
         self._due: list[tuple[int, int, bool]] | None = None
-        self._walk: np.ndarray | None = None
+        self.walk_stack: np.ndarray | None = None
         self._sight = np.full((0, len(self.enemies)), BLOCKED, np.int64)
         self._sight_at = np.full((self.board.height, self.board.width), -1, np.int64)
 
@@ -238,100 +237,16 @@ class TurnFacts:
             close = self._preview(self.i, j, self.my_karma, *PLAIN_MELEE)
             far = self._preview(self.i, j, self.my_karma, *PLAIN_RANGED)
             melee[b] = close[0] * close[1] >= far[0] * far[1] or self.sheet.range <= 1
-        walks = self.walks()
+        walks = approach.walks(self)
         if melee.all():
             sight = np.zeros((len(fx), len(self.enemies)), np.int64)
             fire = walks  # not read: every enemy is approached for melee
         else:
             sight = self.sight(fx, fy)
-            fire = self.firing(melee)
+            fire = approach.firing(self, melee)
         out = np.empty(len(fx))
         k.gap(fx, fy, walks, fire, melee, sight, self.sheet.range, IMPEDED, out)
         return out
-
-    def firing(self, melee: np.ndarray) -> np.ndarray:
-        """Per enemy ``b`` not approached for melee, per tile: steps to the nearest
-        tile from which the character could shoot it (within its Range, a line of
-        sight over the terrain that is not blocked; characters, which move, are not
-        counted), over the character's own steps; -1 where none is walkable.
-
-        Without it a ranged character whose every reachable tile is cut off from its
-        enemy by walls saw no tile nearer than another (``max(1, steps - Range)`` is 1
-        for all of them) and passed: two such characters passed until the turn cap.
-        Kept per (enemy tile, Range, metric, flight) while the terrain stands."""
-        board, memo, rng = self.board, self.memo, self.sheet.range
-        flight = self.sheet.flight
-        whole = (rng, self.metric, flight, *self.ex.tolist(), *self.ey.tolist(),
-                 *melee.tolist())
-        out = memo.firing_stacks.get(whole)
-        if out is not None:
-            return out
-        out = np.full((len(self.enemies), board.height, board.width), -1, np.int64)
-        terrain = None
-        for b in np.nonzero(~melee)[0].tolist():
-            x, y = int(self.ex[b]), int(self.ey[b])
-            key = (x, y, rng, self.metric, flight)
-            hit = memo.firing.get(key)
-            if hit is None:
-                if terrain is None:
-                    terrain = memo.los_board(self.view, [])
-                ys, xs = np.mgrid[max(0, y - rng):min(board.height, y + rng + 1),
-                                  max(0, x - rng):min(board.width, x + rng + 1)]
-                xs, ys = xs.ravel().astype(np.int64), ys.ravel().astype(np.int64)
-                keep = (xs != x) | (ys != y)
-                xs, ys = xs[keep], ys[keep]
-                cls = np.empty(len(xs), np.int64)
-                lev = self.level[ys, xs]
-                for level in distinct(lev)[0].tolist():
-                    rows = np.nonzero(lev == level)[0]
-                    part = np.empty(len(rows), np.int64)
-                    k.sight_to(xs[rows], ys[rows], x, y, rng, self.metric,
-                               *terrain.stack(int(level)), terrain.inputs.target, part)
-                    cls[rows] = part
-                can = cls <= IMPEDED
-                hit = np.empty((board.height, board.width), np.int64)
-                k.walking(self._steps(), adj.BLOCKED, DDX, DDY, xs[can], ys[can], hit)
-                if len(memo.firing) >= 256:
-                    memo.firing.clear()
-                memo.firing[key] = hit
-            out[b] = hit
-        if len(memo.firing_stacks) >= 64:
-            memo.firing_stacks.clear()
-        memo.firing_stacks[whole] = out
-        return out
-
-    def _steps(self) -> np.ndarray:
-        """The character's own step classes: grounded, or a flyer's (A9: flight is
-        movement)."""
-        b = self.board
-        return adj.steps(b.model, flight=True).step if self.sheet.flight else b.step
-
-    def walks(self) -> np.ndarray:
-        """Per enemy, per tile: steps to the enemy's tile (:func:`.kernels.walking` over
-        the character's own steps: grounded, or a flyer's; beyond every walk: the map's
-        width plus height)."""
-        if self._walk is None:
-            b, flight, memo = self.board, self.sheet.flight, self.memo
-            key = (flight, *self.ex.tolist(), *self.ey.tolist())
-            self._walk = memo.walk_stacks.get(key)
-            if self._walk is not None:
-                return self._walk
-            walks = []
-            for x, y in zip(self.ex.tolist(), self.ey.tolist(), strict=True):
-                one = memo.walks.get((x, y, flight))
-                if one is None:
-                    one = np.empty((b.height, b.width), np.int64)
-                    k.walking(self._steps(), adj.BLOCKED, DDX, DDY, np.array([x]),
-                              np.array([y]), one)
-                    one[one < 0] = b.width + b.height
-                    memo.walks[(x, y, flight)] = one
-                walks.append(one)
-            self._walk = (np.stack(walks) if walks
-                          else np.zeros((0, b.height, b.width), np.int64))
-            if len(memo.walk_stacks) >= 64:
-                memo.walk_stacks.clear()
-            memo.walk_stacks[key] = self._walk
-        return self._walk
 
     def _zone(self, b: int) -> np.ndarray:
         """Tiles enemy ``b`` can attack after its move (LoS not checked)."""
