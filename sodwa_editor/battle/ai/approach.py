@@ -15,6 +15,7 @@ from ...engine.terrain import Crossing
 from . import kernels as k
 
 if TYPE_CHECKING:
+    from ...engine.los import LosBoard
     from .scoring import TurnFacts
 
 IMPEDED = int(Crossing.IMPEDED)
@@ -28,10 +29,9 @@ def firing(facts: TurnFacts, melee: np.ndarray) -> np.ndarray:
     sight over the terrain that is not blocked; characters, which move, are not
     counted), over the character's own steps; -1 where none is walkable.
 
-    Without it a ranged character whose every reachable tile is cut off from its
-    enemy by walls saw no tile nearer than another (``max(1, steps - Range)`` is 1
-    for all of them) and passed: two such characters passed until the turn cap.
-    Kept per (enemy tile, Range, metric, flight) while the terrain stands."""
+    Without it a ranged character walled off from its enemy saw every tile as near
+    as another and passed (docs/battle-ai.md, ``greedy.approach``).  Kept per (enemy
+    tile, Range, metric, flight) while the terrain stands."""
     board, memo, rng = facts.board, facts.memo, facts.sheet.range
     flight = facts.sheet.flight
     whole = (rng, facts.metric, flight, *facts.ex.tolist(), *facts.ey.tolist(),
@@ -48,22 +48,9 @@ def firing(facts: TurnFacts, melee: np.ndarray) -> np.ndarray:
         if hit is None:
             if terrain is None:
                 terrain = memo.los_board(facts.view, [])
-            ys, xs = np.mgrid[max(0, y - rng):min(board.height, y + rng + 1),
-                              max(0, x - rng):min(board.width, x + rng + 1)]
-            xs, ys = xs.ravel().astype(np.int64), ys.ravel().astype(np.int64)
-            keep = (xs != x) | (ys != y)
-            xs, ys = xs[keep], ys[keep]
-            cls = np.empty(len(xs), np.int64)
-            lev = facts.level[ys, xs]
-            for level in k.distinct(lev)[0].tolist():
-                rows = np.nonzero(lev == level)[0]
-                part = np.empty(len(rows), np.int64)
-                k.sight_to(xs[rows], ys[rows], x, y, rng, facts.metric,
-                           *terrain.stack(int(level)), terrain.inputs.target, part)
-                cls[rows] = part
-            can = cls <= IMPEDED
+            fx, fy = _firing_tiles(facts, terrain, x, y)
             hit = np.empty((board.height, board.width), np.int64)
-            k.walking(own_steps(facts), adj.BLOCKED, DDX, DDY, xs[can], ys[can], hit)
+            k.walking(own_steps(facts), adj.BLOCKED, DDX, DDY, fx, fy, hit)
             if len(memo.firing) >= 256:
                 memo.firing.clear()
             memo.firing[key] = hit
@@ -73,11 +60,36 @@ def firing(facts: TurnFacts, melee: np.ndarray) -> np.ndarray:
     memo.firing_stacks[whole] = out
     return out
 
+
+def _firing_tiles(facts: TurnFacts, terrain: LosBoard, x: int, y: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The tiles (not the enemy's own) within the character's Range of ``(x, y)``
+    with a line of sight to it on ``terrain`` that is not blocked (the same LoS
+    kernel and range rule as :meth:`.scoring.TurnFacts.sight`)."""
+    board, rng = facts.board, facts.sheet.range
+    ys, xs = np.mgrid[max(0, y - rng):min(board.height, y + rng + 1),
+                      max(0, x - rng):min(board.width, x + rng + 1)]
+    xs, ys = xs.ravel().astype(np.int64), ys.ravel().astype(np.int64)
+    keep = (xs != x) | (ys != y)
+    xs, ys = xs[keep], ys[keep]
+    cls = np.empty(len(xs), np.int64)
+    lev = facts.level[ys, xs]
+    for level in k.distinct(lev)[0].tolist():
+        rows = np.nonzero(lev == level)[0]
+        part = np.empty(len(rows), np.int64)
+        k.sight_to(xs[rows], ys[rows], x, y, rng, facts.metric, *terrain.stack(int(level)),
+                   terrain.inputs.target, part)
+        cls[rows] = part
+    can = cls <= IMPEDED
+    return xs[can], ys[can]
+
+
 def own_steps(facts: TurnFacts) -> np.ndarray:
     """The character's own step classes: grounded, or a flyer's (A9: flight is
     movement)."""
     b = facts.board
     return adj.steps(b.model, flight=True).step if facts.sheet.flight else b.step
+
 
 def walks(facts: TurnFacts) -> np.ndarray:
     """Per enemy, per tile: steps to the enemy's tile (:func:`.kernels.walking` over
@@ -100,7 +112,7 @@ def walks(facts: TurnFacts) -> np.ndarray:
                 memo.walks[(x, y, flight)] = one
             walks.append(one)
         facts.walk_stack = (np.stack(walks) if walks
-                      else np.zeros((0, b.height, b.width), np.int64))
+                            else np.zeros((0, b.height, b.width), np.int64))
         if len(memo.walk_stacks) >= 64:
             memo.walk_stacks.clear()
         memo.walk_stacks[key] = facts.walk_stack
