@@ -24,10 +24,10 @@ class Memo:
     arrangement of the characters.  Each part is dropped as soon as what it rests
     on is not the same object any more, so a memo is never wrong, only cold."""
 
-    __slots__ = ("sheets", "rules", "previews", "bases", "turns", "steps", "walks",
-                 "walk_stacks", "firing", "firing_stacks", "model", "revision", "los",
-                 "zones",
-                 "level", "liquid", "level_lo", "level_span", "pending")
+    __slots__ = ("sheets", "rules", "previews", "bases", "kinds", "threats", "turns",
+                 "steps", "walks", "walk_stacks", "firing", "firing_stacks", "model",
+                 "revision", "los", "zones", "level", "liquid", "level_lo", "level_span",
+                 "pending")
 
     def __init__(self) -> None:
         self.sheets: tuple[object, ...] = ()
@@ -35,6 +35,11 @@ class Memo:
         self.previews: dict[tuple[object, ...], tuple[float, int, float]] = {}
         #: The BIP's karma-free numbers per situation: (difficulty, damage, karma gain).
         self.bases: dict[tuple[object, ...], tuple[int, int, int]] = {}
+        #: Per (attacker, defender, karma): whether melee is the better attack kind.
+        self.kinds: dict[tuple[int, int, int], bool] = {}
+        #: Per (enemy, character, karma, melee, levels): the enemy's P(hit) on the
+        #: character standing still and having moved, and its damage on a hit.
+        self.threats: dict[tuple[int, ...], tuple[float, float, int]] = {}
         #: TSB turn counts (:func:`.tsb.turns_by`) per (IP, Initiative, due now, ticks
         #: ahead): what the count depends on, with the clock rules of ``rules``.
         self.turns: dict[tuple[int, int, bool, int], int] = {}
@@ -82,6 +87,7 @@ class Memo:
                 or any(a is not b for a, b in zip(sheets, self.sheets, strict=True))):
             self.sheets, self.rules = sheets, view.rules
             self.previews, self.bases, self.turns = {}, {}, {}
+            self.kinds, self.threats = {}, {}
         if view.board.step is not self.steps:
             self.steps, self.walks, self.walk_stacks = view.board.step, {}, {}
             self.level = np.array(view.board.level, np.int64)

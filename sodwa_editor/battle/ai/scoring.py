@@ -233,10 +233,18 @@ class TurnFacts:
         enemy with its better attack kind against it (higher expected damage: melee
         needs adjacency, ranged Range and a line of sight that is not blocked)."""
         melee = np.zeros(len(self.enemies), bool)
+        kinds = self.memo.kinds
         for b, j in enumerate(self.enemies):
-            close = self._preview(self.i, j, self.my_karma, *PLAIN_MELEE)
-            far = self._preview(self.i, j, self.my_karma, *PLAIN_RANGED)
-            melee[b] = close[0] * close[1] >= far[0] * far[1] or self.sheet.range <= 1
+            key = (self.i, j, self.my_karma)
+            hit = kinds.get(key)
+            if hit is None:
+                close = self._preview(self.i, j, self.my_karma, *PLAIN_MELEE)
+                far = self._preview(self.i, j, self.my_karma, *PLAIN_RANGED)
+                hit = close[0] * close[1] >= far[0] * far[1] or self.sheet.range <= 1
+                if len(kinds) >= 4096:
+                    kinds.clear()
+                kinds[key] = hit
+            melee[b] = hit
         walks = approach.walks(self)
         if melee.all():
             sight = np.zeros((len(fx), len(self.enemies)), np.int64)
@@ -270,6 +278,21 @@ class TurnFacts:
             self._zones[b] = hit
         return hit
 
+    def _threat_hit(self, j: int, melee: bool, at: int, level: int) -> tuple[float, float, int]:
+        """Enemy ``j`` (on level ``at``) attacking this character on ``level`` after its
+        move: P(hit) if this character did not move, if it did, and the damage."""
+        key = (j, self.i, self.their_karma, melee, at, level)
+        hit = self.memo.threats.get(key)
+        if hit is None:
+            still = self._preview(j, self.i, self.their_karma, melee, False, at, level,
+                                  True, False, True, False, False)
+            moved = self._preview(j, self.i, self.their_karma, melee, False, at, level,
+                                  True, True, True, False, False)
+            if len(self.memo.threats) >= 4096:
+                self.memo.threats.clear()
+            hit = self.memo.threats[key] = (still[0], moved[0], moved[1])
+        return hit
+
     def stationary_rows(self, fx: np.ndarray, fy: np.ndarray, extra: np.ndarray,
                         moved: np.ndarray) -> np.ndarray:
         """The terms of ending the turn on each tile ``(fx[i], fy[i])`` having spent
@@ -297,10 +320,8 @@ class TurnFacts:
             sj = view.sheet(j)
             at = int(self.level[self.ey[b], self.ex[b]])
             for li, level in enumerate(levels.tolist()):
-                for flag in (False, True):
-                    q[b, li, int(flag)], dmg[b], _ = self._preview(
-                        j, self.i, self.their_karma, sj.range <= 1, False, at, int(level),
-                        True, flag, True, False, False)
+                q[b, li, 0], q[b, li, 1], dmg[b] = self._threat_hit(j, sj.range <= 1, at,
+                                                                     int(level))
         expected, death = np.empty(n), np.empty(n)
         k.threat(fx, fy, cls, times, zones, q, lev_i,
                  moved.astype(np.int64), dmg, lethal, expected, death)
