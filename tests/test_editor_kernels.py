@@ -230,3 +230,50 @@ def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_dra
         app.processEvents()
     assert screen.grabWindow(win.winId()).toImage() == drawn
 
+
+
+@pytest.mark.parametrize("tile_px", [16, 23.7])
+def test_layers_cached_as_pixmaps_show_what_a_full_repaint_shows_after_strokes(
+        make_window, tile_px):
+    """The whole-map layers keep their drawing in a pixmap (``MapScene``'s
+    CACHED: terrain fill, tints, grid, level numbers, coordinates), redrawn
+    only where they change: after terrain and elevation strokes under a pinned
+    fan, the window shows exactly what drawing everything afresh shows."""
+    from PySide6.QtWidgets import QApplication, QGraphicsItem
+
+    from sodwa_editor.editor.scene.map_scene import CACHED
+    from sodwa_editor.editor.testing import move, press, release
+
+    win = make_window(make_mixed_map(40, seed=2))
+    win.resize(1000, 800)
+    scene = win.scene
+    assert all(scene.items_by_name[n].cacheMode()
+               == QGraphicsItem.CacheMode.DeviceCoordinateCache for n in CACHED)
+    win.action_map["preview_graph"].setChecked(True)
+    win.action_map["preview_los"].setChecked(True)
+    win.view.set_zoom(tile_px / TILE)  # level numbers and the graph are drawn
+    win.view.center_on_tile(16, 16)
+    win.previews.pin((18, 20))
+    app = QApplication.instance()
+    strokes = [("brush", "terrain_id", 2, [(9.5, 12.5), (14.5, 14.5), (14.5, 20.5)]),
+               ("elevation", "elevation_mode", "raise", [(20.5, 9.5), (24.5, 9.5), (24.5, 13.5)]),
+               ("brush", "terrain_id", 0, [(12.5, 14.5), (14.5, 17.5)]),
+               ("elevation", "elevation_mode", "lower", [(22.5, 9.5), (22.5, 12.5)])]
+    for tool, key, value, points in strokes:
+        win.set_tool(tool)
+        win.state.set(key, value)
+        press(win.view, *points[0])
+        for a, b in zip(points, points[1:], strict=False):
+            for t in np.linspace(0, 1, 8)[1:]:
+                move(win.view, a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t,
+                     Qt.MouseButton.LeftButton)
+        release(win.view, *points[-1])
+    for _ in range(3):
+        app.processEvents()
+    screen = app.primaryScreen()
+    drawn = screen.grabWindow(win.winId()).toImage()
+    for item in scene.items():  # everything drawn afresh, cached pixmaps included
+        item.update()
+    for _ in range(3):
+        app.processEvents()
+    assert screen.grabWindow(win.winId()).toImage() == drawn
