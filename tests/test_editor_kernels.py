@@ -233,22 +233,19 @@ def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_dra
 
 
 @pytest.mark.parametrize("tile_px", [16, 23.7])
-def test_layers_cached_as_pixmaps_show_what_a_full_repaint_shows_after_strokes(
+def test_terrain_and_elevation_strokes_under_a_pinned_fan_leave_what_a_full_repaint_draws(
         make_window, tile_px):
-    """The whole-map layers keep their drawing in a pixmap (``MapScene``'s
-    CACHED: terrain fill, tints, grid, level numbers, coordinates), redrawn
-    only where they change: after terrain and elevation strokes under a pinned
-    fan, the window shows exactly what drawing everything afresh shows."""
-    from PySide6.QtWidgets import QApplication, QGraphicsItem
+    """Terrain and elevation strokes under a pinned fan (previews waiting for
+    the end of each stroke, level numbers drawn as prepared static texts)
+    repaint only what they change: the window then shows exactly what drawing
+    everything afresh shows."""
+    from PySide6.QtWidgets import QApplication
 
-    from sodwa_editor.editor.scene.map_scene import CACHED
     from sodwa_editor.editor.testing import move, press, release
 
     win = make_window(make_mixed_map(40, seed=2))
     win.resize(1000, 800)
     scene = win.scene
-    assert all(scene.items_by_name[n].cacheMode()
-               == QGraphicsItem.CacheMode.DeviceCoordinateCache for n in CACHED)
     win.action_map["preview_graph"].setChecked(True)
     win.action_map["preview_los"].setChecked(True)
     win.view.set_zoom(tile_px / TILE)  # level numbers and the graph are drawn

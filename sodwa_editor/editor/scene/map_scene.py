@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QPixmapCache
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+from PySide6.QtWidgets import QGraphicsScene
 
 from ...engine.model import Change, MapModel, Rect
 from .. import style
@@ -45,12 +45,6 @@ NO_REDRAW = frozenset({"properties"})
 #: level numbers (5) and tokens (6); the deciding feature on top of everything
 PREVIEW_Z = {"los": 2.5, "reach": 2.6, "graph": 4.3, "path": 4.4, "culprit": 40.0}
 PIXMAP_CACHE_KB = 256 * 1024
-#: whole-map items that keep what they drew in a pixmap per view: a repaint
-#: caused by another item (a brushed tile, the fan's new shadow, the line to the
-#: hovered tile) blits their pixels instead of drawing every tile, number and
-#: grid line of the exposed area again; only their own changes redraw them
-CACHED = ("terrain_fill", "transition_tint", "zones", "grid", "elevation_labels",
-          "coordinates")
 
 
 def _union(a: Rect | None, b: Rect | None) -> Rect | None:
@@ -102,8 +96,6 @@ class MapScene(QGraphicsScene):
             preview.setZValue(PREVIEW_Z[name])
             preview.setVisible(False)
             self.addItem(preview)
-        for name in CACHED:
-            self.items_by_name[name].setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.hover = self._overlay(cosmetic(style.HOVER, 2), None, 60)
         self.preview = self._overlay(cosmetic(style.SELECTION, 2), style.PREVIEW, 61)
         self.selection = self._overlay(cosmetic(style.SELECTION, 2, Qt.PenStyle.DashLine),

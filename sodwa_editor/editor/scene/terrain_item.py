@@ -4,8 +4,8 @@ tiles and start zones.  Pixels come from numpy lookups over the changed region."
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QFont, QPainter
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QFont, QPainter, QStaticText, QTransform
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MapModel, Rect
@@ -89,6 +89,13 @@ class ElevationLabels(LayerItem):
 
     layers = frozenset({"elevation"})
 
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.font = QFont()
+        self.font.setPixelSize(int(TILE * 0.4))
+        self.font.setBold(True)
+        self.texts: dict[int, QStaticText] = {}
+
     def refresh(self, rect: Rect | None) -> None:
         if rect is None:
             self.update()
@@ -106,14 +113,17 @@ class ElevationLabels(LayerItem):
         ys, xs = np.nonzero(sub)
         if not len(ys):
             return
-        font = QFont()
-        font.setPixelSize(int(TILE * 0.4))
-        font.setBold(True)
-        painter.setFont(font)
+        painter.setFont(self.font)
         painter.setPen(style.LEVEL_NUMBER)
-        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
-            cell = QRectF((x + r.x0) * TILE, (y + r.y0) * TILE, TILE, TILE)
-            painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, str(int(sub[y, x])))
+        levels = sub[ys, xs].tolist()
+        for y, x, level in zip((ys + r.y0).tolist(), (xs + r.x0).tolist(), levels, strict=True):
+            text = self.texts.get(level)
+            if text is None:  # laid out once per level, not once per tile and repaint
+                text = self.texts[level] = QStaticText(str(level))
+                text.prepare(QTransform(), self.font)
+            size = text.size()
+            painter.drawStaticText(QPointF((x + 0.5) * TILE - size.width() / 2,
+                                           (y + 0.5) * TILE - size.height() / 2), text)
 
 
 class TransitionTint(ImageLayer):
