@@ -91,10 +91,11 @@ class ElevationLabels(LayerItem):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.font = QFont()
-        self.font.setPixelSize(int(TILE * 0.4))
-        self.font.setBold(True)
-        self.texts: dict[int, QStaticText] = {}
+        self.label_font = QFont()
+        self.label_font.setPixelSize(int(TILE * 0.4))
+        self.label_font.setBold(True)
+        #: per level: its text and its offset in a tile (centred)
+        self.texts: dict[int, tuple[QStaticText, float, float]] = {}
 
     def refresh(self, rect: Rect | None) -> None:
         if rect is None:
@@ -113,17 +114,19 @@ class ElevationLabels(LayerItem):
         ys, xs = np.nonzero(sub)
         if not len(ys):
             return
-        painter.setFont(self.font)
+        painter.setFont(self.label_font)
         painter.setPen(style.LEVEL_NUMBER)
         levels = sub[ys, xs].tolist()
         for y, x, level in zip((ys + r.y0).tolist(), (xs + r.x0).tolist(), levels, strict=True):
-            text = self.texts.get(level)
-            if text is None:  # laid out once per level, not once per tile and repaint
-                text = self.texts[level] = QStaticText(str(level))
-                text.prepare(QTransform(), self.font)
-            size = text.size()
-            painter.drawStaticText(QPointF((x + 0.5) * TILE - size.width() / 2,
-                                           (y + 0.5) * TILE - size.height() / 2), text)
+            laid = self.texts.get(level)
+            if laid is None:  # laid out once per level, not once per tile and repaint
+                text = QStaticText(str(level))
+                text.prepare(QTransform(), self.label_font)
+                size = text.size()
+                laid = self.texts[level] = (text, (TILE - size.width()) / 2,
+                                            (TILE - size.height()) / 2)
+            text, dx, dy = laid
+            painter.drawStaticText(QPointF(x * TILE + dx, y * TILE + dy), text)
 
 
 class TransitionTint(ImageLayer):
