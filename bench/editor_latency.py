@@ -15,7 +15,9 @@ event loop does on screen).  Reported: p50 / p95 / max in milliseconds, with
 the goal of the issue (<= 16 ms on 64x64, <= 33 ms on 128x128 and 256x256),
 the same span in the process's CPU time (``cpu``: what other processes on a
 busy machine leave out, to compare two versions under load), the p50 / p95 of
-each phase, how many steps changed the fan shown, and the
+each phase, how many steps changed the fan shown, the time from the
+button's press until the view has repainted (``press``: the first tile and,
+with ``defer``, the previews faded, a repaint of the whole view), and the
 time from the button's release until the previews have caught up and the view
 has repainted (``end``).  The window is 1400x900, at two zooms: ``fit`` (the
 whole map; the adjacency graph is not drawn when a tile is under 6 screen
@@ -109,8 +111,12 @@ def measure(size: int, steps: int, overlays: tuple[str, ...] = ("los", "graph"),
 
     y = size // 4 + 0.5
     span = x_hi - x_lo
+    t0 = time.perf_counter()  # the first tile, and (defer) the previews faded
     press(view, x_lo - 0.5, y)
-    app.processEvents()
+    for _ in range(2):
+        QApplication.sendPostedEvents()
+        app.processEvents()
+    press_ms = (time.perf_counter() - t0) * 1000
     for i in range(steps):
         x = x_lo + (i % span) + 0.5
         if i and i % span == 0:
@@ -153,6 +159,7 @@ def measure(size: int, steps: int, overlays: tuple[str, ...] = ("los", "graph"),
         "cpu_p50_ms": statistics.median(cpu),
         "cpu_p95_ms": cpu[int(0.95 * (len(cpu) - 1))],
         "goal_ms": GOALS_MS.get(size, float("nan")),
+        "press_ms": press_ms,
         "end_ms": end_ms,
         "fan_changes": float(fan_changes),
         **{f"{k}_p50_ms": statistics.median(v) for k, v in phases.items()},
@@ -188,9 +195,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['max_ms']:7.1f} {r['goal_ms']:9.0f} {ok:>4} {r['cpu_p50_ms']:7.1f} "
               f"{r['cpu_p95_ms']:8.1f}")
     print("per phase p50 / p95 (edit = tool+command+scene update, preview = engine "
-          "re-query, paint = repaint); steps that changed the fan; release until caught up")
+          "re-query, paint = repaint); steps that changed the fan; press; release until "
+          "caught up")
     for (size, zoom), r in results.items():
-        extra = f"; fan changed {r['fan_changes']:.0f}; end {r['end_ms']:.1f}"
+        extra = (f"; fan changed {r['fan_changes']:.0f}; press {r['press_ms']:.1f}; "
+                 f"end {r['end_ms']:.1f}")
         print(f"{size:>4}x{size:<4} {zoom:>5} " + ", ".join(
             f"{k} {r[k + '_p50_ms']:.1f} / {r[k + '_p95_ms']:.1f}"
             for k in ("edit", "preview", "paint")) + extra)

@@ -235,9 +235,10 @@ def _pinned_fan_and_range(make_window):
 
 
 def test_a_stroke_leaves_the_previews_faded_until_the_release_then_fresh(make_window):
-    """While a stroke is drawn the fan and range stay as they were before it,
-    faded, the line to the hovered tile hidden, and the status bar says they
-    are updating; the release recomputes them: they equal a fresh computation."""
+    """While a stroke is drawn the fan and range stay as they were after its
+    first tile, faded, the line to the hovered tile hidden, and the status bar
+    says they are updating; the release recomputes them: they equal a fresh
+    computation."""
     import numpy as np
 
     from sodwa_editor.editor.previews import STALE_OPACITY
@@ -249,8 +250,9 @@ def test_a_stroke_leaves_the_previews_faded_until_the_release_then_fresh(make_wi
     fan, rng, line = (win.scene.previews[k] for k in ("los", "reach", "path"))
     move(win.view, 20.5, 5.5)  # hover: the line from the pinned tile
     assert line.isVisible()
+    press(win.view, 10.5, 8.5)  # the first tile: shown at once (see the click test)
+    assert not win.previews.stale
     before, steps_before = fan.fan.copy(), rng.steps.copy()
-    press(win.view, 10.5, 8.5)
     for x in range(11, 21):
         move(win.view, x + 0.5, 8.5, Qt.MouseButton.LeftButton)
         assert win.previews.stale
@@ -307,9 +309,30 @@ def test_a_stroke_that_changes_nothing_still_ends_the_updating_state(make_window
     stack = win.document.undo_stack
     count = stack.count()
     press(win.view, 10.5, 8.5)
-    move(win.view, 14.5, 8.5, Qt.MouseButton.LeftButton)  # hovering schedules an update
+    for x in (12.5, 14.5):  # hovering schedules updates: the second one waits
+        move(win.view, x, 8.5, Qt.MouseButton.LeftButton)
     assert win.previews.stale
     release(win.view, 14.5, 8.5)
     assert stack.count() == count
     assert not win.previews.stale
     assert win.scene.previews["los"].opacity() == 1.0
+
+
+def test_a_click_updates_the_previews_at_once_without_fading_them(make_window):
+    """A click is a stroke of one tile: the fan and range follow it at once,
+    at full strength, and the release leaves them so."""
+    import numpy as np
+
+    from sodwa_editor.editor.testing import press, release
+    from sodwa_editor.engine.los import los_fan
+
+    win = _pinned_fan_and_range(make_window)
+    fan = win.scene.previews["los"]
+    before = fan.fan.copy()
+    press(win.view, 15.5, 12.5)  # a wall tile between the source and the top
+    assert not win.previews.stale and fan.opacity() == 1.0
+    fresh = los_fan(win.document.model.copy(), (15, 15))
+    assert not np.array_equal(fresh, before) and np.array_equal(fan.fan, fresh)
+    release(win.view, 15.5, 12.5)
+    assert not win.previews.stale and fan.opacity() == 1.0
+    assert np.array_equal(fan.fan, fresh)

@@ -8,10 +8,11 @@ path to it.  Model edits schedule one recompute on the next event loop turn,
 and the fan is recomputed only for the targets whose line an edit can affect
 (:class:`~sodwa_editor.engine.los_fan.FanTracker`).
 
-During a stroke (a drag of a tool) the previews wait for its end: the fan and
-the movement range stay as they were, faded, the line to the hovered tile is
-hidden and the status bar says "updating when the stroke ends"; releasing the
-button or Escape (``Document.stroke_ended``) recomputes them once.
+During a stroke (a drag of a tool) the previews wait for its end: after the
+tile under the press, the fan and the movement range stay as they were,
+faded, the line to the hovered tile is hidden and the status bar says
+"updating when the stroke ends"; releasing the button or Escape
+(``Document.stroke_ended``) recomputes them once.
 """
 
 from __future__ import annotations
@@ -56,7 +57,10 @@ class PreviewController(QObject):
         self.in_stroke = "defer"
         #: the previews shown are from before the current stroke
         self.stale = False
-        win.document.stroke_ended.connect(self.schedule)
+        #: updates run so far in the current stroke: the first (the tile under
+        #: the press: a click is a stroke of one step) is computed as usual
+        self._stroke_updates = 0
+        win.document.stroke_ended.connect(self._stroke_ended)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(0)
@@ -162,9 +166,18 @@ class PreviewController(QObject):
             self.win.statusBar().showMessage(text, 8000)
         self.info.emit(text)
 
+    def _stroke_ended(self) -> None:
+        self._stroke_updates = 0
+        self.schedule()
+
     def _wait_for_stroke(self, src: tuple[int, int] | None) -> bool:
-        """Whether the previews shown wait for the end of the current stroke."""
+        """Whether the previews shown wait for the end of the current stroke
+        (from its second update on: a click updates them at once, without
+        fading them for the time of the click)."""
         if not self.win.document.in_stroke or src is None:
+            return False
+        self._stroke_updates += 1
+        if self._stroke_updates == 1:
             return False
         fan_shown = self.enabled["los"] and self.fan.fan is not None
         shown = fan_shown or (self.enabled["reach"] and self.reach_item.steps is not None)
