@@ -16,8 +16,9 @@ the goal of the issue (<= 16 ms on 64x64, <= 33 ms on 128x128 and 256x256),
 the same span in the process's CPU time (``cpu``: what other processes on a
 busy machine leave out, to compare two versions under load), the p50 / p95 of
 each phase, how many steps changed the fan shown, the time from the
-button's press until the view has repainted (``press``: the first tile and,
-with ``defer``, the previews faded, a repaint of the whole view), and the
+button's press until the view has repainted (``press``: the first tile,
+previewed at once; with ``defer`` the first move fades the previews, a
+repaint of the whole view, which shows in ``max``), and the
 time from the button's release until the previews have caught up and the view
 has repainted (``end``).  The window is 1400x900, at two zooms: ``fit`` (the
 whole map; the adjacency graph is not drawn when a tile is under 6 screen
