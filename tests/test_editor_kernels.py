@@ -163,7 +163,6 @@ def test_line_group_draws_its_rectangles_from_the_array(qapp):
 def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
         qapp, monkeypatch):
     from sodwa_editor.editor.scene.graph_item import GraphLayer
-    from sodwa_editor.editor.scene.layers import CHUNK
     from sodwa_editor.engine import adjacency
 
     m = make_mixed_map(40, seed=3)
@@ -173,13 +172,14 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
     monkeypatch.setattr(adjacency, "pair_classes",
                         lambda *a, **k: calls.append(k.get("rect")) or real(*a, **k))
     layer.bind(m)
+    n = layer.chunk
+    assert n == 8  # a small map: 8x8-tile chunks
     m.set_terrain(15, 16, 2)  # on a chunk corner: four chunks rebuilt
     calls.clear()
     layer.refresh(Rect(15, 16, 15, 16))
     assert len(calls) == 1
     for (cx, cy), chunk in layer.chunks.items():
-        rect = Rect(cx * CHUNK, cy * CHUNK, min(40, (cx + 1) * CHUNK) - 1,
-                    min(40, (cy + 1) * CHUNK) - 1)
+        rect = Rect(cx * n, cy * n, min(40, (cx + 1) * n) - 1, min(40, (cy + 1) * n) - 1)
         ref = {c: v for c, v in pair_lines(m, rect).items() if v}
         assert [g.segments.tolist() for g in chunk.groups] == [
             (np.concatenate(v) * TILE).tolist() for _c, v in sorted(ref.items())]
