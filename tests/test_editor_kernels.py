@@ -163,7 +163,6 @@ def test_line_group_draws_its_rectangles_from_the_array(qapp):
 def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
         qapp, monkeypatch):
     from sodwa_editor.editor.scene.graph_item import GraphLayer
-    from sodwa_editor.editor.scene.layers import CHUNK
     from sodwa_editor.engine import adjacency
 
     m = make_mixed_map(40, seed=3)
@@ -173,13 +172,14 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
     monkeypatch.setattr(adjacency, "pair_classes",
                         lambda *a, **k: calls.append(k.get("rect")) or real(*a, **k))
     layer.bind(m)
+    n = layer.chunk
+    assert n == 8  # a small map: 8x8-tile chunks
     m.set_terrain(15, 16, 2)  # on a chunk corner: four chunks rebuilt
     calls.clear()
     layer.refresh(Rect(15, 16, 15, 16))
     assert len(calls) == 1
     for (cx, cy), chunk in layer.chunks.items():
-        rect = Rect(cx * CHUNK, cy * CHUNK, min(40, (cx + 1) * CHUNK) - 1,
-                    min(40, (cy + 1) * CHUNK) - 1)
+        rect = Rect(cx * n, cy * n, min(40, (cx + 1) * n) - 1, min(40, (cy + 1) * n) - 1)
         ref = {c: v for c, v in pair_lines(m, rect).items() if v}
         assert [g.segments.tolist() for g in chunk.groups] == [
             (np.concatenate(v) * TILE).tolist() for _c, v in sorted(ref.items())]
@@ -230,3 +230,47 @@ def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_dra
         app.processEvents()
     assert screen.grabWindow(win.winId()).toImage() == drawn
 
+
+
+@pytest.mark.parametrize("tile_px", [16, 23.7])
+def test_terrain_and_elevation_strokes_under_a_pinned_fan_leave_what_a_full_repaint_draws(
+        make_window, tile_px):
+    """Terrain and elevation strokes under a pinned fan (previews waiting for
+    the end of each stroke, level numbers drawn as prepared static texts)
+    repaint only what they change: the window then shows exactly what drawing
+    everything afresh shows."""
+    from PySide6.QtWidgets import QApplication
+
+    from sodwa_editor.editor.testing import move, press, release
+
+    win = make_window(make_mixed_map(40, seed=2))
+    win.resize(1000, 800)
+    scene = win.scene
+    win.action_map["preview_graph"].setChecked(True)
+    win.action_map["preview_los"].setChecked(True)
+    win.view.set_zoom(tile_px / TILE)  # level numbers and the graph are drawn
+    win.view.center_on_tile(16, 16)
+    win.previews.pin((18, 20))
+    app = QApplication.instance()
+    strokes = [("brush", "terrain_id", 2, [(9.5, 12.5), (14.5, 14.5), (14.5, 20.5)]),
+               ("elevation", "elevation_mode", "raise", [(20.5, 9.5), (24.5, 9.5), (24.5, 13.5)]),
+               ("brush", "terrain_id", 0, [(12.5, 14.5), (14.5, 17.5)]),
+               ("elevation", "elevation_mode", "lower", [(22.5, 9.5), (22.5, 12.5)])]
+    for tool, key, value, points in strokes:
+        win.set_tool(tool)
+        win.state.set(key, value)
+        press(win.view, *points[0])
+        for a, b in zip(points, points[1:], strict=False):
+            for t in np.linspace(0, 1, 8)[1:]:
+                move(win.view, a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t,
+                     Qt.MouseButton.LeftButton)
+        release(win.view, *points[-1])
+    for _ in range(3):
+        app.processEvents()
+    screen = app.primaryScreen()
+    drawn = screen.grabWindow(win.winId()).toImage()
+    for item in scene.items():  # everything drawn afresh, cached pixmaps included
+        item.update()
+    for _ in range(3):
+        app.processEvents()
+    assert screen.grabWindow(win.winId()).toImage() == drawn

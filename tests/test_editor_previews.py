@@ -161,15 +161,18 @@ def test_pin_shortcut_pins_hovered_tile(make_window):
     assert win.previews.pinned is None
 
 
-def test_fan_follows_every_step_of_a_stroke_recomputing_only_the_cone(make_window):
-    """The fan drawn after each brush step is the fan computed from scratch, while
-    the engine recomputes only the targets behind the painted tiles."""
+def test_live_fan_follows_every_step_of_a_stroke_recomputing_only_the_cone(make_window):
+    """In ``live`` mode (the benchmark's alternative to the editor's deferred
+    previews) the fan drawn after each brush step is the fan computed from
+    scratch, while the engine recomputes only the targets behind the painted
+    tiles."""
     import numpy as np
 
     from sodwa_editor.editor.testing import press, release
     from sodwa_editor.engine.los import los_fan
 
     win = make_window(MapModel(40, 30))
+    win.previews.in_stroke = "live"
     win.view.set_zoom(0.5)
     win.action_map["preview_los"].setChecked(True)
     click_tile(win.view, 20, 15, modifiers=ALT)
@@ -188,9 +191,9 @@ def test_fan_follows_every_step_of_a_stroke_recomputing_only_the_cone(make_windo
     release(win.view, 29.5, 4.5)
 
 
-def test_a_stroke_over_the_source_of_a_big_map_shows_the_fan_updating(make_window, qtbot):
-    """A fan update that would recompute most of a big map waits for the end of
-    the stroke, faded and saying so; then it catches up."""
+def test_live_stroke_over_the_source_of_a_big_map_shows_the_fan_updating(make_window, qtbot):
+    """In ``live`` mode a fan update that would recompute most of a big map
+    waits for the end of the stroke, faded and saying so; then it catches up."""
     import numpy as np
 
     from sodwa_editor.editor.previews import DEFER_ABOVE
@@ -198,6 +201,7 @@ def test_a_stroke_over_the_source_of_a_big_map_shows_the_fan_updating(make_windo
     from sodwa_editor.engine.los import los_fan
 
     win = make_window(MapModel(140, 140))
+    win.previews.in_stroke = "live"
     assert DEFER_ABOVE < 140 * 140
     win.action_map["preview_los"].setChecked(True)
     click_tile(win.view, 70, 70, modifiers=ALT)
@@ -206,11 +210,129 @@ def test_a_stroke_over_the_source_of_a_big_map_shows_the_fan_updating(make_windo
     win.state.set("terrain_id", win.document.model.registry.id_of("impeding"))
     press(win.view, 68.5, 70.5)
     move(win.view, 70.5, 70.5, Qt.MouseButton.LeftButton)  # over the source tile
-    assert win.previews.fan_stale and fan.opacity() < 1
+    assert win.previews.stale and fan.opacity() < 1
     assert "updating" in win.statusBar().currentMessage()
     move(win.view, 72.5, 70.5, Qt.MouseButton.LeftButton)
     release(win.view, 72.5, 70.5)
-    qtbot.waitUntil(lambda: not win.previews.fan_stale, timeout=3000)
+    qtbot.waitUntil(lambda: not win.previews.stale, timeout=3000)
     assert fan.opacity() == 1
     expected = los_fan(win.document.model.copy(), (70, 70))
     assert np.array_equal(fan.fan, expected) and fan.class_at(69, 70) is Crossing.CLEAR
+
+
+def _pinned_fan_and_range(make_window):
+    """A 30x20 map of open ground at painting zoom, the fan and the movement
+    range of a pinned tile shown, the brush loaded with Obstructing terrain."""
+    win = make_window(MapModel(30, 20))
+    win.view.set_zoom(16 / style.TILE)
+    win.view.center_on_tile(15, 10)
+    win.action_map["preview_los"].setChecked(True)
+    win.action_map["preview_reach"].setChecked(True)
+    click_tile(win.view, 15, 15, modifiers=ALT)
+    win.set_tool("brush")
+    win.state.set("terrain_id", win.document.model.registry.id_of("obstructing"))
+    return win
+
+
+def test_a_stroke_leaves_the_previews_faded_until_the_release_then_fresh(make_window):
+    """While a stroke is drawn the fan and range stay as they were after its
+    first tile, faded, the line to the hovered tile hidden, and the status bar
+    says they are updating; the release recomputes them: they equal a fresh
+    computation."""
+    import numpy as np
+
+    from sodwa_editor.editor.previews import STALE_OPACITY
+    from sodwa_editor.editor.testing import press, release
+    from sodwa_editor.engine.los import los_fan
+    from sodwa_editor.engine.movement import reach
+
+    win = _pinned_fan_and_range(make_window)
+    fan, rng, line = (win.scene.previews[k] for k in ("los", "reach", "path"))
+    move(win.view, 20.5, 5.5)  # hover: the line from the pinned tile
+    assert line.isVisible()
+    press(win.view, 10.5, 8.5)  # the first tile: shown at once (see the click test)
+    assert not win.previews.stale
+    before, steps_before = fan.fan.copy(), rng.steps.copy()
+    for x in range(11, 21):
+        move(win.view, x + 0.5, 8.5, Qt.MouseButton.LeftButton)
+        assert win.previews.stale
+        assert fan.opacity() == rng.opacity() == STALE_OPACITY
+        assert np.array_equal(fan.fan, before) and np.array_equal(rng.steps, steps_before)
+        assert not line.isVisible()
+        assert "updating when the stroke ends" in win.statusBar().currentMessage()
+    m = win.document.model
+    assert (m.terrain[8, 10:21] == m.registry.id_of("obstructing")).all()
+    release(win.view, 20.5, 8.5)
+    assert not win.previews.stale and fan.opacity() == rng.opacity() == 1.0
+    fresh = los_fan(m.copy(), (15, 15))
+    assert not np.array_equal(fresh, before)  # the wall casts a shadow
+    assert np.array_equal(fan.fan, fresh)
+    drawn = np.array([[fan.class_at(x, y) for x in range(30)] for y in range(20)])
+    assert np.array_equal(drawn, fresh)
+    assert np.array_equal(rng.steps, reach(m.copy(), (15, 15), win.previews.move_value).steps)
+    assert line.isVisible()  # the line to the hovered tile is back
+
+
+def test_escape_in_a_stroke_restores_the_previews_of_the_map_before_it(make_window):
+    """Escape takes the stroke back; the previews catch up at once and show
+    the map as it was: the same fan as before the stroke, not faded."""
+    import numpy as np
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from sodwa_editor.editor.testing import press
+
+    win = _pinned_fan_and_range(make_window)
+    fan = win.scene.previews["los"]
+    original = win.document.model.copy()
+    before = fan.fan.copy()
+    press(win.view, 10.5, 8.5)
+    for x in range(11, 21):
+        move(win.view, x + 0.5, 8.5, Qt.MouseButton.LeftButton)
+    assert win.previews.stale
+    QTest.keyClick(win.view, Qt.Key.Key_Escape)
+    QApplication.processEvents()
+    assert win.document.model.same_content(original)
+    assert not win.previews.stale and fan.opacity() == 1.0
+    assert np.array_equal(fan.fan, before)
+    assert win.scene.previews["reach"].opacity() == 1.0
+
+
+def test_a_stroke_that_changes_nothing_still_ends_the_updating_state(make_window):
+    """A stroke over tiles that already hold the brush's terrain changes
+    nothing (no undo step) yet showed the previews as updating while the
+    button was down: the release ends that state (``Document.stroke_ended``)."""
+    from sodwa_editor.editor.testing import press, release
+
+    win = _pinned_fan_and_range(make_window)
+    win.state.set("terrain_id", win.document.model.registry.id_of("clear"))
+    stack = win.document.undo_stack
+    count = stack.count()
+    press(win.view, 10.5, 8.5)
+    for x in (12.5, 14.5):  # hovering schedules updates: the second one waits
+        move(win.view, x, 8.5, Qt.MouseButton.LeftButton)
+    assert win.previews.stale
+    release(win.view, 14.5, 8.5)
+    assert stack.count() == count
+    assert not win.previews.stale
+    assert win.scene.previews["los"].opacity() == 1.0
+
+
+def test_a_click_updates_the_previews_at_once_without_fading_them(make_window):
+    """A click is a stroke of one tile: the fan and range follow it at once,
+    at full strength, and the release leaves them so."""
+    import numpy as np
+
+    from sodwa_editor.editor.testing import press, release
+    from sodwa_editor.engine.los import los_fan
+
+    win = _pinned_fan_and_range(make_window)
+    fan = win.scene.previews["los"]
+    before = fan.fan.copy()
+    press(win.view, 15.5, 12.5)  # a wall tile between the source and the top
+    assert not win.previews.stale and fan.opacity() == 1.0
+    fresh = los_fan(win.document.model.copy(), (15, 15))
+    assert not np.array_equal(fresh, before) and np.array_equal(fan.fan, fresh)
+    release(win.view, 15.5, 12.5)
+    assert not win.previews.stale and fan.opacity() == 1.0
+    assert np.array_equal(fan.fan, fresh)

@@ -54,6 +54,9 @@ class Document(QObject):
     message = Signal(str)
     #: another map was loaded (new, open, revert, recovery): the view fits it
     loaded = Signal()
+    #: a stroke ended (put on the undo stack, or cancelled): what waited for it
+    #: (the previews) catches up
+    stroke_ended = Signal()
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None,
                  parent: QObject | None = None) -> None:
@@ -145,6 +148,7 @@ class Document(QObject):
         self._stroke, self._pending = None, []
         if pending:
             self.undo_stack.push(c.Stroke(pending))
+        self.stroke_ended.emit()
 
     def cancel_stroke(self) -> None:
         """Take back everything the current stroke did.  The undo stack never saw the
@@ -156,6 +160,7 @@ class Document(QObject):
             cmd.undo()
         if pending:
             self.edited.emit()
+        self.stroke_ended.emit()
 
     def _stroke_in_progress(self, what: str) -> bool:
         if self._stroke is None:

@@ -5,9 +5,14 @@ The preview source is the hovered tile, or a tile pinned with P or Alt+click
 line of sight to it, why it is blocked or impeded (the deciding tile, edge or
 corner ringed on the map, the reason in the status bar), and the movement
 path to it.  Model edits schedule one recompute on the next event loop turn,
-so a paint stroke never waits for the engine more than once per batch of
-input events, and the fan is recomputed only for the targets whose line an
-edit can affect (:class:`~sodwa_editor.engine.los_fan.FanTracker`).
+and the fan is recomputed only for the targets whose line an edit can affect
+(:class:`~sodwa_editor.engine.los_fan.FanTracker`).
+
+During a stroke (a drag of a tool) the previews wait for its end: after the
+tile under the press, the fan and the movement range stay as they were,
+faded, the line to the hovered tile is hidden and the status bar says
+"updating when the stroke ends"; releasing the button or Escape
+(``Document.stroke_ended``) recomputes them once.
 """
 
 from __future__ import annotations
@@ -22,9 +27,12 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 PREVIEWS = ("los", "reach", "graph")
-#: during a stroke, a fan update computing more targets than this waits for the
+#: in ``live`` mode, a fan update computing more targets than this waits for the
 #: end of the stroke (a 128x128 fan's worth: a few ms on a quiet machine)
 DEFER_ABOVE = 16384
+#: opacity of the fan and range while they wait for the end of a stroke
+STALE_OPACITY = 0.45
+STALE_TEXT = "LoS fan and range: updating when the stroke ends"
 
 
 class PreviewController(QObject):
@@ -41,18 +49,18 @@ class PreviewController(QObject):
         self.last_error = ""
         self.timings: list[float] = []  # ms per recompute (benchmarks)
         self._tracker: FanTracker | None = None  # of the current model, made on first use
-        #: During a stroke the fan follows every step, recomputing only the
-        #: targets behind the changed tiles; when that is more than
-        #: DEFER_ABOVE targets (a stroke next to the source of a big map) the
-        #: fan is left as it was, shown faded as "updating", until the stroke
-        #: ends.  ``defer_fan_in_stroke`` defers always (bench/editor_latency.py
-        #: --fan defer measures that way).
-        self.defer_fan_in_stroke = False
-        self.fan_stale = False
-        self.retry = QTimer(self)
-        self.retry.setSingleShot(True)
-        self.retry.setInterval(60)
-        self.retry.timeout.connect(self.schedule)
+        #: How the previews follow a stroke: ``defer`` (the editor's way) leaves
+        #: them as they were, faded, until the stroke ends; ``live`` recomputes
+        #: them after every step (the fan only behind the changed tiles) unless
+        #: the fan would recompute more than DEFER_ABOVE targets
+        #: (bench/editor_latency.py --fan compares the two).
+        self.in_stroke = "defer"
+        #: the previews shown are from before the current stroke
+        self.stale = False
+        #: updates run so far in the current stroke: the first (the tile under
+        #: the press: a click is a stroke of one step) is computed as usual
+        self._stroke_updates = 0
+        win.document.stroke_ended.connect(self._stroke_ended)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(0)
@@ -133,6 +141,13 @@ class PreviewController(QObject):
         src = self.source
         if src is not None and not m.in_bounds(*src):
             src = self.pinned = self.hovered = None
+        if self._wait_for_stroke(src):
+            self._show_stale()
+            return
+        if self.stale:
+            self.stale = False
+            for item in (self.fan, self.reach_item):
+                item.setOpacity(1.0)
         self.win.scene.marker.set_shape([self.pinned] if self.pinned is not None else [])
         texts: list[str] = []
         self._line_set = False
@@ -151,6 +166,39 @@ class PreviewController(QObject):
             self.win.statusBar().showMessage(text, 8000)
         self.info.emit(text)
 
+    def _stroke_ended(self) -> None:
+        self._stroke_updates = 0
+        self.schedule()
+
+    def _wait_for_stroke(self, src: tuple[int, int] | None) -> bool:
+        """Whether the previews shown wait for the end of the current stroke
+        (from its second update on: a click updates them at once, without
+        fading them for the time of the click)."""
+        if not self.win.document.in_stroke or src is None:
+            return False
+        self._stroke_updates += 1
+        if self._stroke_updates == 1:
+            return False
+        fan_shown = self.enabled["los"] and self.fan.fan is not None
+        shown = fan_shown or (self.enabled["reach"] and self.reach_item.steps is not None)
+        if not shown:
+            return False
+        if self.in_stroke == "defer" or self.stale:
+            return True
+        return fan_shown and self.tracker().pending_count(src) > DEFER_ABOVE
+
+    def _show_stale(self) -> None:
+        """Fade the fan and range, hide the line to the hovered tile, say why."""
+        if self.stale:
+            return
+        self.stale = True
+        for item in (self.fan, self.reach_item):
+            item.setOpacity(STALE_OPACITY)
+        self.line.setVisible(False)
+        self.culprit.set_reason(None, 0)
+        self.win.statusBar().showMessage(STALE_TEXT, 8000)
+        self.info.emit(STALE_TEXT)
+
     def _target(self) -> tuple[int, int] | None:
         if self.pinned is not None and self.hovered is not None and self.hovered != self.pinned:
             return self.hovered
@@ -164,14 +212,6 @@ class PreviewController(QObject):
         from ..engine.los import los
 
         tracker = self.tracker()
-        if (self.win.document.in_stroke and self.fan.fan is not None
-                and (self.defer_fan_in_stroke or tracker.pending_count(src) > DEFER_ABOVE)):
-            self.fan_stale = True
-            self.fan.setOpacity(0.45)
-            self.retry.start()  # until the stroke ends
-            return ["LoS fan: updating when the stroke ends"]
-        self.fan_stale = False
-        self.fan.setOpacity(1.0)
         self.fan.set_fan(m, tracker.fan(src), tracker.last_rect)
         target = self._target()
         if target is None:

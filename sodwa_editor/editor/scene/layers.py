@@ -315,6 +315,8 @@ class ChunkedPathLayer(LayerItem):
     min_px = 0.0
     #: cut line caps at the map's outline (borders must not stick out of the map)
     clip_to_map = False
+    #: tiles per side of a chunk
+    chunk = CHUNK
 
     def __init__(self, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
@@ -364,14 +366,15 @@ class ChunkedPathLayer(LayerItem):
             changed = QRectF(near.x0 * TILE, near.y0 * TILE, (near.x1 - near.x0 + 1) * TILE,
                              (near.y1 - near.y0 + 1) * TILE)
         rect = rect.grow(self.grow, m.width, m.height)
-        for cy in range(rect.y0 // CHUNK, rect.y1 // CHUNK + 1):
-            for cx in range(rect.x0 // CHUNK, rect.x1 // CHUNK + 1):
+        n = self.chunk
+        for cy in range(rect.y0 // n, rect.y1 // n + 1):
+            for cx in range(rect.x0 // n, rect.x1 // n + 1):
                 self._rebuild(m, cx, cy, changed)
 
     def _rebuild(self, m: MapModel, cx: int, cy: int, changed: QRectF | None = None) -> None:
         old = self.chunks.pop((cx, cy), None)
-        rect = Rect(cx * CHUNK, cy * CHUNK, min(m.width, (cx + 1) * CHUNK) - 1,
-                    min(m.height, (cy + 1) * CHUNK) - 1)
+        n = self.chunk
+        rect = Rect(cx * n, cy * n, min(m.width, (cx + 1) * n) - 1, min(m.height, (cy + 1) * n) - 1)
         groups = []
         clip = QRectF(0, 0, m.width * TILE, m.height * TILE) if self.clip_to_map else None
         paths = sorted(self.chunk_paths(m, rect).items(), key=lambda kv: self.draw_order(kv[0]))

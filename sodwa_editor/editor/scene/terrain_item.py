@@ -4,8 +4,8 @@ tiles and start zones.  Pixels come from numpy lookups over the changed region."
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QFont, QPainter
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QFont, QPainter, QStaticText, QTransform
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MapModel, Rect
@@ -89,6 +89,14 @@ class ElevationLabels(LayerItem):
 
     layers = frozenset({"elevation"})
 
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.label_font = QFont()
+        self.label_font.setPixelSize(int(TILE * 0.4))
+        self.label_font.setBold(True)
+        #: per level: its text and its offset in a tile (centred)
+        self.texts: dict[int, tuple[QStaticText, float, float]] = {}
+
     def refresh(self, rect: Rect | None) -> None:
         if rect is None:
             self.update()
@@ -106,14 +114,19 @@ class ElevationLabels(LayerItem):
         ys, xs = np.nonzero(sub)
         if not len(ys):
             return
-        font = QFont()
-        font.setPixelSize(int(TILE * 0.4))
-        font.setBold(True)
-        painter.setFont(font)
+        painter.setFont(self.label_font)
         painter.setPen(style.LEVEL_NUMBER)
-        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
-            cell = QRectF((x + r.x0) * TILE, (y + r.y0) * TILE, TILE, TILE)
-            painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, str(int(sub[y, x])))
+        levels = sub[ys, xs].tolist()
+        for y, x, level in zip((ys + r.y0).tolist(), (xs + r.x0).tolist(), levels, strict=True):
+            laid = self.texts.get(level)
+            if laid is None:  # laid out once per level, not once per tile and repaint
+                text = QStaticText(str(level))
+                text.prepare(QTransform(), self.label_font)
+                size = text.size()
+                laid = self.texts[level] = (text, (TILE - size.width()) / 2,
+                                            (TILE - size.height()) / 2)
+            text, dx, dy = laid
+            painter.drawStaticText(QPointF(x * TILE + dx, y * TILE + dy), text)
 
 
 class TransitionTint(ImageLayer):
