@@ -8,7 +8,7 @@ A main window (offscreen, 1400x900, map fitted) plays an AI-against-AI playtest
 on the engine's generated mixed map with ``--characters`` characters (the
 generated ones, plus copies placed on free tiles of the same teams).  For each
 step the time is taken (1) for the AI's decision and the rules applying it
-(``PlaytestSession.step``), and (2) from then until the board is redrawn: the
+(``BattleSession.step_action``), and (2) from then until the board is redrawn: the
 battle items rebuilt from the state (:meth:`PlaytestMode.refresh`, tokens, ring,
 movement range, targets, log) and the view repainted.  Reported: p50 / p95 / max
 of (2), the figure the goal is about, and of (1) + (2).
