@@ -12,10 +12,11 @@ answer, refusing what the rules refuse with the engine's one line.
 With two AIs, stepping to the end gives exactly the event log and the decisions
 of ``run_battle`` from the same seed (tests/test_battle_session.py).
 
-History (:mod:`.session_history`): the state at the start of every turn is kept (:meth:`BattleState.copy`,
-random streams included; an AI is made afresh on the restored stream, which is
-what it was at that turn's start since an AI plans one turn at a time), so
-:meth:`~BattleSession.back` and :meth:`~BattleSession.go_to_turn` restore it
+History (:mod:`.session_history`): the state at the start of every turn is kept
+(:meth:`BattleState.copy`, random streams included; an AI is made afresh on the
+restored stream, which is what it was at that turn's start since an AI plans
+one turn at a time), so :meth:`~BattleSession.back` and
+:meth:`~BattleSession.go_to_turn` restore it
 exactly and :meth:`~BattleSession.forward` re-plays the recorded decisions.
 Playing on after going back keeps the recorded later turns as long as every
 decision is the one recorded (the AIs, from the same streams, decide the same);
