@@ -238,11 +238,13 @@ def test_a_watched_replay_plays_its_decisions_and_a_side_taken_over_answers():
     play_human(played, np.random.default_rng(2))
     watch = BattleSession(setup, ["greedy", "human"], seed=4, script=played.decisions)
     assert watch.waiting is None  # the human side's decisions come from the script
+    assert watch.is_human(1) and not watch.asks_person(1) and watch.scripted(1)
     watch.run_to_end()
     assert logs(watch.events) == logs(played.events)
     watch.restart()  # the same replay again; this time team 1 is taken over
     watch.step_turn()
     watch.take_over(1)
+    assert watch.asks_person(1) and not watch.scripted(1)
     to_human_turn(watch, 1)
     assert watch.waiting.team == 1
 

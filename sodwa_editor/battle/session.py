@@ -162,7 +162,12 @@ class BattleSession(SessionHistory):
         return self._players[team] or HUMAN
 
     def is_human(self, team: int) -> bool:
+        """A person plays team ``team`` (a watched replay's human side included)."""
         return self._ctrl[team] is None
+
+    def asks_person(self, team: int) -> bool:
+        """A person answers for team ``team`` now (not the watched replay)."""
+        return self._ctrl[team] is None and (not self._watching or team in self._taken)
 
     def preview(self, attacker: int, target: int) -> AttackPreview:
         """The BIP for ``attacker`` attacking ``target`` now (the engine's
@@ -186,16 +191,17 @@ class BattleSession(SessionHistory):
         if turn is None:
             choice = self._pending
             if choice is not None and self._ctrl[choice.team] is None \
-                    and not self._scripted(choice.team):
+                    and not self.scripted(choice.team):
                 return Waiting("actor", choice.team, candidates=choice.candidates)
             return None
         team = s.team[turn.actor]
-        if self._ctrl[team] is None and not self._auto_pass() and not self._scripted(team):
+        if self._ctrl[team] is None and not self._auto_pass() and not self.scripted(team):
             return Waiting("action", team, actor=turn.actor)
         return None
 
-    def _scripted(self, team: int) -> bool:
-        """Team ``team``'s next decision comes from the watched replay."""
+    def scripted(self, team: int) -> bool:
+        """Team ``team``'s next decision comes from the watched replay (not taken
+        over, and the replay has decisions left)."""
         return self._watching and team not in self._taken and self._pos < len(self._decisions)
 
     # ------------------------------------------------------------ stepping
@@ -246,7 +252,7 @@ class BattleSession(SessionHistory):
             actor = choice.candidates[0]
             if choice.decision:
                 ctrl = self._ctrl[choice.team]
-                if replay or self._scripted(choice.team):
+                if replay or self.scripted(choice.team):
                     actor = self._recorded(choice.team, "actor").actor  # type: ignore[assignment]
                 elif ctrl is None:
                     self._pending = choice  # a human picks: waiting says so
@@ -263,7 +269,7 @@ class BattleSession(SessionHistory):
         action: Action
         if self._auto_pass():
             action = Pass()
-        elif replay or self._scripted(team):
+        elif replay or self.scripted(team):
             action = self._recorded(team, "action").action  # type: ignore[assignment]
         else:
             ctrl = self._ctrl[team]

@@ -211,7 +211,9 @@ class PlaytestMode(QObject):
         if w is not None:
             return (f"{head}: {who}, Human): click a blue tile to move, a marked enemy to "
                     "attack, P to pass")
-        return f"{head}: {who}, AI {s.player(state.team[state.actor])})"
+        team = state.team[state.actor]
+        how = "from the replay" if s.scripted(team) else f"AI {s.player(team)}"
+        return f"{head}: {who}, {how})"
 
     def _human_action(self) -> bool:
         s = self.session
@@ -301,7 +303,7 @@ class PlaytestMode(QObject):
         else:
             choice = state.clock.next_turn()
             team = choice.team if choice is not None else 0
-        if s.is_human(team):
+        if s.asks_person(team):
             self.say(f"team {team + 1} is already played by a person")
             return
         s.take_over(team)
