@@ -37,19 +37,14 @@ def cli_run(args: argparse.Namespace) -> tuple[float, dict]:
 
 
 def dialog_run(args: argparse.Namespace, app) -> tuple[float, dict]:
-    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from sodwa_editor.editor.balance import open_dialog
-    from sodwa_editor.editor.main_window import MainWindow
+    from sodwa_editor.editor.testing import bench_window
     from sodwa_editor.io import read_map
 
     model, _ = read_map(args.map)
-    settings = QSettings(str(Path(os.environ["XDG_CONFIG_HOME"]) / "bench.ini"),
-                         QSettings.Format.IniFormat)
-    win = MainWindow(model, args.map, settings=settings,
-                     recovery_dir=Path(os.environ["XDG_CONFIG_HOME"]) / "recovery")
-    win.show()
+    win = bench_window(model, args.map, folder=Path(os.environ["XDG_CONFIG_HOME"]))
     dialog = open_dialog(win)
     dialog.battles.setValue(args.battles)
     dialog.workers.setValue(args.workers)

@@ -8,7 +8,7 @@ A main window (offscreen, 1400x900, map fitted) plays an AI-against-AI playtest
 on the engine's generated mixed map with ``--characters`` characters (the
 generated ones, plus copies placed on free tiles of the same teams).  For each
 step the time is taken (1) for the AI's decision and the rules applying it
-(``PlaytestSession.step``), and (2) from then until the board is redrawn: the
+(``BattleSession.step_action``), and (2) from then until the board is redrawn: the
 battle items rebuilt from the state (:meth:`PlaytestMode.refresh`, tokens, ring,
 movement range, targets, log) and the view repainted.  Reported: p50 / p95 / max
 of (2), the figure the goal is about, and of (1) + (2).
@@ -19,9 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -55,11 +53,6 @@ def with_characters(model, n: int):
     return model
 
 
-def pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(q * len(s)))]
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--size", type=int, default=64)
@@ -70,21 +63,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
-    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from sodwa_editor.editor.main_window import MainWindow
     from sodwa_editor.editor.playtest.setup_dialog import PlaytestChoice
+    from sodwa_editor.editor.testing import bench_window, format_percentiles, percentiles
     from sodwa_editor.engine.generate import make_mixed_map
 
-    app = QApplication.instance() or QApplication([])
-    tmp = Path(tempfile.mkdtemp())
     model = with_characters(make_mixed_map(args.size, seed=args.seed), args.characters)
-    win = MainWindow(model, settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
-                     recovery_dir=tmp / "recovery")
-    win.resize(1400, 900)
-    win.show()
-    app.processEvents()
+    win = bench_window(model, size=(1400, 900))
+    app = QApplication.instance()  # made by bench_window
+    assert app is not None
     win.view.zoom_fit()
     mode = win.playtest
     if not mode.start(PlaytestChoice(controllers=(args.ai, args.ai), seed=args.seed)):
@@ -113,23 +101,19 @@ def main(argv: list[str] | None = None) -> int:
         total_ms.append((t2 - t0) * 1000)
     out = {"size": args.size, "characters": len(model.characters), "ai": args.ai,
            "steps": args.steps, "goal_p95_ms": GOAL_MS,
-           "board_ms": {"p50": statistics.median(board_ms), "p95": pct(board_ms, 0.95),
-                        "max": max(board_ms)},
-           "items_ms": {"p50": statistics.median(refresh_ms), "p95": pct(refresh_ms, 0.95)},
-           "decision_and_board_ms": {"p50": statistics.median(total_ms),
-                                     "p95": pct(total_ms, 0.95), "max": max(total_ms)}}
+           "board_ms": percentiles(board_ms), "items_ms": percentiles(refresh_ms),
+           "decision_and_board_ms": percentiles(total_ms)}
     if args.json:
         print(json.dumps(out, indent=1))
     else:
-        b, t = out["board_ms"], out["decision_and_board_ms"]
         print(f"{args.size}x{args.size}, {out['characters']} characters, {args.ai} vs "
               f"{args.ai}, {args.steps} steps")
-        print(f"  decision -> repainted board: p50 {b['p50']:.1f} ms, p95 {b['p95']:.1f} ms, "
-              f"max {b['max']:.1f} ms (goal p95 <= {GOAL_MS:.0f} ms)")
-        print(f"    of which the battle items and panels: p50 {out['items_ms']['p50']:.1f} ms, "
-              f"p95 {out['items_ms']['p95']:.1f} ms (the rest: painting)")
-        print(f"  with the AI's decision:      p50 {t['p50']:.1f} ms, p95 {t['p95']:.1f} ms, "
-              f"max {t['max']:.1f} ms")
+        print(f"  decision -> repainted board: {format_percentiles(out['board_ms'])} "
+              f"(goal p95 <= {GOAL_MS:.0f} ms)")
+        print(f"    of which the battle items and panels: {format_percentiles(out['items_ms'])}"
+              " (the rest: painting)")
+        print(f"  with the AI's decision:      "
+              f"{format_percentiles(out['decision_and_board_ms'])}")
     mode.stop()
     win.document.undo_stack.setClean()
     win.close()

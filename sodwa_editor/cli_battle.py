@@ -188,7 +188,7 @@ def make_setup(args: argparse.Namespace, source: MapSource) -> Any:
     from .battle.rules import load_rules, rules_from_dict
     from .battle.setup import BattleSetup
     from .battle.sheet import DEFAULT_ROSTER_PATH, roster_from_dict
-    from .battle.teams import team_from_dict
+    from .battle.teams import teams_from_files
 
     model = source.model
     if args.roster is None and source.roster is not None:
@@ -206,16 +206,7 @@ def make_setup(args: argparse.Namespace, source: MapSource) -> Any:
     if args.teams:
         if len(args.teams) > 2:
             raise CliError(f"--teams: give 1 or 2 team files, not {len(args.teams)}", code=2)
-        files = args.teams * (3 - len(args.teams))
-        team_docs = [read_json(f) for f in files]
-        zones = sorted(model.start_zones)
-        if len(zones) < 2:
-            have = ", ".join(zones) or "none"
-            raise CliError(f"{files[len(zones)]}: the map has no start zone for team "
-                           f"{len(zones)} (it needs 2 start zones; has: {have})")
-        teams = [(zones[k], team_from_dict(d, roster, str(f)), None)
-                 for k, (f, d) in enumerate(zip(files, team_docs, strict=True))]
-        docs["teams"] = team_docs
+        teams, docs["teams"] = teams_from_files(model, args.teams, roster)
     return BattleSetup.from_map(model, rules=rules, roster=roster, ai=args.ai, teams=teams,
                                 docs=docs, profiles=load_profiles(args))
 

@@ -261,3 +261,104 @@ def test_an_ai_profile_file_is_played_by_both_ais_as_with_the_cli(
                  "--ai", "greedy,greedy", "--ai-profile", str(profile), "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)["maps"][0]
     assert {k: v for k, v in cli.items() if k not in ("map", "map_hash")} == dialog.report
+
+
+def zoned_map() -> MapModel:
+    """8 x 4 with a placed character per side and two start zones of 4 tiles."""
+    m = MapModel(8, 4)
+    m.characters["a"] = Character("a", "blue", 0, 1, name="Knight")
+    m.characters["b"] = Character("b", "red", 7, 1, name="Archer")
+    m.start_zones = {"east": [(7, y) for y in range(4)], "west": [(0, y) for y in range(4)]}
+    m.notify_bulk_change()
+    return m
+
+
+def team_file(path, name: str, archetypes: list[str]):
+    path.write_text(json.dumps({"format": "sodwa-team", "format_version": 1, "name": name,
+                                "members": [{"id": f"m{i}", "archetype": a}
+                                            for i, a in enumerate(archetypes)]}))
+    return path
+
+
+def test_a_team_file_per_side_with_point_totals_plays_as_simulate_teams(
+        make_window, qtbot, tmp_path, capsys):
+    from sodwa_editor.battle.rules import DEFAULT_RULES_PATH
+    from sodwa_editor.battle.sheet import load_roster
+
+    cost = {a.name: a.sheet(a.name).cost for a in map(load_roster().find, ("Knight", "Archer",
+                                                                          "Mage"))}
+    cap = 250
+    rules_doc = json.loads(DEFAULT_RULES_PATH.read_text())
+    rules_doc["battle"]["point_cap"] = cap
+    rules = tmp_path / "capped.json"
+    rules.write_text(json.dumps(rules_doc))
+    t0 = team_file(tmp_path / "duo.json", "duo", ["Knight", "Archer"])
+    t1 = team_file(tmp_path / "solo.json", "solo", ["Mage"])
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "sodwa-team", "members": [')
+    win = make_window(zoned_map())
+    dialog = open_dialog(win, qtbot)
+    # the map's placed characters by default: their totals (blue first, as team 0)
+    assert [p.text() for p in dialog.team_points] == [
+        f"{cost['Knight']} points", f"{cost['Archer']} points"]  # the shipped rules: no cap
+    qtbot.mouseClick(dialog.rules, Left)
+    qtbot.keyClicks(dialog.rules, str(rules))
+    assert [p.text() for p in dialog.team_points] == [
+        f"{cost['Knight']} / {cap} points", f"{cost['Archer']} / {cap} points"]
+    set_inputs(qtbot, dialog, battles=4, seed=2)
+    # one side only: refused, in one line
+    qtbot.mouseClick(dialog.team_files[0], Left)
+    qtbot.keyClicks(dialog.team_files[0], str(t0))
+    want = "give a team file for both teams, or neither (the map's placed characters)"
+    assert dialog.problem.text() == want
+    qtbot.mouseClick(dialog.run_button, Left)
+    assert not dialog.is_running() and dialog.status.text() == f"Cannot run: {want}"
+    # a broken file: one line naming it, nothing runs
+    qtbot.mouseClick(dialog.team_files[1], Left)
+    qtbot.keyClicks(dialog.team_files[1], str(broken))
+    assert str(broken) in dialog.problem.text() and "\n" not in dialog.problem.text()
+    assert dialog.team_points[1].text() == f"? / {cap} points"
+    qtbot.mouseClick(dialog.run_button, Left)
+    assert not dialog.is_running() and dialog.report is None
+    assert dialog.status.text().startswith(f"Cannot run: {broken}")
+    # both files: their totals, and the run equals sodwa simulate --teams
+    dialog.team_files[1].selectAll()
+    qtbot.keyClicks(dialog.team_files[1], str(t1))
+    assert dialog.problem.text() == ""
+    assert [p.text() for p in dialog.team_points] == [
+        f"{cost['Knight'] + cost['Archer']} / {cap} points", f"{cost['Mage']} / {cap} points"]
+    qtbot.mouseClick(dialog.run_button, Left)
+    qtbot.waitUntil(lambda: dialog.report is not None and not dialog.is_running(),
+                    timeout=120_000)
+    assert {c["id"].split(".")[-1] for c in dialog.report["characters"]} == {"m0", "m1"}
+    path = tmp_path / "zoned.json"
+    save_map(win.document.model, path)
+    assert main(["simulate", str(path), "--teams", str(t0), "--teams", str(t1), "--rules",
+                 str(rules), "--battles", "4", "--seed", "2", "--swap-sides", "--ai",
+                 "random,random", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)["maps"][0]
+    assert {k: v for k, v in cli.items() if k not in ("map", "map_hash")} == dialog.report
+
+
+def test_the_dialog_runs_on_the_document_it_is_given_and_asks_by_signals(qtbot):
+    from sodwa_editor.editor.balance.dialog import BalanceDialog
+    from sodwa_editor.editor.document import Document
+
+    doc = Document(tiny_map())  # no main window anywhere
+    dialog = BalanceDialog(doc)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    set_inputs(qtbot, dialog, battles=2, seed=4)
+    qtbot.mouseClick(dialog.run_button, Left)
+    qtbot.waitUntil(lambda: dialog.report is not None and not dialog.is_running(),
+                    timeout=120_000)
+    assert {c["id"] for c in dialog.report["characters"]} == {"a", "b"}
+    messages: list[str] = []
+    dialog.message.connect(messages.append)
+    with qtbot.waitSignal(dialog.heat_map_requested) as got:
+        qtbot.mouseClick(dialog.heat_button, Left)
+    assert got.args == [dialog.report, dialog.heat_kind.currentData()]
+    assert messages and messages[0].startswith("Heat map: ")
+    doc.place_character(Character("c", "red", 3, 0))
+    assert not dialog.heat_button.isEnabled()  # the document changed since the run

@@ -141,12 +141,12 @@ def test_human_turn_ai_turn_step_back_and_stop_leave_the_document_untouched(
     move(win.view, tile[0] + 0.5, tile[1] + 0.5)
     assert win.scene.previews["path"].isVisible()  # the LoS line to the hovered target
     click_tile(win.view, *tile)
-    assert mode.panel.bip.isVisible() and mode.pending == target
+    assert mode.panel.bip.isVisible() and mode.human.pending == target
     QTest.keyClick(win.view, Qt.Key.Key_Escape)  # Escape drops the preview, not the playtest
-    assert mode.active and not mode.panel.bip.isVisible() and mode.pending is None
+    assert mode.active and not mode.panel.bip.isVisible() and mode.human.pending is None
     assert len(state.events) == n
     click_tile(win.view, *tile)
-    assert mode.panel.bip.isVisible() and mode.pending == target
+    assert mode.panel.bip.isVisible() and mode.human.pending == target
     assert "TAV" in mode.panel.bip_text.text() and "roll needed" in mode.panel.bip_text.text()
     QTest.mouseClick(mode.panel.confirm_button, Qt.MouseButton.LeftButton)
     hits = [e for e in state.events[n:] if isinstance(e, Attacked)]
@@ -419,20 +419,20 @@ def test_pause_one_action_one_turn_and_speeds(make_window, qtbot):
         assert not mode.timer.isActive()
 
 
-def test_the_driver_plays_what_the_turn_loop_plays_and_replays_after_going_back():
+def test_the_session_plays_what_the_turn_loop_plays_and_replays_after_going_back():
     from sodwa_editor.battle.loop import run_battle
-    from sodwa_editor.editor.playtest.driver import PlaytestSession
+    from sodwa_editor.battle.session import BattleSession
     from sodwa_editor.editor.playtest.setup_dialog import build_setup
 
     model, _ = read_map(MAPS / "tiered-keep.json")
     setup = build_setup(model, PlaytestChoice(controllers=("greedy", "random"), seed=9))
     state = setup.state(9)
     out = run_battle(state, setup.controllers(state))
-    s = PlaytestSession(setup, ["greedy", "random"], 9)
+    s = BattleSession(setup, ["greedy", "random"], seed=9)
     while s.result is None:
         s.step_action()
     assert [e.to_dict() for e in s.state.events] == [e.to_dict() for e in out.events]
-    assert s.decisions[:s.applied] == out.decisions
+    assert s.decisions == out.decisions
     final = s.state.state_hash()
     s.go_to_turn(4)
     assert s.state.clock.turns == 3 and s.state.turn is None

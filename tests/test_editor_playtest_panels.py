@@ -16,8 +16,8 @@ from PySide6.QtTest import QTest
 
 from sodwa_editor.battle.actions import Attack, refusal
 from sodwa_editor.battle.events import Attacked, Defeated
+from sodwa_editor.battle.session import BattleSession
 from sodwa_editor.editor.playtest.character_panel import SECTIONS, CharacterPanel
-from sodwa_editor.editor.playtest.driver import PlaytestSession
 from sodwa_editor.editor.playtest.setup_dialog import PlaytestChoice, build_setup
 from sodwa_editor.editor.playtest.tsb_bar import TurnSequenceBar
 from sodwa_editor.editor.testing import click_tile
@@ -30,7 +30,7 @@ LEFT = Qt.MouseButton.LeftButton
 def session(name="tiered-keep.json", controllers=("greedy", "random"), seed=9):
     model, _ = read_map(MAPS / name)
     setup = build_setup(model, PlaytestChoice(controllers=controllers, seed=seed))
-    return PlaytestSession(setup, list(controllers), seed)
+    return BattleSession(setup, list(controllers), seed=seed)
 
 
 def shown_entries(bar: TurnSequenceBar) -> list[tuple[str, str]]:
@@ -213,7 +213,7 @@ def test_a_tsb_click_on_an_enemy_in_a_human_turn_is_the_click_on_its_tile(
             k = next(k for k, e in enumerate(mode.views.tsb.entries) if e.actor == enemy)
             QTest.mouseClick(mode.views.tsb.buttons[k], LEFT)
             legal = refusal(state, Attack(enemy)) is None
-            assert mode.pending == (enemy if legal else None)
+            assert mode.human.pending == (enemy if legal else None)
             assert mode.panel.bip.isVisible() == legal
             assert mode.views.picked_panel.index == enemy
             tried += legal

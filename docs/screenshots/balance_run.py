@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -20,23 +19,19 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from sodwa_editor.editor.balance import open_dialog  # noqa: E402
-from sodwa_editor.editor.main_window import MainWindow  # noqa: E402
+from sodwa_editor.editor.testing import bench_window  # noqa: E402
+from sodwa_editor.io import read_map  # noqa: E402
 
 
 def main() -> None:
     battles = int(sys.argv[1]) if len(sys.argv) > 1 else 24
-    app = QApplication([])
-    tmp = Path(tempfile.mkdtemp())
-    win = MainWindow(settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
-                     recovery_dir=tmp / "recovery")
-    win.files.open_map(ROOT / "maps" / "outdoor-skirmish.json", ask_save=False)
-    win.resize(1500, 950)
-    win.show()
-    app.processEvents()
+    path = ROOT / "maps" / "outdoor-skirmish.json"
+    win = bench_window(read_map(path)[0], path, size=(1500, 950))
+    app = QApplication.instance()
+    assert app is not None
     win.view.zoom_fit()
     dialog = open_dialog(win)
     dialog.battles.setValue(battles)

@@ -15,30 +15,24 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from sodwa_editor.editor.main_window import MainWindow  # noqa: E402
 from sodwa_editor.editor.playtest.setup_dialog import PlaytestChoice  # noqa: E402
-from sodwa_editor.editor.testing import click_tile, move  # noqa: E402
+from sodwa_editor.editor.testing import bench_window, click_tile, move  # noqa: E402
+from sodwa_editor.io import read_map  # noqa: E402
 
 
 def main() -> None:
-    app = QApplication([])
-    tmp = Path(tempfile.mkdtemp())
-    win = MainWindow(settings=QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat),
-                     recovery_dir=tmp / "recovery")
-    win.files.open_map(ROOT / "maps" / "indoor-compound.json", ask_save=False)
-    win.resize(1500, 950)
-    win.show()
-    app.processEvents()
+    path = ROOT / "maps" / "indoor-compound.json"
+    win = bench_window(read_map(path)[0], path, size=(1500, 950))
+    app = QApplication.instance()
+    assert app is not None
     mode = win.playtest
     mode.start(PlaytestChoice(controllers=("human", "greedy"), seed=3))
     mode.bar.speed.setCurrentText("instant")
@@ -59,7 +53,7 @@ def main() -> None:
             click_tile(win.view, *min(mode.board.move_tiles, key=lambda t: min(
                 abs(t[0] - f[0]) + abs(t[1] - f[1]) for f in foes)))
         if not mode.board.target_tiles:
-            mode.pass_turn()
+            mode.human.pass_turn()
     win.view.zoom_fit()
     actor = s.state.actor
     tile = max(mode.board.target_tiles,  # the best chance of a hit

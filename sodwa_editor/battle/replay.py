@@ -175,23 +175,35 @@ def record(setup: BattleSetup, seed: Seed, *, map_file: str, map_hash: str,
     hashes: list[str] = []
     out = run_battle(state, setup.controllers(state, swapped),
                      after_turn=lambda s: hashes.append(s.state_hash()))
-    ai = setup.controller_names(swapped)
-    inputs = {**_inputs(setup), "ai_profiles": setup.profile_docs(swapped)}
-    assert out.result is not None
-    doc = {
+    return out, document(setup, seed, state, map_file=map_file, map_hash=map_hash,
+                         swapped=swapped, controllers=setup.controller_names(swapped),
+                         decisions=out.decisions, turn_hashes=hashes)
+
+
+def document(setup: BattleSetup, seed: Seed, state: BattleState, *, map_file: str,
+             map_hash: str, swapped: bool, controllers: Sequence[str],
+             decisions: Sequence[Decision], turn_hashes: Sequence[str]) -> dict[str, Any]:
+    """The replay document of a finished battle ``state`` of ``setup`` (played by
+    :func:`record`, or step by step by :class:`.session.BattleSession`, where a
+    side a person played is named ``human``)."""
+    if state.result is None:
+        raise ValueError("the battle is not over")
+    profiles = [profile_values(p) if uses_profile(n) else None
+                for n, p in zip(controllers, setup.team_profiles(swapped), strict=True)]
+    inputs = {**_inputs(setup), "ai_profiles": profiles}
+    return {
         "format": REPLAY_FORMAT, "format_version": REPLAY_VERSION,
         "engine_version": __version__,
         "map": {"file": map_file, "hash": map_hash},
-        "hashes": header_hashes(inputs, map_hash, ai),
-        "seed": seed_doc(seed), "controllers": list(ai), "swapped": swapped,
+        "hashes": header_hashes(inputs, map_hash, controllers),
+        "seed": seed_doc(seed), "controllers": list(controllers), "swapped": swapped,
         **inputs,
-        "decisions": [encode_decision(d) for d in out.decisions],
-        "turn_hashes": hashes,
-        "result": {"winner": out.result.winner, "reason": out.result.reason,
+        "decisions": [encode_decision(d) for d in decisions],
+        "turn_hashes": list(turn_hashes),
+        "result": {"winner": state.result.winner, "reason": state.result.reason,
                    "turns": state.clock.turns, "tick": state.clock.tick,
-                   "events": len(out.events)},
+                   "events": len(state.events)},
     }
-    return out, doc
 
 
 def load_replay(doc: Any, source: str) -> Replay:
@@ -259,7 +271,7 @@ def setup_of(replay: Replay, model: MapModel) -> BattleSetup:
         if doc["teams"] is not None:
             teams = [(t["zone"], team_from_dict(t["team"], roster, f"{src}: teams[{i}]"),
                       t["formation"]) for i, t in enumerate(doc["teams"])]
-        setup = BattleSetup(model, rules, roster, check_ai_names(doc["controllers"]),
+        setup = BattleSetup(model, rules, roster, check_ai_names(doc["controllers"], human=True),
                             None if teams is None else tuple(teams))
         setup.check()
     except ReplayError:

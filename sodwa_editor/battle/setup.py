@@ -46,14 +46,20 @@ from .teams import Team, check_point_cap, combatants_from_map, place_teams, team
 
 Seed = int | np.random.SeedSequence
 
+#: The controller name a replay records for a side a person played (the editor's
+#: playtest, :mod:`.session`); a replay re-runs recorded decisions, so it needs no AI.
+HUMAN = "human"
 
-def check_ai_names(names: Sequence[str]) -> tuple[str, str]:
-    """Two registered controller names (one line naming the unknown one otherwise)."""
+
+def check_ai_names(names: Sequence[str], *, human: bool = False) -> tuple[str, str]:
+    """Two registered controller names (one line naming the unknown one otherwise);
+    ``human``: :data:`HUMAN` is allowed too (a replay's sides), not for a setup that
+    plays its own battles."""
     if len(names) != 2:
         raise BattleInputError(f"give 2 AI names (one per team), not {len(names)}: "
                                f"{','.join(names)}")
     for name in names:
-        if name not in CONTROLLERS:
+        if name not in CONTROLLERS and not (human and name == HUMAN):
             raise BattleInputError(f"unknown AI {name!r} (known: "
                                    f"{', '.join(sorted(CONTROLLERS))})")
     return names[0], names[1]
@@ -195,12 +201,16 @@ class BattleSetup:
     def controllers(self, state: BattleState, swapped: bool = False) -> list[Controller]:
         """One controller per team, each on its team's own AI stream of ``state``
         and, if it plays by a profile, with its team's profile."""
+        return [self.controller(state, team, name, swapped)
+                for team, name in enumerate(self.controller_names(swapped))]
+
+    def controller(self, state: BattleState, team: int, name: str,
+                   swapped: bool = False) -> Controller:
+        """The controller ``name`` for ``team`` on the team's AI stream of ``state``,
+        with the team's profile if it plays by one (a playtest changes a side's AI
+        mid-battle)."""
         if state.streams is None:
             raise ValueError("the battle has no random streams")
-        out = []
-        for team, (name, profile) in enumerate(zip(self.controller_names(swapped),
-                                                   self.team_profiles(swapped), strict=True)):
-            rng = state.streams.ai[team]
-            out.append(CONTROLLERS[name](team, rng, profile=profile)  # type: ignore[call-arg]
-                       if uses_profile(name) else make_controller(name, team, rng))
-        return out
+        rng, profile = state.streams.ai[team], self.team_profiles(swapped)[team]
+        return (CONTROLLERS[name](team, rng, profile=profile)  # type: ignore[call-arg]
+                if uses_profile(name) else make_controller(name, team, rng))

@@ -125,6 +125,27 @@ def load_team(path: PathLike, roster: Roster) -> Team:
     return team_from_dict(read_json(path), roster, str(path))
 
 
+def teams_from_files(model: MapModel, files: Sequence[PathLike], roster: Roster
+                     ) -> tuple[list[tuple[str, Team, str | None]], list[Any]]:
+    """``sodwa simulate --teams``: one or two team files (one: the same team on both
+    sides) entering the map's first two start zones by name; the teams as a
+    :class:`~.setup.BattleSetup` takes them and their documents (a replay embeds
+    them).  Raises :class:`BattleInputError` with one line."""
+    if not 1 <= len(files) <= 2:
+        raise BattleInputError(f"give 1 or 2 team files, not {len(files)}")
+    files = list(files) * (3 - len(files))
+    docs = [read_json(f) for f in files]
+    zones = sorted(model.start_zones)
+    if len(zones) < 2:
+        have = ", ".join(zones) or "none"
+        raise BattleInputError(f"{files[len(zones)]}: the map has no start zone for team "
+                               f"{len(zones)} (it needs 2 start zones; has: {have})")
+    teams: list[tuple[str, Team, str | None]] = [
+        (zones[k], team_from_dict(d, roster, str(f)), None)
+        for k, (f, d) in enumerate(zip(files, docs, strict=True))]
+    return teams, docs
+
+
 def team_cost(team: Team | Iterable[Sheet]) -> int:
     """RB: "The point value of a team of characters is the sum of each of their
     individual point values"."""

@@ -34,7 +34,9 @@ def open_dialog(win: MainWindow):
 
     dialog = getattr(win, "balance_dialog", None)
     if dialog is None:
-        dialog = win.balance_dialog = BalanceDialog(win)
+        dialog = win.balance_dialog = BalanceDialog(win.document, win)
+        dialog.heat_map_requested.connect(win.heat_map.show_report)
+        dialog.message.connect(win.show_message)
     dialog.show()
     dialog.raise_()
     dialog.activateWindow()

@@ -2,6 +2,12 @@
 the editor (unsaved edits included; the document is never written), with the
 balance report's table and plots, its HTML export and the per-tile heat map.
 
+The dialog is given the document it runs on and only reads it; it asks for the
+heat map and for status messages by signals (:attr:`BalanceDialog.heat_map_requested`,
+:attr:`BalanceDialog.message`), which whoever opens it connects.  The teams are the
+map's placed characters, or a team file per side entering the map's first two
+start zones (``sodwa simulate --teams``), with each side's point total.
+
 The run is :class:`.runner.BalanceRun` (``sodwa simulate``'s engine call, off the
 GUI thread).  The plots are the HTML report's own figure functions
 (:data:`~sodwa_editor.battle.report_html.FIGURES`) on matplotlib's Qt canvas.
@@ -15,8 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -38,15 +44,17 @@ from PySide6.QtWidgets import (
 
 from ...battle.ai import CONTROLLERS
 from ...battle.ai.profile import load_profile
-from ...battle.jsonfiles import BattleInputError
+from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.report import TILE_KINDS, TILE_TITLES
 from ...battle.report_html import FIGURES, render
-from ...battle.rules import load_rules
+from ...battle.rules import Rules, load_rules
 from ...battle.setup import BattleSetup
+from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
+from ...battle.teams import combatants_from_map, team_cost, teams_from_files
 from .runner import BalanceRun, RunSettings, format_seconds, time_left
 
 if TYPE_CHECKING:
-    from ..main_window import MainWindow
+    from ..document import Document
 
 FIGURE_TABS = ("Outcomes", "Length", "Characters", "Luck && karma", "Tiles")
 MAX_BATTLES = 1_000_000
@@ -59,11 +67,17 @@ def pct(rate: dict[str, Any]) -> str:
 
 
 class BalanceDialog(QDialog):
-    """The Balance Run dialog (one per main window, kept between runs)."""
+    """The Balance Run dialog on ``document`` (one per main window, kept between
+    runs).  ``heat_map_requested(report, kind)``: draw the run's per-tile counts on
+    the map; ``message(text)``: a line for the window's status bar."""
 
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
-        self.win = win
+    heat_map_requested = Signal(object, str)
+    message = Signal(str)
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self._roster: Roster | None = None  # the shipped roster, for the point totals
         self.setWindowTitle("Balance Run")
         self.run: BalanceRun | None = None
         self.records: list[dict[str, Any]] | None = None
@@ -72,6 +86,11 @@ class BalanceDialog(QDialog):
         self.canvases: list[FigureCanvasQTAgg] = []
         lay = QVBoxLayout(self)
         lay.addLayout(self._build_form())
+        self.problem = QLabel("")
+        self.problem.setObjectName("balance_problem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #b00020")
+        lay.addWidget(self.problem)
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m battles")
         self.eta = QLabel("")
@@ -120,9 +139,9 @@ class BalanceDialog(QDialog):
         row.addWidget(self.export_button)
         lay.addLayout(row)
         self._set_result_enabled(False)
-        win.document.edited.connect(self._on_map_changed)
-        win.document.model_replaced.connect(self._on_map_changed)
-        self.resize(860, 680)
+        document.edited.connect(self._on_map_changed)
+        document.model_replaced.connect(self._on_map_changed)
+        self.resize(860, 720)
 
     def _build_form(self) -> QFormLayout:
         form = QFormLayout()
@@ -151,13 +170,26 @@ class BalanceDialog(QDialog):
         self.profile, browse_profile = self._file_row(
             form, "AI profile:", "shipped profile (resources/ai-profile.json)",
             "AI Profile")
+        self.team_files: list[QLineEdit] = []
+        self.team_points: list[QLabel] = []
+        browse_teams = []
+        for team in (0, 1):
+            points = QLabel("")
+            points.setObjectName(f"balance_points_{team}")
+            edit, browse = self._file_row(form, f"Team {team} file:",
+                                          "the map's placed characters", "Team File", points)
+            edit.textChanged.connect(self.refresh_teams)
+            self.team_files.append(edit)
+            self.team_points.append(points)
+            browse_teams.append(browse)
+        self.rules.textChanged.connect(self.refresh_teams)
         self.inputs: list[QWidget] = [self.battles, *self.ai, self.swap, self.workers,
                                       self.seed, self.rules, browse_rules, self.profile,
-                                      browse_profile]
+                                      browse_profile, *self.team_files, *browse_teams]
         return form
 
     def _file_row(self, form: QFormLayout, label: str, placeholder: str,
-                  title: str) -> tuple[QLineEdit, QPushButton]:
+                  title: str, extra: QWidget | None = None) -> tuple[QLineEdit, QPushButton]:
         """A file name box with a browse button (empty: the shipped default)."""
         row = QHBoxLayout()
         edit = QLineEdit()
@@ -172,8 +204,63 @@ class BalanceDialog(QDialog):
         browse.clicked.connect(choose)
         row.addWidget(edit, 1)
         row.addWidget(browse)
+        if extra is not None:
+            row.addWidget(extra)
         form.addRow(label, row)
         return edit, browse
+
+    # ----------------------------------------------------------------- teams
+    def _rules(self) -> Rules:
+        text = self.rules.text().strip()
+        return load_rules(Path(text) if text else None)
+
+    def _team_paths(self) -> list[Path] | None:
+        """The team files (None: the map's placed characters); one line if only one
+        side has one."""
+        files = [e.text().strip() for e in self.team_files]
+        if not any(files):
+            return None
+        if not all(files):
+            raise BattleInputError("give a team file for both teams, or neither (the map's "
+                                   "placed characters)")
+        return [Path(f) for f in files]
+
+    def refresh_teams(self, *_args: object) -> None:
+        """Each side's point total (against the rules' cap) and why no run can start
+        from the teams given, in one line."""
+        model = self.document.model
+        if self._roster is None:
+            self._roster = roster_from_dict(read_json(DEFAULT_ROSTER_PATH),
+                                            str(DEFAULT_ROSTER_PATH))
+        roster = self._roster
+        problem = ""
+        try:
+            cap = self._rules().battle.point_cap
+        except BattleInputError as exc:
+            cap, problem = None, str(exc)
+        costs: list[int | None] = [None, None]
+        try:
+            paths = self._team_paths()
+            if paths is None:
+                sides = sorted({c.team for c in model.characters.values()})
+                placed = combatants_from_map(model, roster)
+                costs = [team_cost(c.sheet for c in placed if c.side == side) for side in sides]
+                costs += [None] * (2 - len(costs))
+            else:
+                teams, _docs = teams_from_files(model, paths, roster)
+                costs = [team_cost(t) for _z, t, _f in teams]
+        except BattleInputError as exc:
+            problem = problem or str(exc)
+        for label, cost in zip(self.team_points, costs, strict=False):
+            over = cost is not None and cap is not None and cost > cap
+            text = "?" if cost is None else str(cost)
+            label.setText(f"{text} / {cap} points" if cap else f"{text} points")
+            label.setStyleSheet("color: #b00020" if over else "")
+        self.problem.setText(problem)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        self.refresh_teams()
+        super().showEvent(event)
 
     # ------------------------------------------------------------------ run
     def settings(self) -> RunSettings:
@@ -184,11 +271,18 @@ class BalanceDialog(QDialog):
         """The setup of the open map as it stands (a copy: the run never touches the
         document), the chosen rules, AIs and AI profile (both teams' AIs play by it,
         as ``sodwa simulate --ai-profile FILE``); bad input raises BattleInputError."""
-        text = self.rules.text().strip()
-        rules = load_rules(Path(text) if text else None)
+        rules = self._rules()
         text = self.profile.text().strip()
         profiles = [load_profile(Path(text))] * 2 if text else None
-        return BattleSetup.from_map(self.win.document.model.copy(), rules=rules,
+        model = self.document.model.copy()
+        paths = self._team_paths()
+        roster = teams = docs = None
+        if paths is not None:
+            roster_doc = read_json(DEFAULT_ROSTER_PATH)
+            roster = roster_from_dict(roster_doc, str(DEFAULT_ROSTER_PATH))
+            teams, team_docs = teams_from_files(model, paths, roster)
+            docs = {"roster": roster_doc, "teams": team_docs}
+        return BattleSetup.from_map(model, rules=rules, roster=roster, teams=teams, docs=docs,
                                     ai=[box.currentText() for box in self.ai],
                                     profiles=profiles)
 
@@ -255,6 +349,8 @@ class BalanceDialog(QDialog):
             w.setEnabled(on)
 
     def _on_map_changed(self, *_args: object) -> None:
+        if self.isVisible():
+            self.refresh_teams()  # the placed characters' totals
         self.map_changed = True
         self.heat_button.setEnabled(False)
         self.heat_button.setToolTip("The map changed since this run: run again for its "
@@ -299,9 +395,9 @@ class BalanceDialog(QDialog):
         if self.report is None or self.map_changed:
             return
         kind = self.heat_kind.currentData()
-        self.win.heat_map.show_report(self.report, kind)
-        self.win.show_message(f"Heat map: {TILE_TITLES[kind]} ({self.report['battles']} "
-                              "battles); Layers dock to hide or clear it")
+        self.heat_map_requested.emit(self.report, kind)
+        self.message.emit(f"Heat map: {TILE_TITLES[kind]} ({self.report['battles']} "
+                          "battles); Layers dock to hide or clear it")
 
     def html_report(self) -> dict[str, Any]:
         """The report as ``sodwa simulate`` puts it in the HTML file (with its map)."""
@@ -309,7 +405,7 @@ class BalanceDialog(QDialog):
         from ...battle.replay import digest
         from ...io import map_to_dict
 
-        d = self.win.document
+        d = self.document
         name = str(d.path) if d.path is not None else d.display_name()
         return {"map": name, "map_hash": digest(map_to_dict(self.setup.model)), **self.report}
 

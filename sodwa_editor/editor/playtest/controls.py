@@ -35,7 +35,7 @@ def build_actions(win: MainWindow, mode: PlaytestMode) -> dict[str, QAction]:
                                      "Play the next AI action")
     a["playtest_turn"] = make_action(win, "One &Turn", mode.step_turn, "F8",
                                      "Play to the end of the current turn")
-    a["playtest_pass"] = make_action(win, "P&ass", mode.pass_turn, "P",
+    a["playtest_pass"] = make_action(win, "P&ass", mode.human.pass_turn, "P",
                                      "End the human character's turn")
     a["playtest_back"] = make_action(win, "Step &Back", mode.back, "Alt+Left",
                                      "Back to the start of this turn (or the one before)")

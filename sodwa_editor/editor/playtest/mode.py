@@ -7,10 +7,10 @@ tools and editing docks are disabled and a banner says so.  Leaving binds the
 scene back to the document's model and restores every action and the tool as
 they were: the document, its undo stack and its modified mark are never touched.
 
-A human turn is clicks on the map (a tile to move, a target to attack, through
-the attack preview's Confirm), Pass (P); what the rules refuse is said in the
-status bar.  AI turns play on a timer (x1, x2, x4, or instant in slices of at
-most :data:`SLICE_MS` ms), so the window never freezes.
+The battle is a :class:`~sodwa_editor.battle.session.BattleSession` (no Qt);
+a human turn's clicks are :mod:`.human_turn`'s.  AI turns play on a timer (x1,
+x2, x4, or instant in slices of at most :data:`SLICE_MS` ms), so the window
+never freezes.
 """
 
 from __future__ import annotations
@@ -23,18 +23,16 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QDockWidget
 
-from ...battle.actions import Attack, AttackTerrain, Move, Pass, refusal
-from ...battle.events import Attacked, Event
+from ...battle.events import Event
 from ...battle.jsonfiles import BattleInputError
+from ...battle.session import BattleSession
 from ...engine.model import MapModel
-from ..geometry import nearest_edge
-from ..tools.base import Tool, ToolEvent
 from . import replays
-from .battle_panel import BattlePanel, preview_text, roll_text
+from .battle_panel import BattlePanel
 from .battle_views import BattleViews
 from .board_items import BattleBoard
 from .controls import SPEEDS, PlaytestBar, build_actions, build_menu
-from .driver import PlaytestSession
+from .human_turn import HumanTurn, PlaytestTool
 from .lock import EditingLock
 from .setup_dialog import MAX_SEED, PlaytestChoice, SetupDialog, build_setup
 
@@ -42,35 +40,6 @@ if TYPE_CHECKING:
     from ..main_window import MainWindow
 
 SLICE_MS = 30
-#: a click this close (tile units) to an Obstructing border attacks the border
-EDGE_PICK = 0.15
-class PlaytestTool(Tool):
-    """The view's tool while a playtest runs: clicks and keys go to the mode."""
-
-    name = "playtest"
-    label = "Playtest"
-    cursor = Qt.CursorShape.PointingHandCursor
-
-    def __init__(self, mode: PlaytestMode) -> None:
-        win = mode.win
-        super().__init__(win.document, win.scene, win.state)
-        self.mode = mode
-
-    def press(self, ev: ToolEvent) -> None:
-        if ev.button == Qt.MouseButton.LeftButton:
-            self.mode.click(ev.tile, (ev.fx, ev.fy))
-
-    def hover(self, ev: ToolEvent) -> None:
-        self.mode.hover(ev.tile)
-
-    def leave(self) -> None:
-        self.mode.hover(None)
-
-    def cancel(self) -> None:  # Escape
-        self.mode.escape()
-
-    def deactivate(self) -> None:
-        self.active = False
 
 
 class PlaytestMode(QObject):
@@ -84,11 +53,11 @@ class PlaytestMode(QObject):
     def __init__(self, win: MainWindow) -> None:
         super().__init__(win)
         self.win = win
-        self.session: PlaytestSession | None = None
+        self.session: BattleSession | None = None
         self.board: BattleBoard | None = None
         self.model: MapModel | None = None
         self.choice: PlaytestChoice | None = None
-        self.pending: int | None = None  # the target of an attack awaiting Confirm
+        self.human = HumanTurn(self)
         self.playing = True
         self.speed = "x1"
         self.timer = QTimer(self)
@@ -106,8 +75,8 @@ class PlaytestMode(QObject):
         win.addToolBarBreak()
         win.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.bar)
         self.panel = BattlePanel()
-        self.panel.confirm.connect(self.confirm)
-        self.panel.cancel.connect(self.cancel_attack)
+        self.panel.confirm.connect(self.human.confirm)
+        self.panel.cancel.connect(self.human.cancel_attack)
         self.panel.turn_clicked.connect(self.go_to_turn)
         self.panel.result.save_replay.connect(self.save_replay)
         self.panel.result.restart.connect(self.restart_same)
@@ -118,7 +87,7 @@ class PlaytestMode(QObject):
         win.tabifyDockWidget(win.docks["validation"], self.dock)
         self.dock.setVisible(False)
         self.views = BattleViews(win)  # the TSB and the Character Panels
-        self.views.tsb.picked.connect(self.pick_from_tsb)
+        self.views.tsb.picked.connect(self.human.pick_from_tsb)
 
     @property
     def active(self) -> bool:
@@ -156,19 +125,19 @@ class PlaytestMode(QObject):
             self.stop()
         self.choice, self.model = choice, model
         try:
-            session = PlaytestSession(setup, choice.controllers, choice.seed)
+            session = BattleSession(setup, choice.controllers, seed=choice.seed)
         except BattleInputError as exc:
             self.win.show_message(f"cannot start the playtest: {exc}")
             return False
         self.begin(session)
         return True
 
-    def begin(self, session: PlaytestSession) -> None:
+    def begin(self, session: BattleSession) -> None:
         win = self.win
         self.session = session
         self.lock.lock()
         self.board = BattleBoard(win.scene, self.model or win.document.model)
-        self.pending = None
+        self.human.pending = None
         self.playing = True
         self.bar.setVisible(True)
         self.dock.setVisible(True)
@@ -188,7 +157,7 @@ class PlaytestMode(QObject):
             self.board.remove()
             self.board = None
         self.session = None
-        self.pending = None
+        self.human.pending = None
         win.scene.set_model(win.document.model)
         self.lock.unlock()
         self.bar.setVisible(False)
@@ -200,8 +169,8 @@ class PlaytestMode(QObject):
 
     def escape(self) -> None:
         """Escape: drop the attack being previewed, else stop the playtest."""
-        if self.pending is not None:
-            self.cancel_attack()
+        if self.human.pending is not None:
+            self.human.cancel_attack()
         else:
             self.stop()
 
@@ -213,8 +182,7 @@ class PlaytestMode(QObject):
         state = s.state
         w = s.waiting
         self.board.show(state, w.candidates if w is not None and w.kind == "actor" else ())
-        future = getattr(s, "future_events", None)  # the turns ahead after going back
-        log = future() if future is not None else state.events
+        log = s.future_events()  # the turns ahead after going back too
         self.panel.show_state(state, self.status_text(), log, len(state.events))
         self.views.show(state, self.board._colors or None)
         if state.result is not None:
@@ -225,22 +193,6 @@ class PlaytestMode(QObject):
         self.actions["playtest_forward"].setEnabled(s.turn < s.turn_count)
         self.actions["playtest_play"].setChecked(self.playing)
         self.changed.emit()
-
-    def pick_from_tsb(self, i: int) -> None:
-        """A TSB entry clicked: while a person picks a target (or the actor) it is the
-        click on that character's tile; else it only shows the character."""
-        s = self.session
-        if s is None:
-            return
-        state, w = s.state, s.waiting
-        actor = state.actor
-        if w is not None and state.alive(i) and (
-                (w.kind == "actor" and i in w.candidates)
-                or (w.kind == "action" and actor is not None
-                    and state.team[i] != state.team[actor])):
-            self.click(state.pos[i])
-        if i != state.actor:
-            self.views.pick(state, i, self.board._colors if self.board else None)
 
     def status_text(self) -> str:
         s = self.session
@@ -259,7 +211,9 @@ class PlaytestMode(QObject):
         if w is not None:
             return (f"{head}: {who}, Human): click a blue tile to move, a marked enemy to "
                     "attack, P to pass")
-        return f"{head}: {who}, AI {s.controller_names()[state.team[state.actor]]})"
+        team = state.team[state.actor]
+        how = "from the replay" if s.scripted(team) else f"AI {s.player(team)}"
+        return f"{head}: {who}, {how})"
 
     def _human_action(self) -> bool:
         s = self.session
@@ -269,107 +223,8 @@ class PlaytestMode(QObject):
     def say(self, text: str) -> None:
         self.win.statusBar().showMessage(text, 8000)
 
-    def hover(self, tile: tuple[int, int] | None) -> None:
-        if self.board is not None and self.pending is None:
-            text = self.board.hover(tile)
-            if text:
-                self.say(text)
-
-    # ------------------------------------------------------------ a human turn
-    def click(self, tile: tuple[int, int], point: tuple[float, float] | None = None) -> None:
-        """A click on ``tile`` (at ``point`` in tile units: near a border it is the
-        border that is clicked)."""
-        s = self.session
-        if s is None:
-            return
-        state = s.state
-        clicked = state.at(tile)
-        if clicked is not None and clicked != state.actor:
-            self.views.pick(state, clicked, self.board._colors if self.board else None)
-        if state.result is not None:
-            self.say("the battle is over: Restart, Save Replay, or Esc to edit")
-            return
-        w = s.waiting
-        if w is None:
-            self.say("an AI is playing this turn: Play, One Action or One Turn, or Take Over")
-            return
-        who = state.at(tile)
-        if w.kind == "actor":
-            if who is None:
-                self.say("pick the character to act: click one of the characters marked in yellow")
-                return
-            self._after(s.choose_actor(who))
-            return
-        actor = state.actor
-        assert actor is not None
-        feature = self._feature(tile, point)
-        if feature is not None:  # an Obstructing tile or border: a Basic Attack on it
-            self._after(s.submit(AttackTerrain(*feature)))
-        elif who is None:
-            self._after(s.submit(Move(tile)))
-        elif who == actor:
-            self.say(f"{state.names[actor]} acts now: click a tile to move, an enemy to "
-                     "attack, P to pass")
-        elif state.team[who] == state.team[actor]:
-            self.say(f"{state.names[who]!r} is on your team")
-        else:
-            why = refusal(state, Attack(who))
-            if why is not None:
-                self.say(why)
-                return
-            self.pending = who
-            html = preview_text(state, actor, who, s.preview(actor, who))
-            self.panel.show_preview(html, True)
-            self.board.hover(tile) if self.board else None
-            self.say(f"attack {state.names[who]}? Confirm in the Battle panel (Esc cancels)")
-
-    def _feature(self, tile: tuple[int, int],
-                 point: tuple[float, float] | None) -> tuple[int, int, str] | None:
-        """The Obstructing border within :data:`EDGE_PICK` of ``point``, else the
-        Obstructing tile clicked, else None."""
-        assert self.session is not None
-        board = self.session.state.board
-        if point is not None:
-            edge, dist = nearest_edge(board.model, *point)
-            if edge is not None and dist < EDGE_PICK \
-                    and board.is_obstruction((edge.x, edge.y, edge.side)):
-                return (edge.x, edge.y, edge.side)
-        x, y = tile
-        if board.in_bounds(x, y) and not board.standable[y][x]:
-            return (x, y, "")
-        return None
-
-    def confirm(self) -> None:
-        s, target = self.session, self.pending
-        if s is None or target is None:
-            return
-        self.pending = None
-        n = len(s.state.events)
-        self._after(s.submit(Attack(target)))
-        hits = [e for e in s.state.events[n:] if isinstance(e, Attacked)]
-        if hits:
-            self.panel.show_preview(roll_text(s.state, hits[0]), False)
-        else:
-            self.panel.hide_preview()
-
-    def cancel_attack(self) -> None:
-        self.pending = None
-        self.panel.hide_preview()
-        if self.board is not None:
-            self.board.hide_line()
-
-    def pass_turn(self) -> None:
-        s = self.session
-        if s is None:
-            return
-        if not self._human_action():
-            self.say("it is not a human player's turn")
-            return
-        self.cancel_attack()
-        self._after(s.submit(Pass()))
-
-    def _after(self, refused: str | None) -> None:
-        """After a human decision: the reason when refused, else redraw and play on."""
+    def after_human(self, refused: str | None) -> None:
+        """After a person's decision: the reason when refused, else redraw and play on."""
         if refused is not None:
             self.say(refused)
             return
@@ -448,7 +303,7 @@ class PlaytestMode(QObject):
         else:
             choice = state.clock.next_turn()
             team = choice.team if choice is not None else 0
-        if s.is_human(team):
+        if s.asks_person(team):
             self.say(f"team {team + 1} is already played by a person")
             return
         s.take_over(team)
@@ -462,7 +317,7 @@ class PlaytestMode(QObject):
         s = self.session
         if s is None:
             return
-        self.cancel_attack()
+        self.human.cancel_attack()
         self.playing = False
         self.timer.stop()
         s.go_to_turn(n)
@@ -471,7 +326,7 @@ class PlaytestMode(QObject):
     def back(self) -> None:
         s = self.session
         if s is not None:
-            self.cancel_attack()
+            self.human.cancel_attack()
             self.playing = False
             self.timer.stop()
             s.back()
@@ -480,7 +335,7 @@ class PlaytestMode(QObject):
     def forward(self) -> None:
         s = self.session
         if s is not None:
-            self.cancel_attack()
+            self.human.cancel_attack()
             s.forward()
             self.refresh()
 
@@ -494,7 +349,7 @@ class PlaytestMode(QObject):
         s = self.session
         if s is None:
             return
-        self.cancel_attack()
+        self.human.cancel_attack()
         s.restart(seed)
         if seed is not None and self.choice is not None:
             self.choice.seed = seed

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QFileDialog
 from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.loop import Decision
 from ...battle.replay import decode_action, digest, load_replay, rerun, setup_of
+from ...battle.session import BattleSession
 from ...engine.model import MapModel
-from .driver import PlaytestSession
 
 if TYPE_CHECKING:
     from .mode import PlaytestMode
@@ -88,7 +88,8 @@ def open_replay(mode: PlaytestMode, path: Path | None = None) -> bool:
         return False
     mode.stop()
     mode.model, mode.choice = model, None
-    mode.begin(PlaytestSession(setup, list(setup.ai), replay.seed(), script=script))
+    mode.begin(BattleSession(setup, list(setup.ai), seed=replay.seed(),
+                             swapped=bool(replay.doc["swapped"]), script=script))
     mode.say(f"watching {path.name} (verified: {len(replay.doc['turn_hashes'])} turn hashes "
              "and the result match): Play, One Action, One Turn, or Take Over")
     return True

@@ -34,12 +34,11 @@ from PySide6.QtWidgets import (
 from ...battle.ai import CONTROLLERS
 from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.rules import DEFAULT_RULES_PATH, Rules, load_rules
-from ...battle.setup import BattleSetup
+from ...battle.setup import HUMAN, BattleSetup
 from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
 from ...battle.teams import Team, combatants_from_map, load_team, team_cost
 from ...engine.model import MapModel
 
-HUMAN = "human"
 #: controller names offered, Human first
 CONTROLLER_CHOICES = (HUMAN, *sorted(CONTROLLERS))
 MAX_SEED = 2**31 - 1
