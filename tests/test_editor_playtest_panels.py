@@ -248,7 +248,8 @@ def test_the_battle_dock_log_and_the_command_line_log_have_one_wording(qtbot, ca
     attack = next(line for line in lines if " vs difficulty " in line)
     assert "karma" in attack and "HP left" in attack
     # the command line prints the same battle in the same words (its teams from 0)
-    assert main(["battle", str(MAPS / "indoor-compound.json"), "--seed", "3"]) == 0
+    assert main(["battle", str(MAPS / "indoor-compound.json"), "--seed", "3",
+                 "--ai", "random,random"]) == 0
     printed = capsys.readouterr().out.splitlines()[1:]
     assert printed == [describe(e, list(state.names)) for e in state.events]
     assert [p.replace("(team 0)", f"({teams[0]})").replace("(team 1)", f"({teams[1]})")
