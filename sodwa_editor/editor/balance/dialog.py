@@ -362,6 +362,8 @@ class BalanceDialog(QDialog):
         rows = [(f"team {s['team']} ({s['side']}) wins", pct(s["wins"]))
                 for s in report["sides"]]
         rows.append(("draws", pct(report["draws"])))
+        if report.get("swap_note"):
+            rows.append(("sides", f"{report['swap_note']}; each battle has its own seed"))
         if report["swap_sides"]:
             rows += [(f"AI #{a['entry'] + 1} {a['ai']} wins", pct(a["wins"]))
                      for a in report["ai_wins"]]
