@@ -147,3 +147,41 @@ def test_a_ranged_character_walled_off_from_its_enemy_walks_to_a_tile_it_can_sho
     to = best.steps[0].to
     assert facts.gap(np.array([to[0]]), np.array([to[1]]))[0] < here
     assert here > 1  # the old estimate, max(1, steps - Range), was 1 everywhere here
+
+
+def test_terrain_caches_are_shared_by_battles_on_one_board_and_not_across_destroyed_terrain():
+    """The walks and firing tiles hang on the board (``Board.kept``): a second battle on
+    the same board reads the first one's; a battle that destroys a wall plays on its own
+    forked board, whose caches start empty, and the shared board's stay as they were."""
+    from battle_maps import battle, fighter, grid, turn_of
+
+    from sodwa_editor.battle.actions import AttackTerrain, apply
+    from sodwa_editor.battle.board import prepare
+    from sodwa_editor.battle.loop import run_battle
+
+    model = make_mixed_map(16, seed=3)
+    board = prepare(model)
+    first = BattleState.from_teams(model, random_teams(1, 2), seed=1, board=board)
+    run_battle(first, make_controllers(["greedy", "greedy"], first))
+    walks = board.kept["walks"]
+    assert walks and all(v.shape == (16, 16) for v in walks.values())
+    second = BattleState.from_teams(model, random_teams(2, 2), seed=2, board=board)
+    memo = make_controllers(["greedy", "greedy"], second)[0].memo
+    memo.check(View(second, 0))
+    assert memo.walks is walks and memo.firing is board.kept["firing"]
+
+    s = battle(grid(".X.."), [fighter("a", 0, 0, 0, melee_damage=5),
+                              fighter("b", 1, 3, 0, range=5)])
+    shared = s.board
+    memo = Memo()
+    turn_of(s, "a")
+    memo.check(View(s, 0))
+    plans(View(s, 0), WEIGHTS, None, memo)
+    before = dict(shared.kept["walks"])
+    apply(s, AttackTerrain(1, 0))  # destroyed: the battle forks its board
+    turn_of(s, "a")
+    assert s.board is not shared and s.board.kept == {}
+    memo.check(View(s, 0))
+    assert memo.walks is not shared.kept["walks"]
+    plans(View(s, 0), WEIGHTS, None, memo)
+    assert shared.kept["walks"].keys() == before.keys()

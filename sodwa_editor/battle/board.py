@@ -37,11 +37,14 @@ class Board:
     side)``, row-major, tiles first (``feature_arrays``: their x, y and side code
     0 tile, 1 east, 2 south as int64 arrays for compiled loops).  ``reaches``: the
     movement ranges computed on this terrain (:meth:`.state.BattleState.reach_of`;
-    emptied when the terrain changes).
+    emptied when the terrain changes).  ``kept``: what the AIs work out from the
+    terrain alone (walking distances, firing tiles, threat zones per movement range;
+    :class:`.ai.memo.Memo`), by name, shared by every battle on this terrain and
+    emptied with it.
     """
 
     __slots__ = ("model", "revision", "width", "height", "level", "liquid", "standable",
-                 "obstructions", "feature_arrays", "step", "reaches", "_budgets")
+                 "obstructions", "feature_arrays", "step", "reaches", "kept", "_budgets")
 
     def __init__(self, model: MapModel) -> None:
         """``model`` becomes the board's own (callers pass a copy; see :func:`prepare`)."""
@@ -70,6 +73,7 @@ class Board:
                                np.array([" ES".index(f[2]) for f in features], np.int64))
         self.step = adj.steps(m).step  # grounded adjacency: melee (A9: flight is movement only)
         self.reaches: dict[tuple[object, ...], Reach] = {}
+        self.kept: dict[str, dict] = {}
         self._budgets: dict[tuple[int, int, int, bool], tuple[int, bool]] = {}
 
     def move_budget(self, x: int, y: int, move: int, flight: bool) -> tuple[int, bool]:

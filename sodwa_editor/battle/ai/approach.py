@@ -51,7 +51,7 @@ def firing(facts: TurnFacts, melee: np.ndarray) -> np.ndarray:
             fx, fy = _firing_tiles(facts, terrain, x, y)
             hit = np.empty((board.height, board.width), np.int64)
             k.walking(own_steps(facts), adj.BLOCKED, DDX, DDY, fx, fy, hit)
-            if len(memo.firing) >= 256:
+            if len(memo.firing) >= memo.limit:
                 memo.firing.clear()
             memo.firing[key] = hit
         out[b] = hit
@@ -109,6 +109,8 @@ def walks(facts: TurnFacts) -> np.ndarray:
                 k.walking(own_steps(facts), adj.BLOCKED, DDX, DDY, np.array([x]),
                           np.array([y]), one)
                 one[one < 0] = b.width + b.height
+                if len(memo.walks) >= memo.limit:
+                    memo.walks.clear()
                 memo.walks[(x, y, flight)] = one
             walks.append(one)
         facts.walk_stack = (np.stack(walks) if walks

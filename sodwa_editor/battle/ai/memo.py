@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from .scoring import Plan
 
 
+#: What the board-sized arrays of one terrain cache (walks, firing tiles, zones) may
+#: take in memory before the cache starts again.
+TERRAIN_CACHE_BYTES = 64 << 20
+
+
 class Memo:
     """What an AI keeps between its decisions because the battle does not change it:
     the BIP's numbers per (attacker, defender, situation, karma) (the sheets and
@@ -25,9 +30,9 @@ class Memo:
     on is not the same object any more, so a memo is never wrong, only cold."""
 
     __slots__ = ("sheets", "rules", "previews", "bases", "kinds", "threats", "turns",
-                 "steps", "walks", "walk_stacks", "firing", "firing_stacks", "model",
+                 "walks", "walk_stacks", "firing", "firing_stacks", "board",
                  "revision", "los", "zones", "level", "liquid", "level_lo", "level_span",
-                 "pending")
+                 "limit", "pending")
 
     def __init__(self) -> None:
         self.sheets: tuple[object, ...] = ()
@@ -43,7 +48,9 @@ class Memo:
         #: TSB turn counts (:func:`.tsb.turns_by`) per (IP, Initiative, due now, ticks
         #: ahead): what the count depends on, with the clock rules of ``rules``.
         self.turns: dict[tuple[int, int, bool, int], int] = {}
-        self.steps: object = None
+        # The terrain caches below are the board's (``Board.kept``): shared by every
+        # battle on the same terrain, so the thousands of battles of a batch on one
+        # map work each out once.
         self.walks: dict[tuple[int, int, bool], np.ndarray] = {}
         #: The walks to every enemy stacked, per (flight, enemies' x..., y...).
         self.walk_stacks: dict[tuple[object, ...], np.ndarray] = {}
@@ -53,7 +60,7 @@ class Memo:
         #: :meth:`.scoring.TurnFacts.firing`'s whole answer per (Range, metric, flight,
         #: enemies' x..., y..., melee flags...).
         self.firing_stacks: dict[tuple[object, ...], np.ndarray] = {}
-        self.model: object = None
+        self.board: object = None
         self.revision = -1
         self.los: dict[tuple[tuple[int, int], ...], LosBoard] = {}
         #: Threat zones per movement range object (``id`` -> (the range, its zone)):
@@ -63,6 +70,7 @@ class Memo:
         self.liquid = np.zeros((0, 0), bool)
         #: The lowest level on the board and how many levels from it to the highest.
         self.level_lo, self.level_span = 0, 1
+        self.limit = 64
         #: Plans made on a fork for the state the next decision will see (a same-team
         #: tie scores each candidate's turn): ``(fingerprint, plans)``, used once.
         self.pending: tuple[tuple[object, ...], list[Plan]] | None = None
@@ -81,30 +89,39 @@ class Memo:
 
 
     def check(self, view: View) -> None:
-        """Drop what no longer holds for ``view``'s battle."""
+        """Drop what no longer holds for ``view``'s battle; take the board's shared
+        terrain caches when the battle is on another board (or its terrain changed)."""
         sheets = tuple(view.sheet(j) for j in range(view.size))
         if (len(sheets) != len(self.sheets) or view.rules is not self.rules
                 or any(a is not b for a, b in zip(sheets, self.sheets, strict=True))):
             self.sheets, self.rules = sheets, view.rules
             self.previews, self.bases, self.turns = {}, {}, {}
             self.kinds, self.threats = {}, {}
-        if view.board.step is not self.steps:
-            self.steps, self.walks, self.walk_stacks = view.board.step, {}, {}
-            self.level = np.array(view.board.level, np.int64)
-            self.liquid = np.array(view.board.liquid, bool)
+        board = view.board
+        if board is not self.board or board.revision != self.revision:
+            self.board, self.revision = board, board.revision
+            kept = board.kept
+            self.walks = kept.setdefault("walks", {})
+            self.walk_stacks = kept.setdefault("walk_stacks", {})
+            self.firing = kept.setdefault("firing", {})
+            self.firing_stacks = kept.setdefault("firing_stacks", {})
+            self.zones = kept.setdefault("zones", {})
+            self.los = kept.setdefault("los", {})
+            self.level = np.array(board.level, np.int64)
+            self.liquid = np.array(board.liquid, bool)
             if self.level.size:
                 self.level_lo = int(self.level.min())
                 self.level_span = int(self.level.max()) - self.level_lo + 1
-        if view.map is not self.model or view.map.revision != self.revision:
-            self.model, self.revision, self.los = view.map, view.map.revision, {}
-            self.firing, self.firing_stacks = {}, {}
-            self.zones = {}
+            #: Entries of one board-sized array a terrain cache keeps at most.
+            self.limit = max(64, TERRAIN_CACHE_BYTES // (8 * max(1, self.level.size)))
 
     def los_board(self, view: View, occupied: list[tuple[int, int]]) -> LosBoard:
+        """Lines of sight on the board with characters on ``occupied`` (kept per
+        arrangement on the board, for every battle on it)."""
         key = tuple(occupied)
         hit = self.los.get(key)
         if hit is None:
-            if len(self.los) >= 32:
+            if len(self.los) >= 64:
                 self.los.clear()
             hit = self.los[key] = LosBoard(view.map, occupied)
         return hit

@@ -272,7 +272,7 @@ class TurnFacts:
                 ry, rx = np.nonzero(reach.steps >= 0)
                 hit = np.zeros((self.board.height, self.board.width), bool)
                 k.zone(rx.astype(np.int64), ry.astype(np.int64), rng, metric, hit)
-                if len(zones) >= 256:
+                if len(zones) >= self.memo.limit:
                     zones.clear()
                 zones[(id(reach), rng, metric)] = (reach, hit)
             self._zones[b] = hit
