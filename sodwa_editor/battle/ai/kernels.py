@@ -106,6 +106,25 @@ def sight_rows(rows, px, py, ex, ey, rng, metric, ctx, tcs, ecs, scs, tg, out): 
 
 
 @njit(cache=True, nogil=True)
+def _gap_one(x, y, i, walks, fire, melee, sight, rng, impeded):  # pragma: no cover
+    """:func:`gap` for one tile ``(x, y)`` (row ``i`` of ``sight``)."""
+    best = np.inf
+    for b in range(walks.shape[0]):
+        steps = walks[b, y, x]
+        if melee[b]:
+            v = max(0, steps - 1)
+        elif sight[i, b] <= impeded:
+            v = 0
+        elif fire[b, y, x] >= 0:
+            v = max(1, fire[b, y, x])
+        else:
+            v = max(1, steps - rng)
+        if v < best:
+            best = v
+    return best
+
+
+@njit(cache=True, nogil=True)
 def gap(fx, fy, walks, fire, melee, sight, rng, impeded, out):  # pragma: no cover
     """The approach term's steps per tile ``i``: over enemies ``b``, the least of
     ``max(0, steps - 1)`` (``melee[b]``: the better attack kind against it is melee;
@@ -114,59 +133,68 @@ def gap(fx, fy, walks, fire, melee, sight, rng, impeded, out):  # pragma: no cov
     it with a line of sight over the terrain), or ``max(1, steps - rng)`` where no
     such tile is walkable (``fire < 0``).  ``out`` starts at +inf (no enemy)."""
     for i in range(fx.shape[0]):
-        best = np.inf
-        for b in range(walks.shape[0]):
-            steps = walks[b, fy[i], fx[i]]
-            if melee[b]:
-                v = max(0, steps - 1)
-            elif sight[i, b] <= impeded:
-                v = 0
-            elif fire[b, fy[i], fx[i]] >= 0:
-                v = max(1, fire[b, fy[i], fx[i]])
-            else:
-                v = max(1, steps - rng)
-            if v < best:
-                best = v
-        out[i] = best
+        out[i] = _gap_one(fx[i], fy[i], i, walks, fire, melee, sight, rng, impeded)
 
 
 @njit(cache=True, nogil=True)
-def threat(fx, fy, cls, times, zones, q, lev, moved, dmg, lethal, expected,
-           death):  # pragma: no cover
-    """Per end tile ``i``: the expected damage taken there before the character's next
-    turn and the chance it reaches ``lethal`` (``death``; 1 when ``lethal`` is 0).
+def _threat_one(x, y, c, li, mv, times, zones, q, dmg, lethal, dist,
+                shifted):  # pragma: no cover
+    """For one end tile ``(x, y)``: the expected damage taken there before the
+    character's next turn and the chance it reaches ``lethal`` (1 when ``lethal`` is 0).
 
-    Enemy ``b`` attacks ``times[cls[i], b]`` times if ``zones[b, fy[i], fx[i]]``, each
-    hitting with chance ``q[b, lev[i], moved[i]]`` for ``dmg[b]``; the damage taken is
-    a distribution over ``0..lethal`` (the last entry: lethal or more), updated one
-    attack at a time in enemy order (as :func:`scoring.hit_with` on one row)."""
+    Enemy ``b`` attacks ``times[c, b]`` times if ``zones[b, y, x]``, each hitting with
+    chance ``q[b, li, mv]`` for ``dmg[b]``; the damage taken is a distribution over
+    ``0..lethal`` (``dist``; the last entry: lethal or more), updated one attack at a
+    time in enemy order (``shifted``: scratch of the same size)."""
+    dist[:] = 0.0
+    dist[0] = 1.0
+    e = 0.0
+    for b in range(zones.shape[0]):
+        t = times[c, b]
+        if t <= 0 or not zones[b, y, x]:
+            continue
+        p = q[b, li, mv]
+        d = dmg[b]
+        e += t * p * d
+        if d <= 0:
+            continue
+        for _ in range(t):
+            shifted[:] = 0.0
+            if d < lethal:
+                shifted[d:lethal] = dist[:lethal - d]
+            total = 0.0
+            for k in range(max(0, lethal - d), lethal + 1):
+                total += dist[k]
+            shifted[lethal] = total
+            for k in range(lethal + 1):
+                dist[k] = dist[k] * (1 - p) + shifted[k] * p
+    return e, (dist[lethal] if lethal > 0 else 1.0)
+
+
+@njit(cache=True, nogil=True)
+def stay(fx, fy, gsize, gcls, gmoved, gextra, times, zones, q, lev, dmg, lethal, walks,
+         fire, melee, sight, rng, impeded, weights, own, out):  # pragma: no cover
+    """The stay terms of every end tile in one pass: ``out[i] = -threat * expected -
+    death * P(defeated) * own - ip * extra / 250 - approach * gap`` (``weights`` the
+    four weights in that order; the same float operations, in the same order, as
+    the greedy utility written with arrays).  The rows come in groups (plan kinds):
+    group ``g`` has ``gsize[g]`` rows, the IP class ``gcls[g]`` (a row of ``times``),
+    Move flag ``gmoved[g]`` and ``gextra[g]`` more IP; expected damage and death as
+    :func:`_threat_one`, the approach steps as :func:`gap` (0 without enemies)."""
     dist = np.empty(lethal + 1)
     shifted = np.empty(lethal + 1)
-    for i in range(fx.shape[0]):
-        dist[:] = 0.0
-        dist[0] = 1.0
-        e = 0.0
-        for b in range(zones.shape[0]):
-            t = times[cls[i], b]
-            if t <= 0 or not zones[b, fy[i], fx[i]]:
-                continue
-            p = q[b, lev[i], moved[i]]
-            d = dmg[b]
-            e += t * p * d
-            if d <= 0:
-                continue
-            for _ in range(t):
-                shifted[:] = 0.0
-                if d < lethal:
-                    shifted[d:lethal] = dist[:lethal - d]
-                total = 0.0
-                for c in range(max(0, lethal - d), lethal + 1):
-                    total += dist[c]
-                shifted[lethal] = total
-                for c in range(lethal + 1):
-                    dist[c] = dist[c] * (1 - p) + shifted[c] * p
-        expected[i] = e
-        death[i] = dist[lethal] if lethal > 0 else 1.0
+    i = 0
+    for g in range(gsize.shape[0]):
+        c, mv = gcls[g], gmoved[g]
+        tempo = weights[2] * float(gextra[g]) / 250
+        for _ in range(gsize[g]):
+            x, y = fx[i], fy[i]
+            e, death = _threat_one(x, y, c, lev[i], mv, times, zones, q, dmg, lethal, dist,
+                                   shifted)
+            steps = (_gap_one(x, y, i, walks, fire, melee, sight, rng, impeded)
+                     if walks.shape[0] > 0 else 0.0)
+            out[i] = -weights[0] * e - weights[1] * death * own - tempo - weights[3] * steps
+            i += 1
 
 
 @njit(cache=True, nogil=True)
@@ -250,3 +278,69 @@ def claim(px, py, at, start):  # pragma: no cover
             ny[count] = y
             count += 1
     return nx[:count], ny[:count]
+
+
+@njit(cache=True, nogil=True)
+def plan_table(here, targets, values, rows, start, size):  # pragma: no cover
+    """Every plan of a turn in the fixed enumeration order of :func:`.scoring.plans`:
+    ``(kind, attack value, stay terms, target, tile)`` arrays (``-1``: none).
+
+    ``rows`` holds the stay terms of each plan kind's end tiles, kind ``k``'s at
+    ``rows[start[k]:start[k] + size[k]]`` (``size[k] == 0``: the kind is out);
+    ``here[b]`` the value of attacking enemy ``b`` from where the actor stands,
+    ``targets`` the enemies it may attack there, ``values[t, b]`` from the Move's end
+    tile ``t`` (``-inf``: not a target; Move then Attack enumerates the pairs
+    row-major, its stay rows one per tile with some target)."""
+    k = targets.shape[0]
+    n_q, n_move = size[2], size[3]
+    n_ma = 0
+    if size[4] > 0:
+        for t in range(values.shape[0]):
+            for b in range(values.shape[1]):
+                if values[t, b] > -np.inf:
+                    n_ma += 1
+    n = 1 + (k + k * n_q if size[1] > 0 else 0) + n_move + n_ma
+    kind = np.empty(n, np.int64)
+    attack = np.zeros(n)
+    stay = np.empty(n)
+    target = np.full(n, -1, np.int64)
+    tile = np.full(n, -1, np.int64)
+    kind[0] = 0
+    stay[0] = rows[start[0]]
+    r = 1
+    if size[1] > 0:
+        for i in range(k):
+            kind[r] = 1
+            attack[r] = here[targets[i]]
+            stay[r] = rows[start[1]]
+            target[r] = targets[i]
+            r += 1
+        for i in range(k if n_q > 0 else 0):
+            for q in range(n_q):
+                kind[r] = 2
+                attack[r] = here[targets[i]]
+                stay[r] = rows[start[2] + q]
+                target[r] = targets[i]
+                tile[r] = q
+                r += 1
+    for t in range(n_move):
+        kind[r] = 3
+        stay[r] = rows[start[3] + t]
+        tile[r] = t
+        r += 1
+    if size[4] > 0:
+        s = 0
+        for t in range(values.shape[0]):
+            found = False
+            for b in range(values.shape[1]):
+                if values[t, b] > -np.inf:
+                    kind[r] = 4
+                    attack[r] = values[t, b]
+                    stay[r] = rows[start[4] + s]
+                    target[r] = b
+                    tile[r] = t
+                    r += 1
+                    found = True
+            if found:
+                s += 1
+    return kind, attack, stay, target, tile

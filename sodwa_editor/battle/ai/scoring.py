@@ -19,8 +19,9 @@ numbers, exact, no sampling).  The threat on ``f`` counts every enemy turn the T
 predicts before this character's next turn (its turn IP cost decides when that is),
 each enemy attacking from a tile of its movement range within its Range of ``f``
 (LoS not checked: a cautious estimate).  Lines of sight and ranges for every
-(tile, enemy) pair are one compiled call per level, the threat, death and
-approach terms one call each (:mod:`.kernels`); what the battle does not change
+(tile, enemy) pair are one compiled call per level, the threat, death, tempo and
+approach terms of every end tile one call, the table of every plan another
+(:mod:`.kernels`); what the battle does not change
 between decisions is kept in the controller's :class:`.memo.Memo`.  The same
 utilities scored the straightforward way: tests/ai_reference.py.
 """
@@ -232,6 +233,15 @@ class TurnFacts:
         """Per tile: steps still to go before the character can strike its nearest
         enemy with its better attack kind against it (higher expected damage: melee
         needs adjacency, ranged Range and a line of sight that is not blocked)."""
+        out = np.empty(len(fx))
+        k.gap(fx, fy, *self.gap_inputs(fx, fy), self.sheet.range, IMPEDED, out)
+        return out
+
+    def gap_inputs(self, fx: np.ndarray, fy: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """What :func:`.kernels.gap` reads for the tiles ``(fx, fy)``: the walks to each
+        enemy, the walks to a tile to shoot it from, whether melee is the better kind
+        against it, and the LoS classes from each tile to it."""
         melee = np.zeros(len(self.enemies), bool)
         kinds = self.memo.kinds
         for b, j in enumerate(self.enemies):
@@ -247,14 +257,9 @@ class TurnFacts:
             melee[b] = hit
         walks = approach.walks(self)
         if melee.all():
-            sight = np.zeros((len(fx), len(self.enemies)), np.int64)
-            fire = walks  # not read: every enemy is approached for melee
-        else:
-            sight = self.sight(fx, fy)
-            fire = approach.firing(self, melee)
-        out = np.empty(len(fx))
-        k.gap(fx, fy, walks, fire, melee, sight, self.sheet.range, IMPEDED, out)
-        return out
+            # not read: every enemy is approached for melee
+            return walks, walks, melee, np.zeros((len(fx), len(self.enemies)), np.int64)
+        return walks, approach.firing(self, melee), melee, self.sight(fx, fy)
 
     def _zone(self, b: int) -> np.ndarray:
         """Tiles enemy ``b`` can attack after its move (LoS not checked)."""
@@ -293,21 +298,22 @@ class TurnFacts:
             hit = self.memo.threats[key] = (still[0], moved[0], moved[1])
         return hit
 
-    def stationary_rows(self, fx: np.ndarray, fy: np.ndarray, extra: np.ndarray,
-                        moved: np.ndarray) -> np.ndarray:
-        """The terms of ending the turn on each tile ``(fx[i], fy[i])`` having spent
-        ``extra[i]`` more IP with Move flag ``moved[i]`` (threat, death, tempo,
-        approach; one call for all of a turn's plans).  The threat and death terms
-        are :func:`.kernels.threat`: every enemy turn the TSB puts before the next
-        one attacks from its zone, hitting with the BIP's chance for the tile's level
-        and Move flag."""
+    def stationary_rows(self, fx: np.ndarray, fy: np.ndarray, extras: list[int],
+                        moves: list[bool], sizes: list[int]) -> np.ndarray:
+        """The terms of ending the turn on each tile ``(fx[i], fy[i])`` (threat, death,
+        tempo, approach; one call for all of a turn's plans).  The tiles come in
+        groups (plan kinds) of ``sizes[g]`` tiles, each having spent ``extras[g]``
+        more IP with Move flag ``moves[g]``.  The threat and death terms: every
+        enemy turn the TSB puts before the next one attacks from its zone, hitting
+        with the BIP's chance for the tile's level and Move flag; all four terms in
+        one call (:func:`.kernels.stay`)."""
         w, view = self.w, self.view
         n, m = len(fx), len(self.enemies)
         hp = view.hp(self.i)
         floor = view.rules.combat.defeated_at_or_below
         lethal = max(0, hp - floor)
-        costs, cls = distinct(extra)
-        times = np.array([self.turns_before(int(c)) for c in costs.tolist()],
+        costs = sorted(set(extras))
+        times = np.array([self.turns_before(c) for c in costs],
                          np.int64).reshape(len(costs), m)
         lev = self.level[fy, fx]
         levels, lev_i = distinct(lev)
@@ -322,13 +328,18 @@ class TurnFacts:
             for li, level in enumerate(levels.tolist()):
                 q[b, li, 0], q[b, li, 1], dmg[b] = self._threat_hit(j, sj.range <= 1, at,
                                                                      int(level))
-        expected, death = np.empty(n), np.empty(n)
-        k.threat(fx, fy, cls, times, zones, q, lev_i,
-                 moved.astype(np.int64), dmg, lethal, expected, death)
-        gap = self.gap(fx, fy) if self.enemies else np.zeros(n)
-        own = self.sheet.cost / 100
-        return (-w.threat * expected - w.death * death * own - w.ip * extra / 250
-                - w.approach * gap)
+        if m:
+            walks, fire, melee, sight = self.gap_inputs(fx, fy)
+        else:
+            walks = fire = np.zeros((0, self.board.height, self.board.width), np.int64)
+            melee, sight = np.zeros(0, bool), np.zeros((n, 0), np.int64)
+        out = np.empty(n)
+        k.stay(fx, fy, np.array(sizes, np.int64),
+               np.array([costs.index(c) for c in extras], np.int64),
+               np.array(moves, np.int64), np.array(extras, np.int64), times, zones, q, lev_i,
+               dmg, lethal, walks, fire, melee, sight, self.sheet.range, IMPEDED,
+               np.array([w.threat, w.death, w.ip, w.approach]), self.sheet.cost / 100, out)
+        return out
 
 
 def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -385,44 +396,21 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
             sel = np.nonzero((values > NO).any(axis=1))[0]
             groups[MOVE_ATTACK] = (dx[sel], dy[sel], cost.move_cost + cost.attack_cost, True)
     sizes = [len(g[0]) for g in groups.values()]
-    rows = f.stationary_rows(
-        np.concatenate([g[0] for g in groups.values()]),
-        np.concatenate([g[1] for g in groups.values()]),
-        np.repeat(np.array([g[2] for g in groups.values()], np.int64), sizes),
-        np.repeat(np.array([g[3] for g in groups.values()], bool), sizes))
-    parts, at = {}, 0
-    for name, size in zip(groups, sizes, strict=True):
-        parts[name] = rows[at:at + size]
-        at += size
-
-    # the plan kinds as arrays: attack value, stay terms, target (-1 none), tile (-1 none)
-    none = np.full(1, -1)
-    kinds: list[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = [
-        (PASS, np.zeros(1), parts[PASS], none, none)]
-    if len(targets):
-        kinds.append((ATTACK, here[targets], np.repeat(parts[ATTACK], len(targets)), targets,
-                      np.repeat(none, len(targets))))
-        if len(qx):
-            kinds.append((ATTACK_MOVE, np.repeat(here[targets], len(qx)),
-                          np.tile(parts[ATTACK_MOVE], len(targets)), np.repeat(targets, len(qx)),
-                          np.tile(np.arange(len(qx)), len(targets))))
-    if can_move:
-        n = len(dx)
-        kinds.append((MOVE, np.zeros(n), parts[MOVE], np.repeat(none, n), np.arange(n)))
-        if can_attack and f.enemies:
-            t, b = np.nonzero(values > NO)
-            where = np.empty(n, np.int64)
-            where[sel] = np.arange(len(sel))
-            kinds.append((MOVE_ATTACK, values[t, b], parts[MOVE_ATTACK][where[t]], b, t))
-    kind = np.repeat(np.array([k[0] for k in kinds], np.int64), [len(k[1]) for k in kinds])
-    attack = np.concatenate([k[1] for k in kinds])
-    stay = np.concatenate([k[2] for k in kinds])
-    target = np.concatenate([k[3] for k in kinds])
-    tile = np.concatenate([k[4] for k in kinds])
+    rows = f.stationary_rows(np.concatenate([g[0] for g in groups.values()]),
+                             np.concatenate([g[1] for g in groups.values()]),
+                             [g[2] for g in groups.values()],
+                             [g[3] for g in groups.values()], sizes)
+    size = np.zeros(5, np.int64)
+    size[list(groups)] = sizes
+    start = np.cumsum(size) - size
+    kind, attack, stay, target, tile = k.plan_table(here, targets, values, rows, start, size)
     utility = attack + stay
-    ranked = np.argsort(-utility, kind="stable")
-    ties = int(np.count_nonzero(utility == utility[ranked[0]]))
-    take = len(ranked) if limit is None else max(limit, ties)
+    if limit == 1:  # the greedy controller: the best plan and every plan as good
+        ranked = np.flatnonzero(utility == utility.max())
+    else:
+        ranked = np.argsort(-utility, kind="stable")
+        ties = int(np.count_nonzero(utility == utility[ranked[0]]))
+        ranked = ranked[:len(ranked) if limit is None else max(limit, ties)]
 
     def steps(r: int) -> tuple[Action, ...]:
         k, b, t = int(kind[r]), int(target[r]), int(tile[r])
@@ -437,4 +425,4 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         return (Move((int(dx[t]), int(dy[t]))), Attack(f.enemies[b]))
 
     return [Plan(float(utility[r]), int(r), steps(int(r)), float(stay[r]))
-            for r in ranked[:take].tolist()]
+            for r in ranked.tolist()]
