@@ -16,12 +16,30 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .cli import CliError, _emit, non_negative
+
+#: Below this many battles per map ``simulate`` plays in its own process by default:
+#: a worker pool's start (each worker loads the engine and its compiled kernels,
+#: about a second) costs more than the battles it would share.
+POOL_MIN_BATTLES = 50
+
+
+def default_workers(battles: int) -> int:
+    """``simulate``'s worker count without ``--workers``: every core this process may
+    run on (its CPU affinity), or 1 for a small batch (:data:`POOL_MIN_BATTLES`)."""
+    if battles < POOL_MIN_BATTLES:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        cores = os.cpu_count() or 1
+    return max(1, cores)
 
 
 def positive(text: str) -> int:
@@ -82,7 +100,9 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--battles", type=positive, required=True, metavar="N")
     s.add_argument("--swap-sides", action="store_true",
                    help="every other battle with the sides swapped (same dice)")
-    s.add_argument("--workers", type=positive, default=1, metavar="W")
+    s.add_argument("--workers", type=positive, metavar="W",
+                   help="worker processes (default: one per core this process may use, "
+                        f"or 1 for fewer than {POOL_MIN_BATTLES} battles per map)")
     s.add_argument("--backend", choices=("process", "ray"), default="process")
     s.add_argument("--report", type=Path, metavar="OUT.html", help="write the HTML report")
 
@@ -341,7 +361,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         setup = make_setup(args, source)
         bar = ProgressBar(source.label) if sys.stderr.isatty() else None
         records = run_batch(setup, args.battles, seed=args.seed, swap_sides=args.swap_sides,
-                            workers=args.workers, backend=args.backend, progress=bar)
+                            workers=args.workers or default_workers(args.battles),
+                            backend=args.backend, progress=bar)
         report = summarize(setup, records, seed=args.seed, swap_sides=args.swap_sides)
         reports.append({"map": source.label, "map_hash": source.hash, **report})
     if args.report is not None:

@@ -262,3 +262,27 @@ def test_swapping_sides_that_changes_nothing_does_not_repeat_battles():
     assert setup_seed(mixed, 2, 4, True).spawn_key == setup_seed(mixed, 2, 5, True).spawn_key
     assert summarize(mixed, run_batch(mixed, 2, seed=2, swap_sides=True), seed=2,
                      swap_sides=True)["swap_note"] is None
+
+
+@pytest.mark.parametrize(("battles", "given", "expected"),
+                         [(4, None, 1), (49, None, 1), (50, None, "cores"), (1000, None, "cores"),
+                          (1000, "1", 1), (4, "3", 3)])
+def test_simulate_uses_every_core_by_default_for_a_large_batch(capsys, monkeypatch, battles,
+                                                               given, expected):
+    """Without ``--workers`` a batch of 50 or more battles gets one worker per core the
+    process may use; a smaller one plays in the process (a pool's start costs more);
+    ``--workers`` always wins."""
+    import sodwa_editor.battle.batch as batch
+
+    seen = []
+
+    def fake(setup, n, **kw):
+        seen.append(kw["workers"])
+        raise SystemExit(0)  # the count is all this test needs
+
+    monkeypatch.setattr(batch, "run_batch", fake)
+    argv = ["simulate", str(COMPOUND), "--battles", str(battles)]
+    with pytest.raises(SystemExit):
+        main(argv + (["--workers", given] if given else []))
+    cores = len(os.sched_getaffinity(0))
+    assert seen == [cores if expected == "cores" else expected]
