@@ -187,6 +187,9 @@ def test_heat_map_overlay_shows_the_counts_and_is_cleared(make_window, qtbot):
     qtbot.mouseClick(dialog.heat_button, Left)
     grid = np.array(tile_grid(dialog.report, "attacked_from"))
     assert grid.sum() > 0 and np.array_equal(item.counts, grid)
+    # its caption is in the status bar only: no note drawn over the tiles it colours
+    assert win.statusBar().currentMessage().startswith("Heat map: ")
+    assert win.last_note is None or win.last_note.scene() is None
     # one AI with one profile on both placed teams: the swap changes nothing, and says so
     table = [dialog.outcomes.item(r, 0).text() for r in range(dialog.outcomes.rowCount())]
     assert dialog.report["swap_note"] and "sides" in table

@@ -228,9 +228,15 @@ class MainWindow(QMainWindow):
                 self.edge_label.setText("")
         self.previews.hover(fx, fy)
 
-    def show_message(self, text: str) -> None:
-        """Status bar message plus a short-lived note on the map."""
+    def show_status(self, text: str) -> None:
+        """A status bar message only: information with nothing on the map to look at
+        (a note there would cover the tiles it is about)."""
         self.statusBar().showMessage(text, 6000)
+
+    def show_message(self, text: str) -> None:
+        """Status bar message plus a short-lived note on the map, at the pointer (a
+        refused edit, a resize that dropped characters)."""
+        self.show_status(text)
         note = QGraphicsSimpleTextItem(text)
         note.setBrush(style.FOCUS)
         note.setZValue(100)

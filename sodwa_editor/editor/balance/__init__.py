@@ -36,7 +36,7 @@ def open_dialog(win: MainWindow):
     if dialog is None:
         dialog = win.balance_dialog = BalanceDialog(win.document, win)
         dialog.heat_map_requested.connect(win.heat_map.show_report)
-        dialog.message.connect(win.show_message)
+        dialog.message.connect(win.show_status)  # the heat map's caption: no note over it
     dialog.show()
     dialog.raise_()
     dialog.activateWindow()
