@@ -43,16 +43,31 @@ def sight_from_into(sx, sy, px, py, ctx, tcs, ecs, scs, tg, out, col):  # pragma
 
 
 @njit(cache=True, nogil=True)
+def _mark_within(x0, y0, rng, metric, out):  # pragma: no cover
+    """Mark in ``out[y, x]`` every tile within Range ``rng`` of ``(x0, y0)``."""
+    h, w = out.shape
+    for y in range(max(0, y0 - rng), min(h, y0 + rng + 1)):
+        for x in range(max(0, x0 - rng), min(w, x0 + rng + 1)):
+            if not out[y, x] and bk.in_range(x - x0, y - y0, rng, metric):
+                out[y, x] = True
+
+
+@njit(cache=True, nogil=True)
 def zone(rx, ry, rng, metric, out):  # pragma: no cover
     """Mark in ``out[y, x]`` every tile within Range ``rng`` of a tile ``(rx[i], ry[i])``
     (an attacker that can stand on one of them may reach it, LoS aside)."""
-    h, w = out.shape
     for i in range(rx.shape[0]):
-        x0, y0 = rx[i], ry[i]
-        for y in range(max(0, y0 - rng), min(h, y0 + rng + 1)):
-            for x in range(max(0, x0 - rng), min(w, x0 + rng + 1)):
-                if not out[y, x] and bk.in_range(x - x0, y - y0, rng, metric):
-                    out[y, x] = True
+        _mark_within(rx[i], ry[i], rng, metric, out)
+
+
+@njit(cache=True, nogil=True)
+def zone_of(steps, rng, metric, out):  # pragma: no cover
+    """:func:`zone` of every tile a movement range can end on (``steps >= 0``), row-major."""
+    h, w = steps.shape
+    for y in range(h):
+        for x in range(w):
+            if steps[y, x] >= 0:
+                _mark_within(x, y, rng, metric, out)
 
 
 @njit(cache=True, nogil=True)
@@ -344,3 +359,59 @@ def plan_table(here, targets, values, rows, start, size):  # pragma: no cover
             if found:
                 s += 1
     return kind, attack, stay, target, tile
+
+
+@njit(cache=True, nogil=True)
+def code_cases(codes):  # pragma: no cover
+    """The distinct situation codes (entries ``>= 0``) of an :func:`attack_codes` table,
+    sorted, and per entry its index among them (``-1`` where there is no target)."""
+    n, m = codes.shape
+    lo, hi = -1, -1
+    for i in range(n):
+        for b in range(m):
+            c = codes[i, b]
+            if c >= 0:
+                if lo < 0 or c < lo:
+                    lo = c
+                if c > hi:
+                    hi = c
+    which = np.full((n, m), -1, np.int64)
+    if lo < 0:
+        return np.zeros(0, np.int64), which
+    index = np.full(hi - lo + 1, -1, np.int64)
+    for i in range(n):
+        for b in range(m):
+            if codes[i, b] >= 0:
+                index[codes[i, b] - lo] = 0
+    found = 0
+    for v in range(hi - lo + 1):
+        if index[v] >= 0:
+            index[v] = found
+            found += 1
+    cases = np.empty(found, np.int64)
+    for v in range(hi - lo + 1):
+        if index[v] >= 0:
+            cases[index[v]] = v + lo
+    for i in range(n):
+        for b in range(m):
+            if codes[i, b] >= 0:
+                which[i, b] = index[codes[i, b] - lo]
+    return cases, which
+
+
+@njit(cache=True, nogil=True)
+def attack_table(which, p, dmg, karma, hp, cost, floor, w_damage, w_kill, w_karma,
+                 out):  # pragma: no cover
+    """``out[i, b]``: the greedy value of an attack in case ``which[i, b]`` (left as it is
+    where ``-1``): ``damage * P(hit) * min(damage on hit, HP) + kill * P(hit) * cost /
+    100`` (when a hit leaves ``hp[b]`` at or below ``floor``) ``+ karma * expected Karma
+    Points``; ``p``, ``dmg``, ``karma`` per case, ``hp`` and ``cost`` per enemy."""
+    n, m = which.shape
+    for i in range(n):
+        for b in range(m):
+            c = which[i, b]
+            if c < 0:
+                continue
+            pp, dd, h = p[c], dmg[c], hp[b]
+            kill = pp * w_kill * cost[b] / 100 if h - dd <= floor else 0.0
+            out[i, b] = w_damage * pp * min(dd, h) + kill + w_karma * karma[c]

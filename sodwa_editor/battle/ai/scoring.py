@@ -155,10 +155,9 @@ class TurnFacts:
         k.attack_codes(px, py, moved.astype(np.int64), self.ex, self.ey, self.board.step, DIR3,
                        adj.BLOCKED, self.sight(px, py), seen, self.liquid, self.level,
                        self.lo, self.span, IMPEDED, BLOCKED, codes)
-        ra, rb = np.nonzero(codes >= 0)
-        if len(ra) == 0:
+        cases, which = k.code_cases(codes)
+        if len(cases) == 0:
             return out
-        cases, which = distinct(codes[ra, rb])
         p, dmg, karma = np.empty(len(cases)), np.empty(len(cases), np.int64), np.empty(len(cases))
         for c, value in enumerate(cases.tolist()):
             value, li = divmod(value, self.span)
@@ -173,12 +172,9 @@ class TurnFacts:
                 self.i, j, self.my_karma, is_adjacent, impeded, li + self.lo,
                 int(self.level[jy, jx]), has_moved, view.moved(j), is_aware(mode, bool(sees)),
                 on_liquid, int(self.liquid[jy, jx]))
-        hp = np.array([view.hp(j) for j in self.enemies], np.int64)[rb]
-        cost = np.array([view.sheet(j).cost for j in self.enemies], np.int64)[rb]
-        pp, dd = p[which], dmg[which]
-        kill = np.where(hp - dd <= rules.combat.defeated_at_or_below,
-                        pp * w.kill * cost / 100, 0.0)
-        out[ra, rb] = w.damage * pp * np.minimum(dd, hp) + kill + w.karma * karma[which]
+        k.attack_table(which, p, dmg, karma, np.array([view.hp(j) for j in self.enemies], np.int64),
+                       np.array([view.sheet(j).cost for j in self.enemies], np.int64),
+                       rules.combat.defeated_at_or_below, w.damage, w.kill, w.karma, out)
         return out
 
     def sight(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
@@ -274,9 +270,8 @@ class TurnFacts:
             if kept is not None and kept[0] is reach:
                 hit = kept[1]
             else:
-                ry, rx = np.nonzero(reach.steps >= 0)
                 hit = np.zeros((self.board.height, self.board.width), bool)
-                k.zone(rx.astype(np.int64), ry.astype(np.int64), rng, metric, hit)
+                k.zone_of(reach.steps, rng, metric, hit)
                 if len(zones) >= self.memo.limit:
                     zones.clear()
                 zones[(id(reach), rng, metric)] = (reach, hit)
