@@ -62,12 +62,26 @@ def zone(rx, ry, rng, metric, out):  # pragma: no cover
 
 @njit(cache=True, nogil=True)
 def zone_of(steps, rng, metric, out):  # pragma: no cover
-    """:func:`zone` of every tile a movement range can end on (``steps >= 0``), row-major."""
+    """:func:`zone` of every tile a movement range can end on (``steps >= 0``): each
+    row of a tile's neighbourhood is one span, its half width per row offset taken
+    from the range rule once per call (every metric's range is a convex shape: the
+    offsets within it on a row are one run about 0)."""
     h, w = steps.shape
-    for y in range(h):
-        for x in range(w):
-            if steps[y, x] >= 0:
-                _mark_within(x, y, rng, metric, out)
+    half = np.empty(rng + 1, np.int64)
+    for dy in range(rng + 1):
+        half[dy] = -1
+        for dx in range(rng, -1, -1):
+            if bk.in_range(dx, dy, rng, metric):
+                half[dy] = dx
+                break
+    for y0 in range(h):
+        for x0 in range(w):
+            if steps[y0, x0] < 0:
+                continue
+            for y in range(max(0, y0 - rng), min(h, y0 + rng + 1)):
+                k = half[abs(y - y0)]
+                if k >= 0:
+                    out[y, max(0, x0 - k):min(w, x0 + k + 1)] = True
 
 
 @njit(cache=True, nogil=True)
