@@ -254,19 +254,13 @@ def distinct(values):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def attack_codes(px, py, moved, ex, ey, step, dir3, blocked, sight, seen, liquid, level,
-                 lo, span, impeded, los_blocked, out):  # pragma: no cover
-    """``out[i, b]``: the situation code of attacking enemy ``b`` at ``(ex[b], ey[b])``
-    from tile ``(px[i], py[i])`` (Move flag ``moved[i]``), or -1 where it is no legal
-    target (RB targeting: an adjacent enemy may always be attacked, and only an
-    adjacent one while any is; otherwise within Range with a line of sight that is
-    not blocked; the rules as in :mod:`..targeting`).
-
-    ``sight[i, b]``: the LoS class from the tile to the enemy (or OUT_OF_RANGE);
-    ``seen[i, b]``: from the enemy back (awareness), ``-1`` to skip (awareness not by
-    LoS); adjacent parties see each other through Impeding terrain (L5).  The code
-    packs (enemy, adjacent, impeded, sees, on Liquid, moved, level - ``lo``), level
-    fastest, ``span`` levels."""
+def targets_of(px, py, ex, ey, step, dir3, blocked, sight, impeded, out):  # pragma: no cover
+    """``out[i, b]``: whether enemy ``b`` at ``(ex[b], ey[b])`` is a legal target from
+    tile ``(px[i], py[i])``: 1 adjacent, 0 not adjacent, -1 no target (RB targeting:
+    an adjacent enemy may always be attacked, and only an adjacent one while any is;
+    otherwise within Range with a line of sight that is not blocked; the rules as in
+    :mod:`..targeting`).  ``sight[i, b]``: the LoS class from the tile to the enemy
+    (or OUT_OF_RANGE); adjacency is the grounded ``step`` (melee)."""
     n, m = px.shape[0], ex.shape[0]
     near = np.zeros(m, np.bool_)
     for i in range(n):
@@ -279,10 +273,48 @@ def attack_codes(px, py, moved, ex, ey, step, dir3, blocked, sight, seen, liquid
                 near[b] = True
                 engaged = True
         for b in range(m):
-            adjacent = near[b]
-            if not adjacent and (engaged or sight[i, b] > impeded):
+            if near[b]:
+                out[i, b] = 1
+            elif engaged or sight[i, b] > impeded:
+                out[i, b] = -1
+            else:
+                out[i, b] = 0
+
+
+@njit(cache=True, nogil=True)
+def seen_where(sx, sy, px, py, ctx, tcs, ecs, scs, tg, targets, out, col):  # pragma: no cover
+    """:func:`sight_from_into` for the rows ``i`` with ``targets[i, col] >= 0`` only (the
+    enemy's awareness of an attack matters only where the attack is legal)."""
+    for i in range(px.shape[0]):
+        if targets[i, col] < 0:
+            continue
+        x, y = px[i], py[i]
+        k = ctx[y, x]
+        c, _k, _x, _y, _s = lk.walk(sx, sy, x, y, tcs[k], ecs[k], scs[k], tg)
+        out[i, col] = c
+
+
+@njit(cache=True, nogil=True)
+def attack_codes(px, py, moved, targets, sight, seen, liquid, level, lo, span, impeded,
+                 los_blocked, out):  # pragma: no cover
+    """``out[i, b]``: the situation code of attacking enemy ``b`` from tile ``(px[i],
+    py[i])`` (Move flag ``moved[i]``), or -1 where it is no legal target
+    (``targets[i, b]``, :func:`targets_of`).
+
+    ``sight[i, b]``: the LoS class from the tile to the enemy (or OUT_OF_RANGE);
+    ``seen[i, b]``: from the enemy back (awareness), ``-1`` to skip (awareness not by
+    LoS); adjacent parties see each other through Impeding terrain (L5).  The code
+    packs (enemy, adjacent, impeded, sees, on Liquid, moved, level - ``lo``), level
+    fastest, ``span`` levels."""
+    n, m = targets.shape
+    for i in range(n):
+        x, y = px[i], py[i]
+        for b in range(m):
+            t = targets[i, b]
+            if t < 0:
                 out[i, b] = -1
                 continue
+            adjacent = t == 1
             s = seen[i, b]
             sees = 1 if s < 0 else (1 if (s != los_blocked) else 0)
             imp = 1 if (not adjacent and sight[i, b] == impeded) else 0

@@ -145,16 +145,19 @@ class TurnFacts:
             return out
         view, rules, w = self.view, self.rules, self.w
         mode = rules.awareness.mode
+        sight = self.sight(px, py)
+        targets = np.empty((n, m), np.int64)
+        k.targets_of(px, py, self.ex, self.ey, self.board.step, DIR3, adj.BLOCKED, sight,
+                     IMPEDED, targets)
         seen = np.full((n, m), -1, np.int64)  # defender -> attacker (awareness)
         if mode == "los":
             target = self.los.inputs.target
             for b in range(m):
                 stack = self.los.stack(int(self.level[self.ey[b], self.ex[b]]))
-                k.sight_from_into(self.ex[b], self.ey[b], px, py, *stack, target, seen, b)
+                k.seen_where(self.ex[b], self.ey[b], px, py, *stack, target, targets, seen, b)
         codes = np.empty((n, m), np.int64)
-        k.attack_codes(px, py, moved.astype(np.int64), self.ex, self.ey, self.board.step, DIR3,
-                       adj.BLOCKED, self.sight(px, py), seen, self.liquid, self.level,
-                       self.lo, self.span, IMPEDED, BLOCKED, codes)
+        k.attack_codes(px, py, moved.astype(np.int64), targets, sight, seen, self.liquid,
+                       self.level, self.lo, self.span, IMPEDED, BLOCKED, codes)
         cases, which = k.code_cases(codes)
         if len(cases) == 0:
             return out
