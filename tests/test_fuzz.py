@@ -1,6 +1,7 @@
-"""The fuzz harness (sodwa_editor/io/fuzz.py, fuzz_runner.py, bench/fuzz.py): cases
-are reproducible and cover every mutation, outcomes are classified, the worker
-catches hangs, signals and memory, and a few hundred cases run on every CI run."""
+"""The fuzz harness (sodwa_editor/io/fuzz.py, fuzz_check.py, fuzz_runner.py,
+bench/fuzz.py): cases are reproducible and cover every mutation, outcomes are
+classified, the worker catches hangs, signals and memory, and a few hundred cases
+run on every CI run."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from sodwa_editor.io import fuzz
-from sodwa_editor.io.fuzz import FAILURE, OK, REFUSED, Mutator, Pairs, Raw, check_case, make_case
+from sodwa_editor.io.fuzz import Mutator, Pairs, Raw, make_case
+from sodwa_editor.io.fuzz_check import FAILURE, OK, REFUSED, check_case
 from sodwa_editor.io.fuzz_runner import Worker, run_campaign
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,7 +5,7 @@ sodwa_editor.io.fuzz_runner``) runs a campaign: each case goes to a worker
 process whose address space is limited (``RLIMIT_AS``, 2 GiB by default) and
 that must answer within a time limit (5 s by default).  Outcomes:
 
-* ``ok`` / ``refused``: see :func:`.fuzz.check_case`;
+* ``ok`` / ``refused``: see :func:`.fuzz_check.check_case`;
 * ``failure``: a traceback, a changed round trip, a hang (no answer in time: the
   worker is killed), memory (``MemoryError`` under the limit) or a signal (the
   worker died).
@@ -38,14 +38,15 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from .fuzz import FAILURE, OK, REFUSED, Case, check_case, make_case
+from .fuzz import Case, make_case
+from .fuzz_check import FAILURE, OK, REFUSED, check_case
 
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_MEMORY_MB = 2048
 #: A new worker gets this long for its first (warm-up) case: imports and the
 #: compiled engine kernels are loaded then.
 WARMUP_TIMEOUT = 300.0
-DEFAULT_TARGET = "sodwa_editor.io.fuzz:check_case"
+DEFAULT_TARGET = "sodwa_editor.io.fuzz_check:check_case"
 
 
 def _resolve(target: str) -> Callable[[bytes, str], dict[str, str]]:
