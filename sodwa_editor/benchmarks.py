@@ -112,7 +112,7 @@ def _free_tile_near_centre(model) -> tuple[int, int]:
 
 
 def _adjacency_build() -> Callable[[], object]:
-    from .engine.adjacency import AdjacencyGraph
+    from .engine.adjacency_graph import AdjacencyGraph
 
     model = _mixed(128)
     AdjacencyGraph(model)
@@ -120,7 +120,7 @@ def _adjacency_build() -> Callable[[], object]:
 
 
 def _adjacency_patch() -> Callable[[], object]:
-    from .engine.adjacency import AdjacencyGraph
+    from .engine.adjacency_graph import AdjacencyGraph
 
     model = _mixed(128)
     graph = AdjacencyGraph(model)  # listens to the model and patches itself

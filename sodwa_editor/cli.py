@@ -393,7 +393,8 @@ def _digit(n: int) -> str:
 def cmd_graph(args: argparse.Namespace) -> int:
     import networkx as nx
 
-    from .engine.adjacency import AdjacencyGraph, blocked_pairs
+    from .engine.adjacency import blocked_pairs
+    from .engine.adjacency_graph import AdjacencyGraph
 
     model = _load(args.map)
     graph = AdjacencyGraph(model).graph

@@ -7,11 +7,11 @@ import gc
 import pytest
 
 from sodwa_editor.engine.adjacency import (
-    AdjacencyGraph,
     blocked_pairs,
     pair_crossing,
     steps,
 )
+from sodwa_editor.engine.adjacency_graph import AdjacencyGraph
 from sodwa_editor.engine.model import Character, Edge, MapModel, Rect
 from sodwa_editor.engine.terrain import Base, Crossing
 

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_adjacency_strategies import ICY, classes, neighbour_pairs, random_maps
 
-from sodwa_editor.engine.adjacency import AdjacencyGraph, blocked_pairs, pair_crossing
+from sodwa_editor.engine.adjacency import blocked_pairs, pair_crossing
+from sodwa_editor.engine.adjacency_graph import AdjacencyGraph
 from sodwa_editor.engine.model import Character, Edge, Rect
 from sodwa_editor.engine.terrain import Base, Crossing
 from sodwa_editor.engine.transform import SYMMETRIES, apply

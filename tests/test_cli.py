@@ -100,7 +100,7 @@ def test_graph_json_equals_networkx_node_link_data(capsys):
     tiles as [x, y] lists."""
     import networkx as nx
 
-    from sodwa_editor.engine.adjacency import AdjacencyGraph
+    from sodwa_editor.engine.adjacency_graph import AdjacencyGraph
     from sodwa_editor.io import load_map
 
     path = str(MAPS / "tiered-keep.json")

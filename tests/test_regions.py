@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from test_adjacency_strategies import random_maps
 
-from sodwa_editor.engine.adjacency import AdjacencyGraph
+from sodwa_editor.engine.adjacency_graph import AdjacencyGraph
 from sodwa_editor.engine.model import Character, Edge, MapModel
 from sodwa_editor.engine.regions import region_sizes, regions
 from sodwa_editor.engine.samples import SAMPLE_MAPS

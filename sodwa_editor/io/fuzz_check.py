@@ -126,7 +126,8 @@ def _print_like_validate(problems: list) -> None:
 def _queries(model: Any, work: Path, state: dict[str, str]) -> None:
     """Every query the editor's previews and docks make on an open map, then a save
     and a load of what was saved."""
-    from ..engine.adjacency import AdjacencyGraph, blocked_pairs, pair_classes
+    from ..engine.adjacency import blocked_pairs, pair_classes
+    from ..engine.adjacency_graph import AdjacencyGraph
     from ..engine.los import los, los_fan
     from ..engine.movement import reach
     from ..engine.regions import regions

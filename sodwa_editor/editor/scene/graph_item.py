@@ -5,7 +5,7 @@ elevation changes), all on a white halo.
 
 Pair classes come from the engine's adjacency rule
 (:func:`sodwa_editor.engine.adjacency.pair_classes`, the same vectorised rule
-the :class:`~sodwa_editor.engine.adjacency.AdjacencyGraph` is built from),
+the :class:`~sodwa_editor.engine.adjacency_graph.AdjacencyGraph` is built from),
 computed per 16x16 chunk, so an edit only recomputes the chunks around it.
 The layer computes nothing while it is hidden.
 """
