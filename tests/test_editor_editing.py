@@ -497,3 +497,27 @@ def test_a_long_message_wraps_inside_the_view(make_window):
     view = win.view
     shown = QRectF(view.viewportTransform().map(note.pos()), note.boundingRect().size())
     assert QRectF(view.viewport().rect()).contains(shown)
+
+
+def test_fill_status_follows_the_chosen_terrain_over_the_same_region(make_window):
+    """The count and the target terrain in the status bar follow the chosen terrain
+    while the pointer rests on one region (no move needed), and a move inside the
+    region after the change says the same."""
+    m = room_in_a_field(door=False)
+    win = make_window(m)
+    view = win.view
+    QTest.keyClick(view, Qt.Key.Key_F)
+    win.state.set("terrain_id", m.registry.id_of("clear"))
+    move(view, 3.5, 4.5)  # the room: clear already
+    assert "already clear" in win.statusBar().currentMessage()
+    win.state.set("terrain_id", m.registry.id_of("impeding"))  # as the palette does
+    assert win.statusBar().currentMessage().startswith(
+        "Fill: click changes 36 clear tile(s) to impeding")
+    move(view, 5.5, 6.5)  # another tile of the same room
+    assert "to impeding" in win.statusBar().currentMessage()
+    win.state.set("terrain_id", m.registry.id_of("clear"))
+    move(view, 6.5, 7.5)
+    assert "already clear" in win.statusBar().currentMessage()
+    QTest.keyClick(view, Qt.Key.Key_B)  # another tool: the fill no longer speaks
+    win.state.set("terrain_id", m.registry.id_of("impeding"))
+    assert not win.statusBar().currentMessage().startswith("Fill:")

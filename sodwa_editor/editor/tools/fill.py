@@ -34,6 +34,10 @@ class FillTool(Tool):
         self._label = np.zeros((0, 0), np.int32)
         self._model: MapModel | None = None  # the map and its revision the cache is for
         self._revision = -1
+        #: the tile under the pointer, and the (region, terrain) the status bar speaks of
+        self._hovered: Tile | None = None
+        self._said: tuple[MaskShape, int] | None = None
+        self.state.changed.connect(self._option_changed)
 
     def shape(self, tile: Tile) -> MaskShape:
         """The region a click on ``tile`` fills, prepared for the preview."""
@@ -67,17 +71,26 @@ class FillTool(Tool):
 
     def hover(self, ev: ToolEvent) -> None:
         x, y = ev.tile
-        m = self.model
-        if not m.in_bounds(x, y):
+        if not self.model.in_bounds(x, y):
             self._clear()
             return
-        shape = self.shape((x, y))
-        if self.scene.preview.mask_shape is shape:
-            return  # the same area as shown
-        self.scene.preview.set_mask(shape)
-        here = m.registry[int(m.terrain[y, x])].name
-        new = m.registry[self.state.terrain_id].name \
-            if 0 <= self.state.terrain_id < len(m.registry) else "?"
+        self._hovered = (x, y)
+        self._show((x, y))
+
+    def _show(self, tile: Tile) -> None:
+        """Preview the region a click on ``tile`` fills, and say in the status bar what
+        the click would change (again when the chosen terrain changes over the same
+        region)."""
+        shape = self.shape(tile)
+        if self.scene.preview.mask_shape is not shape:
+            self.scene.preview.set_mask(shape)
+        terrain = self.state.terrain_id
+        if self._said is not None and self._said[0] is shape and self._said[1] == terrain:
+            return  # the same area and terrain as said
+        self._said = (shape, terrain)
+        m = self.model
+        here = m.registry[int(m.terrain[tile[1], tile[0]])].name
+        new = m.registry[terrain].name if 0 <= terrain < len(m.registry) else "?"
         n = shape.count
         if new == here:
             self.state.hint.emit(f"Fill: these {n} {here} tile(s) are already {new}")
@@ -85,8 +98,13 @@ class FillTool(Tool):
             self.state.hint.emit(f"Fill: click changes {n} {here} tile(s) to {new} "
                                  "(right button: to clear)")
 
+    def _option_changed(self, name: str) -> None:
+        if name == "terrain_id" and self.active and self._hovered is not None:
+            self._show(self._hovered)
+
     def _clear(self) -> None:
         self.scene.preview.clear()
+        self._hovered, self._said = None, None
 
     def leave(self) -> None:
         super().leave()
