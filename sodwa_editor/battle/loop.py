@@ -114,6 +114,12 @@ class View:
     def sheet(self, i: int) -> Sheet:
         return self._state.sheets[i]
 
+    @property
+    def sheets(self) -> tuple[Sheet, ...]:
+        """Every character's sheet, by index (the battle's own tuple: the same object
+        for the whole battle and its copies)."""
+        return self._state.sheets
+
     def tile(self, i: int) -> tuple[int, int]:
         return self._state.pos[i]
 

@@ -91,10 +91,13 @@ class Memo:
     def check(self, view: View) -> None:
         """Drop what no longer holds for ``view``'s battle; take the board's shared
         terrain caches when the battle is on another board (or its terrain changed)."""
-        sheets = tuple(view.sheet(j) for j in range(view.size))
-        if (len(sheets) != len(self.sheets) or view.rules is not self.rules
-                or any(a is not b for a, b in zip(sheets, self.sheets, strict=True))):
-            self.sheets, self.rules = sheets, view.rules
+        sheets, stale = view.sheets, view.rules is not self.rules
+        if sheets is not self.sheets:  # a battle's copies share its tuple: one test
+            stale = stale or len(sheets) != len(self.sheets) or any(
+                a is not b for a, b in zip(sheets, self.sheets, strict=True))
+            self.sheets = sheets
+        if stale:
+            self.rules = view.rules
             self.previews, self.bases, self.turns = {}, {}, {}
             self.kinds, self.threats = {}, {}
         board = view.board
