@@ -34,7 +34,8 @@ def sight_to(px, py, tx, ty, rng, metric, ctx, tcs, ecs, scs, tg, out):  # pragm
 @njit(cache=True, nogil=True)
 def sight_from_into(sx, sy, px, py, ctx, tcs, ecs, scs, tg, out, col):  # pragma: no cover
     """``out[i, col]``: the LoS class from ``(sx, sy)`` (the stack's viewer level) to
-    ``(px[i], py[i])``."""
+    ``(px[i], py[i])``, every row (the reference scorer's; the AI walks only the
+    rows it reads, :func:`seen_where`)."""
     for i in range(px.shape[0]):
         x, y = px[i], py[i]
         k = ctx[y, x]
@@ -55,7 +56,8 @@ def _mark_within(x0, y0, rng, metric, out):  # pragma: no cover
 @njit(cache=True, nogil=True)
 def zone(rx, ry, rng, metric, out):  # pragma: no cover
     """Mark in ``out[y, x]`` every tile within Range ``rng`` of a tile ``(rx[i], ry[i])``
-    (an attacker that can stand on one of them may reach it, LoS aside)."""
+    (an attacker that can stand on one of them may reach it, LoS aside), tile by tile
+    (the reference scorer's; the AI marks spans, :func:`zone_of`)."""
     for i in range(rx.shape[0]):
         _mark_within(rx[i], ry[i], rng, metric, out)
 

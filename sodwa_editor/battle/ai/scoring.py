@@ -21,8 +21,8 @@ each enemy attacking from a tile of its movement range within its Range of ``f``
 (LoS not checked: a cautious estimate).  Lines of sight and ranges for every
 (tile, enemy) pair are one compiled call per level, the threat, death, tempo and
 approach terms of every end tile one call, the table of every plan another
-(:mod:`.kernels`); what the battle does not change
-between decisions is kept in the controller's :class:`.memo.Memo`.  The same
+(:mod:`.kernels`); what the battle does not change between decisions is kept in
+the controller's :class:`.memo.Memo`.  The same
 utilities scored the straightforward way: tests/ai_reference.py.
 """
 
