@@ -3,6 +3,7 @@ change, so a decision does not work them out again."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 #: What the board-sized arrays of one terrain cache (walks, firing tiles, zones) may
 #: take in memory before the cache starts again.
-TERRAIN_CACHE_BYTES = 64 << 20
+TERRAIN_CACHE_BYTES = 32 << 20
 
 
 class Memo:
@@ -63,9 +64,10 @@ class Memo:
         self.board: object = None
         self.revision = -1
         self.los: dict[tuple[tuple[int, int], ...], LosBoard] = {}
-        #: Threat zones per movement range object (``id`` -> (the range, its zone)):
+        #: Threat zones per movement range object (``id`` -> (a weak reference to the
+        #: range, its zone)):
         #: the battle hands out the same range object while the range is the same.
-        self.zones: dict[tuple[int, int, int], tuple[object, np.ndarray]] = {}
+        self.zones: dict[tuple[int, int, int], tuple[Callable[[], object], np.ndarray]] = {}
         self.level = np.zeros((0, 0), np.int64)
         self.liquid = np.zeros((0, 0), bool)
         #: The lowest level on the board and how many levels from it to the highest.

@@ -28,6 +28,7 @@ utilities scored the straightforward way: tests/ai_reference.py.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -270,14 +271,16 @@ class TurnFacts:
             rng, metric = max(1, sheet.range), self.metric if sheet.range > 1 else 0
             zones = self.memo.zones
             kept = zones.get((id(reach), rng, metric))
-            if kept is not None and kept[0] is reach:
+            if kept is not None and kept[0]() is reach:
                 hit = kept[1]
             else:
                 hit = np.zeros((self.board.height, self.board.width), bool)
                 k.zone_of(reach.steps, rng, metric, hit)
                 if len(zones) >= self.memo.limit:
                     zones.clear()
-                zones[(id(reach), rng, metric)] = (reach, hit)
+                # a weak reference: the zone does not keep its range alive (the board's
+                # range cache bounds those); a dead one never matches a new range
+                zones[(id(reach), rng, metric)] = (weakref.ref(reach), hit)
             self._zones[b] = hit
         return hit
 
