@@ -203,3 +203,36 @@ def test_a_threat_zone_from_the_range_steps_equals_the_tile_by_tile_zone(metric)
             k.zone(xs.astype(np.int64), ys.astype(np.int64), r, metric, want)
             k.zone_of(steps, r, metric, got)
             assert (got == want).all()
+
+
+def test_the_bip_numbers_are_shared_by_battles_with_the_same_rules_and_equal_the_bip():
+    """The BIP's karma-free numbers per (sheets, situation) hang on the board for the
+    battles played by one rules object; each equals a fresh ``preview_attack``; a
+    battle with another rules object starts its own."""
+    from dataclasses import replace
+
+    from sodwa_editor.battle import karma as karma_rules
+    from sodwa_editor.battle.attack import Situation, preview_attack
+    from sodwa_editor.battle.board import prepare
+    from sodwa_editor.battle.loop import run_battle
+
+    model = make_mixed_map(16, seed=5)
+    board = prepare(model)
+    first = BattleState.from_teams(model, random_teams(3, 2), seed=3, board=board)
+    run_battle(first, make_controllers(["greedy", "greedy"], first))
+    rules, shared = board.kept["bip"]
+    assert rules is first.rules and shared
+    for (sa, sd, *facts), (difficulty, damage, gain) in list(shared.items())[:200]:
+        p = preview_attack(sa, sd, Situation(*(bool(f) if i not in (2, 3) else f
+                                                 for i, f in enumerate(facts))), rules)
+        assert (difficulty, damage, gain) == (p.difficulty, p.damage_on_hit,
+                                              karma_rules.gain(p.difficulty, rules))
+    second = BattleState.from_teams(model, random_teams(4, 2), seed=4, board=board)
+    second.rules = first.rules
+    memo = Memo()
+    memo.check(View(second, 0))
+    assert memo.shared_bases is shared
+    third = BattleState.from_teams(model, random_teams(4, 2), seed=4, board=board)
+    third.rules = replace(first.rules)  # equal, but another object: not trusted
+    memo.check(View(third, 0))
+    assert memo.shared_bases is not shared and memo.shared_bases == {}

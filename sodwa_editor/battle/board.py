@@ -17,6 +17,8 @@ does reaches another battle or the map it came from.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..engine import adjacency as adj
@@ -38,9 +40,9 @@ class Board:
     0 tile, 1 east, 2 south as int64 arrays for compiled loops).  ``reaches``: the
     movement ranges computed on this terrain (:meth:`.state.BattleState.reach_of`;
     emptied when the terrain changes).  ``kept``: what the AIs work out from the
-    terrain alone (walking distances, firing tiles, threat zones per movement range;
-    :class:`.ai.memo.Memo`), by name, shared by every battle on this terrain and
-    emptied with it.
+    terrain alone (walking distances, firing tiles, threat zones per movement range)
+    and the BIP's numbers per pair of sheets (:class:`.ai.memo.Memo`), by name,
+    shared by every battle on this terrain and emptied with it.
     """
 
     __slots__ = ("model", "revision", "width", "height", "level", "liquid", "standable",
@@ -73,7 +75,7 @@ class Board:
                                np.array([" ES".index(f[2]) for f in features], np.int64))
         self.step = adj.steps(m).step  # grounded adjacency: melee (A9: flight is movement only)
         self.reaches: dict[tuple[object, ...], Reach] = {}
-        self.kept: dict[str, dict] = {}
+        self.kept: dict[str, Any] = {}
         self._budgets: dict[tuple[int, int, int, bool], tuple[int, bool]] = {}
 
     def move_budget(self, x: int, y: int, move: int, flight: bool) -> tuple[int, bool]:

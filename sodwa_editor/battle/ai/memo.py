@@ -33,7 +33,7 @@ class Memo:
     __slots__ = ("sheets", "rules", "previews", "bases", "kinds", "threats", "turns",
                  "walks", "walk_stacks", "firing", "firing_stacks", "board",
                  "revision", "los", "zones", "level", "liquid", "level_lo", "level_span",
-                 "limit", "pending")
+                 "limit", "shared_bases", "pending")
 
     def __init__(self) -> None:
         self.sheets: tuple[object, ...] = ()
@@ -41,6 +41,9 @@ class Memo:
         self.previews: dict[tuple[object, ...], tuple[float, int, float]] = {}
         #: The BIP's karma-free numbers per situation: (difficulty, damage, karma gain).
         self.bases: dict[tuple[object, ...], tuple[int, int, int]] = {}
+        #: The same numbers per (attacker's sheet, defender's sheet, situation), for
+        #: every battle on the board played by the same rules (``Board.kept``).
+        self.shared_bases: dict[tuple[object, ...], tuple[int, int, int]] = {}
         #: Per (attacker, defender, karma): whether melee is the better attack kind.
         self.kinds: dict[tuple[int, int, int], bool] = {}
         #: Per (enemy, character, karma, melee, levels): the enemy's P(hit) on the
@@ -103,6 +106,10 @@ class Memo:
             self.previews, self.bases, self.turns = {}, {}, {}
             self.kinds, self.threats = {}, {}
         board = view.board
+        shared = board.kept.get("bip")
+        if shared is None or shared[0] is not view.rules:  # one rules object per board
+            shared = board.kept["bip"] = (view.rules, {})
+        self.shared_bases = shared[1]
         if board is not self.board or board.revision != self.revision:
             self.board, self.revision = board, board.revision
             kept = board.kept

@@ -51,6 +51,8 @@ from .tsb import turns_by
 BLOCKED = int(Crossing.BLOCKED)
 IMPEDED = int(Crossing.IMPEDED)
 NO = -np.inf
+#: The BIP's karma-free numbers kept per (sheets, situation) for a board at most.
+SHARED_BASES = 1 << 16
 #: Plan kinds, in enumeration order.
 PASS, ATTACK, ATTACK_MOVE, MOVE, MOVE_ATTACK = range(5)
 #: The facts of :class:`Situation` ``(adjacent=True)`` and ``(adjacent=False)``.
@@ -101,6 +103,7 @@ class TurnFacts:
         self.my_karma = view.karma(self.team)
         self.their_karma = view.karma(1 - self.team)
         self._previews, self._bases = memo.previews, memo.bases
+        self._shared_bases = memo.shared_bases
         self._zones: dict[int, np.ndarray] = {}
         self._turns_before: dict[int, list[int]] = {}
         self._due: list[tuple[int, int, bool]] | None = None
@@ -113,9 +116,10 @@ class TurnFacts:
         """(P(hit) with karma, damage on a hit, expected karma earned) from the BIP for
         ``a`` attacking ``d`` in the :class:`Situation` of ``facts`` (its fields in
         order, as integers: a plain tuple is a cheap memo key).  The BIP's numbers
-        without karma are kept per situation; the team's karma, which changes all
-        battle long, only picks the successes (:func:`..karma.successes`, as the BIP's
-        ``hits_with_karma``)."""
+        without karma are kept per situation, for the battle and, per the two sheets,
+        for every battle on the board with the same rules (the BIP reads nothing else);
+        the team's karma, which changes all battle long, only picks the successes
+        (:func:`..karma.successes`, as the BIP's ``hits_with_karma``)."""
         key = (a, d, karma, *facts)
         hit = self._previews.get(key)
         if hit is None:
@@ -126,9 +130,17 @@ class TurnFacts:
                 s = Situation(bool(adjacent), bool(impeded), int(a_level), int(d_level),
                               bool(a_moved), bool(d_moved), bool(aware), bool(a_liq),
                               bool(d_liq))
-                p = bip(self.view.sheet(a), self.view.sheet(d), s, self.rules)
-                base = self._bases[base_key] = (p.difficulty, p.damage_on_hit,
-                                                karma_rules.gain(p.difficulty, self.rules))
+                sa, sd = self.view.sheet(a), self.view.sheet(d)
+                sheets = (sa, sd, *facts)
+                base = self._shared_bases.get(sheets)
+                if base is None:
+                    p = bip(sa, sd, s, self.rules)
+                    base = (p.difficulty, p.damage_on_hit,
+                            karma_rules.gain(p.difficulty, self.rules))
+                    if len(self._shared_bases) >= SHARED_BASES:
+                        self._shared_bases.clear()
+                    self._shared_bases[sheets] = base
+                self._bases[base_key] = base
             difficulty, damage, gain = base
             hits = karma_rules.successes(difficulty, karma, self.rules)
             hit = (hits / 100, damage, (100 - hits) / 100 * gain)
