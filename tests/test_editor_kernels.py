@@ -232,7 +232,65 @@ def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_dra
 
 
 
-@pytest.mark.parametrize("tile_px", [16, 23.7])
+@pytest.mark.parametrize("tile_px", [20, 12.3])
+def test_a_stroke_step_repaints_the_view_near_its_tile_not_the_whole_graph_chunk(
+        make_window, tile_px):
+    """With the adjacency graph shown, a brush step repaints the view around
+    the tile it painted (the lines that changed and their neighbours), not
+    the whole 8x8-tile graph chunk the tile is in; the window then shows
+    exactly what drawing everything afresh shows, the graph's one-pixel
+    diagonal lines included."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    from sodwa_editor.editor.testing import move, press, release
+    from sodwa_editor.engine.model import MapModel
+
+    class Regions(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rects: list = []
+
+        def eventFilter(self, obj, event):  # noqa: N802 (Qt override)
+            if event.type() == QEvent.Type.Paint:
+                self.rects.append(event.region().boundingRect())
+            return False
+
+    win = make_window(MapModel(40, 40))
+    win.resize(1000, 800)
+    win.action_map["preview_graph"].setChecked(True)
+    win.view.set_zoom(tile_px / TILE)
+    win.view.center_on_tile(12, 12)
+    win.set_tool("brush")
+    win.state.set("terrain_id", win.document.model.registry.id_of("obstructing"))
+    app = QApplication.instance()
+    press(win.view, 10.5, 12.5)  # tiles 10 and 11 of row 12: inside chunk (1, 1)
+    for _ in range(3):
+        app.processEvents()
+    regions = Regions()
+    win.view.viewport().installEventFilter(regions)
+    move(win.view, 11.5, 12.5, Qt.MouseButton.LeftButton)
+    for _ in range(3):
+        app.processEvents()
+    win.view.viewport().removeEventFilter(regions)
+    assert win.document.model.terrain[12, 11] == win.state.terrain_id
+    assert regions.rects
+    chunk_px = 8 * tile_px
+    for r in regions.rects:  # the graph around tile 11 (2 tiles), the outline, the hover
+        assert r.width() <= 0.75 * chunk_px and r.height() <= 0.75 * chunk_px, r
+    release(win.view, 11.5, 12.5)
+    for _ in range(3):
+        app.processEvents()
+    screen = app.primaryScreen()
+    drawn = screen.grabWindow(win.winId()).toImage()
+    for item in win.scene.items():  # everything drawn afresh, cached pixmaps included
+        item.update()
+    for _ in range(3):
+        app.processEvents()
+    assert screen.grabWindow(win.winId()).toImage() == drawn
+
+
+@pytest.mark.parametrize("tile_px", [16, 23.7, 12.3])
 def test_terrain_and_elevation_strokes_under_a_pinned_fan_leave_what_a_full_repaint_draws(
         make_window, tile_px):
     """Terrain and elevation strokes under a pinned fan (previews waiting for
