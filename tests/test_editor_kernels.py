@@ -174,10 +174,21 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
     layer.bind(m)
     n = layer.chunk
     assert n == 8  # a small map: 8x8-tile chunks
-    m.set_terrain(15, 16, 2)  # on a chunk corner: four chunks rebuilt
+    rebuilt = []
+    real_rebuild = layer._rebuild
+    monkeypatch.setattr(layer, "_rebuild", lambda m, cx, cy, *a: rebuilt.append((cx, cy))
+                        or real_rebuild(m, cx, cy, *a))
+    m.set_terrain(16, 16, 2)  # on a chunk corner: four chunks rebuilt
     calls.clear()
-    layer.refresh(Rect(15, 16, 15, 16))
+    layer.refresh(Rect(16, 16, 16, 16))
     assert len(calls) == 1
+    assert sorted(rebuilt) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    # a pair's class depends on its 2x2 block, kept with its top-left tile: a tile
+    # on a chunk's last column and row changes pairs of that chunk only
+    m.set_terrain(15, 15, 2)
+    rebuilt.clear()
+    layer.refresh(Rect(15, 15, 15, 15))
+    assert rebuilt == [(1, 1)]
     for (cx, cy), chunk in layer.chunks.items():
         rect = Rect(cx * n, cy * n, min(40, (cx + 1) * n) - 1, min(40, (cy + 1) * n) - 1)
         ref = {c: v for c, v in pair_lines(m, rect).items() if v}

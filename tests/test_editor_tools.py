@@ -414,6 +414,7 @@ def test_random_gestures_undo_and_redo_exactly(make_window, seed):
 
     rng = random.Random(seed)
     win = make_window(samples.tiered_keep())
+    win.action_map["preview_graph"].setChecked(True)  # rebuilt around every edit
     original = win.document.model.copy()
     tools = ["brush", "eraser", "rect", "line", "fill", "border", "elevation", "transition",
              "zone", "character", "object", "indoor", "select"]
@@ -462,6 +463,13 @@ def assert_scene_matches_fresh_scene(win) -> None:
             assert mine == ref, name
         assert set(win.scene.items_by_name["tokens"].tokens) == set(
             fresh.items_by_name["tokens"].tokens)
+        graph = win.scene.items_by_name["graph"]
+        if graph.isVisible():  # the adjacency graph preview, shown afresh for the copy
+            fresh.items_by_name["graph"].setVisible(True)
+            assert {k: sorted((ln.x1(), ln.y1(), ln.x2(), ln.y2()) for ln in v)
+                    for k, v in graph.lines().items()} == {
+                k: sorted((ln.x1(), ln.y1(), ln.x2(), ln.y2()) for ln in v)
+                for k, v in fresh.items_by_name["graph"].lines().items()}
     finally:
         fresh.detach()
 

@@ -70,7 +70,7 @@ def _holds(outer: Rect, inner: Rect) -> bool:
 
 class GraphLayer(ChunkedPathLayer):
     layers = frozenset({"terrain", "elevation", "transition", "borders", "transition_borders"})
-    grow = 1
+    grow = 0  # the blocks an edit can change are found by refresh
     lazy = True
     min_px = 6.0  # too dense to read below that
 
@@ -88,11 +88,19 @@ class GraphLayer(ChunkedPathLayer):
         self._window: Window | None = None  # pair classes of the chunks being rebuilt
 
     def refresh(self, rect: Rect | None) -> None:
-        """Rebuild the chunks ``rect`` touches, with the adjacency rule run once
-        on all of them (a stroke step often touches two to four chunks)."""
+        """Rebuild the chunks holding the pairs an edit of ``rect`` can change,
+        with the adjacency rule run once on all of them (a stroke step on a
+        chunk's first row or column touches two to four chunks).
+
+        A pair's class depends on its 2x2 block only, and the pairs are kept
+        with the block's top-left tile: the blocks holding a tile of ``rect``
+        start one tile up and left of it, not one beyond its far side (a
+        tile on a chunk's last column rebuilds that chunk alone)."""
         m = self.model
+        if m is not None and rect is not None:
+            rect = Rect(max(0, rect.x0 - 1), max(0, rect.y0 - 1), rect.x1, rect.y1)
         if m is not None and self.isVisible():
-            r = full_rect(m) if rect is None else rect.grow(self.grow, m.width, m.height)
+            r = full_rect(m) if rect is None else rect
             n = self.chunk
             win = Rect(r.x0 // n * n, r.y0 // n * n, min(m.width - 1, (r.x1 // n + 1) * n),
                        min(m.height - 1, (r.y1 // n + 1) * n))
