@@ -18,7 +18,7 @@ from sodwa_editor.editor.scene.outline_item import diagonal_links, mask_outline
 from sodwa_editor.editor.style import TILE
 from sodwa_editor.engine.adjacency import pair_classes
 from sodwa_editor.engine.generate import make_mixed_map
-from sodwa_editor.engine.model import Rect
+from sodwa_editor.engine.model import MapModel, Rect
 from sodwa_editor.engine.terrain import Crossing
 
 
@@ -173,7 +173,7 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
                         lambda *a, **k: calls.append(k.get("rect")) or real(*a, **k))
     layer.bind(m)
     n = layer.chunk
-    assert n == 8  # a small map: 8x8-tile chunks
+    assert n == 4  # a map up to 64 a side: 4x4-tile chunks
     rebuilt = []
     real_rebuild = layer._rebuild
     monkeypatch.setattr(layer, "_rebuild", lambda m, cx, cy, *a: rebuilt.append((cx, cy))
@@ -182,18 +182,21 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
     calls.clear()
     layer.refresh(Rect(16, 16, 16, 16))
     assert len(calls) == 1
-    assert sorted(rebuilt) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    assert sorted(rebuilt) == [(3, 3), (3, 4), (4, 3), (4, 4)]
     # a pair's class depends on its 2x2 block, kept with its top-left tile: a tile
     # on a chunk's last column and row changes pairs of that chunk only
     m.set_terrain(15, 15, 2)
     rebuilt.clear()
     layer.refresh(Rect(15, 15, 15, 15))
-    assert rebuilt == [(1, 1)]
+    assert rebuilt == [(3, 3)]
     for (cx, cy), chunk in layer.chunks.items():
         rect = Rect(cx * n, cy * n, min(40, (cx + 1) * n) - 1, min(40, (cy + 1) * n) - 1)
         ref = {c: v for c, v in pair_lines(m, rect).items() if v}
         assert [g.segments.tolist() for g in chunk.groups] == [
             (np.concatenate(v) * TILE).tolist() for _c, v in sorted(ref.items())]
+    for side, chunk in ((65, 8), (128, 8), (129, 16)):  # bigger maps, bigger chunks
+        layer.bind(MapModel(side, 10))
+        assert layer.chunk == chunk
 
 
 def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_draws(
@@ -255,7 +258,6 @@ def test_a_stroke_step_repaints_the_view_near_its_tile_not_the_whole_graph_chunk
     from PySide6.QtWidgets import QApplication
 
     from sodwa_editor.editor.testing import move, press, release
-    from sodwa_editor.engine.model import MapModel
 
     class Regions(QObject):
         def __init__(self) -> None:
@@ -267,9 +269,10 @@ def test_a_stroke_step_repaints_the_view_near_its_tile_not_the_whole_graph_chunk
                 self.rects.append(event.region().boundingRect())
             return False
 
-    win = make_window(MapModel(40, 40))
+    win = make_window(MapModel(100, 100))  # the graph in 8x8-tile chunks
     win.resize(1000, 800)
     win.action_map["preview_graph"].setChecked(True)
+    assert win.scene.items_by_name["graph"].chunk == 8
     win.view.set_zoom(tile_px / TILE)
     win.view.center_on_tile(12, 12)
     win.set_tool("brush")
