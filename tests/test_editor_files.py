@@ -119,6 +119,33 @@ def test_save_discards_recovery_file(make_window, tmp_path):
     assert not win.recovery.file.exists()
 
 
+
+def test_a_stroke_leaves_the_recovery_file_alone_until_it_ends(make_window, monkeypatch):
+    """The steps of a stroke on a map with no unsaved changes do not touch the
+    recovery file (they are not on the undo stack yet: the map looked
+    unmodified, and every step deleted the recovery file); releasing the
+    button makes the stroke an edit, which arms the autosave."""
+    from PySide6.QtCore import Qt
+
+    from sodwa_editor.editor.testing import move, press, release
+
+    win = make_window(MapModel(16, 16))
+    assert not win.document.modified
+    discards = []
+    real = win.recovery.discard
+    monkeypatch.setattr(win.recovery, "discard",
+                        lambda *a, **k: discards.append(a) or real(*a, **k))
+    win.set_tool("brush")
+    press(win.view, 2.5, 2.5)
+    for x in range(3, 9):
+        move(win.view, x + 0.5, 2.5, Qt.MouseButton.LeftButton)
+    assert win.document.model.terrain[2, 8] == win.state.terrain_id
+    assert discards == [] and not win.recovery.timer.isActive()
+    release(win.view, 8.5, 2.5)
+    assert win.document.modified and win.recovery.timer.isActive()
+    assert win.recovery.autosave()
+    assert win.recovery.file.exists()
+
 def test_close_prompt(make_window, monkeypatch):
     win = make_window()
     click_tile(win.view, 0, 0)

@@ -18,7 +18,7 @@ from sodwa_editor.editor.scene.outline_item import diagonal_links, mask_outline
 from sodwa_editor.editor.style import TILE
 from sodwa_editor.engine.adjacency import pair_classes
 from sodwa_editor.engine.generate import make_mixed_map
-from sodwa_editor.engine.model import Rect
+from sodwa_editor.engine.model import MapModel, Rect
 from sodwa_editor.engine.terrain import Crossing
 
 
@@ -173,16 +173,30 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
                         lambda *a, **k: calls.append(k.get("rect")) or real(*a, **k))
     layer.bind(m)
     n = layer.chunk
-    assert n == 8  # a small map: 8x8-tile chunks
-    m.set_terrain(15, 16, 2)  # on a chunk corner: four chunks rebuilt
+    assert n == 4  # a map up to 64 a side: 4x4-tile chunks
+    rebuilt = []
+    real_rebuild = layer._rebuild
+    monkeypatch.setattr(layer, "_rebuild", lambda m, cx, cy, *a: rebuilt.append((cx, cy))
+                        or real_rebuild(m, cx, cy, *a))
+    m.set_terrain(16, 16, 2)  # on a chunk corner: four chunks rebuilt
     calls.clear()
-    layer.refresh(Rect(15, 16, 15, 16))
+    layer.refresh(Rect(16, 16, 16, 16))
     assert len(calls) == 1
+    assert sorted(rebuilt) == [(3, 3), (3, 4), (4, 3), (4, 4)]
+    # a pair's class depends on its 2x2 block, kept with its top-left tile: a tile
+    # on a chunk's last column and row changes pairs of that chunk only
+    m.set_terrain(15, 15, 2)
+    rebuilt.clear()
+    layer.refresh(Rect(15, 15, 15, 15))
+    assert rebuilt == [(3, 3)]
     for (cx, cy), chunk in layer.chunks.items():
         rect = Rect(cx * n, cy * n, min(40, (cx + 1) * n) - 1, min(40, (cy + 1) * n) - 1)
         ref = {c: v for c, v in pair_lines(m, rect).items() if v}
         assert [g.segments.tolist() for g in chunk.groups] == [
             (np.concatenate(v) * TILE).tolist() for _c, v in sorted(ref.items())]
+    for side, chunk in ((65, 8), (128, 8), (129, 16)):  # bigger maps, bigger chunks
+        layer.bind(MapModel(side, 10))
+        assert layer.chunk == chunk
 
 
 def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_draws(
@@ -232,7 +246,65 @@ def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_dra
 
 
 
-@pytest.mark.parametrize("tile_px", [16, 23.7])
+@pytest.mark.parametrize("tile_px", [20, 12.3])
+def test_a_stroke_step_repaints_the_view_near_its_tile_not_the_whole_graph_chunk(
+        make_window, tile_px):
+    """With the adjacency graph shown, a brush step repaints the view around
+    the tile it painted (the lines that changed and their neighbours), not
+    the whole 8x8-tile graph chunk the tile is in; the window then shows
+    exactly what drawing everything afresh shows, the graph's one-pixel
+    diagonal lines included."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    from sodwa_editor.editor.testing import move, press, release
+
+    class Regions(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rects: list = []
+
+        def eventFilter(self, obj, event):  # noqa: N802 (Qt override)
+            if event.type() == QEvent.Type.Paint:
+                self.rects.append(event.region().boundingRect())
+            return False
+
+    win = make_window(MapModel(100, 100))  # the graph in 8x8-tile chunks
+    win.resize(1000, 800)
+    win.action_map["preview_graph"].setChecked(True)
+    assert win.scene.items_by_name["graph"].chunk == 8
+    win.view.set_zoom(tile_px / TILE)
+    win.view.center_on_tile(12, 12)
+    win.set_tool("brush")
+    win.state.set("terrain_id", win.document.model.registry.id_of("obstructing"))
+    app = QApplication.instance()
+    press(win.view, 10.5, 12.5)  # tiles 10 and 11 of row 12: inside chunk (1, 1)
+    for _ in range(3):
+        app.processEvents()
+    regions = Regions()
+    win.view.viewport().installEventFilter(regions)
+    move(win.view, 11.5, 12.5, Qt.MouseButton.LeftButton)
+    for _ in range(3):
+        app.processEvents()
+    win.view.viewport().removeEventFilter(regions)
+    assert win.document.model.terrain[12, 11] == win.state.terrain_id
+    assert regions.rects
+    chunk_px = 8 * tile_px
+    for r in regions.rects:  # the graph around tile 11 (2 tiles), the outline, the hover
+        assert r.width() <= 0.75 * chunk_px and r.height() <= 0.75 * chunk_px, r
+    release(win.view, 11.5, 12.5)
+    for _ in range(3):
+        app.processEvents()
+    screen = app.primaryScreen()
+    drawn = screen.grabWindow(win.winId()).toImage()
+    for item in win.scene.items():  # everything drawn afresh, cached pixmaps included
+        item.update()
+    for _ in range(3):
+        app.processEvents()
+    assert screen.grabWindow(win.winId()).toImage() == drawn
+
+
+@pytest.mark.parametrize("tile_px", [16, 23.7, 12.3])
 def test_terrain_and_elevation_strokes_under_a_pinned_fan_leave_what_a_full_repaint_draws(
         make_window, tile_px):
     """Terrain and elevation strokes under a pinned fan (previews waiting for

@@ -414,6 +414,7 @@ def test_random_gestures_undo_and_redo_exactly(make_window, seed):
 
     rng = random.Random(seed)
     win = make_window(samples.tiered_keep())
+    win.action_map["preview_graph"].setChecked(True)  # rebuilt around every edit
     original = win.document.model.copy()
     tools = ["brush", "eraser", "rect", "line", "fill", "border", "elevation", "transition",
              "zone", "character", "object", "indoor", "select"]
@@ -462,6 +463,13 @@ def assert_scene_matches_fresh_scene(win) -> None:
             assert mine == ref, name
         assert set(win.scene.items_by_name["tokens"].tokens) == set(
             fresh.items_by_name["tokens"].tokens)
+        graph = win.scene.items_by_name["graph"]
+        if graph.isVisible():  # the adjacency graph preview, shown afresh for the copy
+            fresh.items_by_name["graph"].setVisible(True)
+            assert {k: sorted((ln.x1(), ln.y1(), ln.x2(), ln.y2()) for ln in v)
+                    for k, v in graph.lines().items()} == {
+                k: sorted((ln.x1(), ln.y1(), ln.x2(), ln.y2()) for ln in v)
+                for k, v in fresh.items_by_name["graph"].lines().items()}
     finally:
         fresh.detach()
 
@@ -478,3 +486,32 @@ def test_inspector_keeps_its_form_while_painting_with_nothing_selected(make_wind
     win.set_tool("select")
     click_tile(win.view, 1, 1)
     assert win.inspector.body is not body and win.inspector.summary is None
+
+
+def test_the_brush_footprint_follows_the_pointer_with_its_outline(make_window):
+    """The hovered footprint of a size-3 brush, moved over the map (cut at its
+    edges) and while painting, is drawn with the path and outline made from
+    its tiles where it is (a footprint's shape is made once and moved)."""
+    from sodwa_editor.editor.scene.overlay_items import mask_lines, mask_path, tiles_mask
+
+    win = make_window(MapModel(12, 10))
+    win.set_tool("brush")
+    win.state.set("brush_size", 3)
+    hover = win.scene.hover
+
+    def drawn_as_built() -> None:
+        mask, x0, y0 = tiles_mask(hover.tiles)
+        assert hover.path == mask_path(mask, x0, y0)
+        assert hover.lines == mask_lines(mask, x0, y0)
+        assert hover.boundingRect().contains(hover.path.boundingRect())
+
+    for fx, fy in [(5.5, 5.5), (6.5, 5.5), (0.5, 0.5), (11.5, 9.5), (6.5, 4.5), (0.5, 5.5)]:
+        move(win.view, fx, fy)
+        assert (int(fx), int(fy)) in hover.tiles
+        drawn_as_built()
+    assert len(hover.tiles) == 6  # at the left edge: 2 columns of 3
+    press(win.view, 3.5, 3.5)
+    move(win.view, 4.5, 3.5, Qt.MouseButton.LeftButton)
+    drawn_as_built()
+    release(win.view, 4.5, 3.5)
+    assert set(hover.tiles) == {(x, y) for x in (3, 4, 5) for y in (2, 3, 4)}

@@ -82,6 +82,56 @@ def test_status_bar_says_indoor_or_outdoor_for_obstructions(make_window):
     assert win.edge_label.text() == "edge 3,1,E: obstructing, outdoor"
 
 
+
+def test_hovering_does_not_lay_out_the_window_again(make_window):
+    """Once the status fields have shown their widest texts, hovering and the
+    steps of a stroke change their texts without a layout request to the
+    status bar or the window: a label that resized with its text made the
+    main window lay out its docks again on every move (a third of a stroke
+    step's repaint)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class Requests(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.count = 0
+
+        def eventFilter(self, obj, event):  # noqa: N802 (Qt override)
+            if event.type() == QEvent.Type.LayoutRequest:
+                self.count += 1
+            return False
+
+    m = MapModel(12, 12)
+    m.terrain[1, 1] = 2
+    m.set_border(Edge(10, 10, "E"), 2)
+    win = make_window(m)
+    move(win.view, 10.5, 10.5)
+    move(win.view, 11.02, 10.5)  # the widest texts: an edge and its wall
+    move(win.view, 1.5, 1.5)  # an obstruction, indoor or outdoor
+    assert win.edge_label.text() == "" and "outdoor" in win.terrain_label.text()
+    requests = Requests()
+    for widget in (win, win.statusBar()):
+        widget.installEventFilter(requests)
+    for x in range(2, 8):
+        move(win.view, x + 0.5, 5.5)
+        assert win.tile_label.text() == f"{x}, 5"
+    for _ in range(3):
+        QApplication.processEvents()
+    hover_count = requests.count
+    press(win.view, 2.5, 7.5)
+    for x in range(3, 8):
+        move(win.view, x + 0.5, 7.5, Qt.MouseButton.LeftButton)
+    for _ in range(3):
+        QApplication.processEvents()
+    stroke_count = requests.count
+    for widget in (win, win.statusBar()):
+        widget.removeEventFilter(requests)
+    release(win.view, 7.5, 7.5)  # the stroke's end: one undo step (the History dock)
+    assert win.tile_label.text() == "7, 7"
+    assert win.document.model.terrain[7, 7] == win.state.terrain_id
+    assert (hover_count, stroke_count) == (0, 0)
+
+
 def test_tool_tips_show_shortcuts(make_window):
     win = make_window()
     assert win.action_map["tool_brush"].toolTip().endswith("(B)")

@@ -124,3 +124,48 @@ def test_main_window_survives_12000_hovers_and_2000_edits():
     assert abs(result["drift"]["True"]) <= 100, result["drift"]
     assert abs(result["drift"]["False"]) <= 100, result["drift"]
     assert result["drift"]["None"] >= -100, result["drift"]
+
+
+POOL_CHILD = textwrap.dedent("""
+    import os, sys
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if sys.argv[1] == "editor":
+        import sodwa_editor.editor  # noqa: F401  (what the editor does first)
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication([])
+    threads = len(os.listdir("/proc/self/task"))
+    src = QImage(64, 64, QImage.Format.Format_RGBA8888_Premultiplied)
+    src.fill(0x80402010)
+    dst = QImage(1024, 768, QImage.Format.Format_ARGB32_Premultiplied)
+    for _ in range(5):  # a scaled image over many rows: a fill Qt would split
+        p = QPainter(dst)
+        p.drawImage(QRectF(0, 0, 1024, 768), src, QRectF(0, 0, 64, 64))
+        p.end()
+    print(len(os.listdir("/proc/self/task")) - threads)
+""")
+
+
+def test_editor_paints_without_qt_gui_thread_pool():
+    """Importing the editor turns off Qt's GUI thread pool: a large scaled
+    image is drawn on the calling thread (no pool thread is started), where
+    plain Qt hands its rows to pool threads and waits for them; on a busy
+    2-core machine that wait made stroke repaints slower (docs/editor.md,
+    Performance)."""
+    if not os.path.isdir("/proc/self/task"):
+        import pytest
+
+        pytest.skip("counts threads through /proc")
+    env = {k: v for k, v in os.environ.items() if k != "QT_NO_GUI_THREADPOOL"}
+    started = {}
+    for mode in ("editor", "plain"):
+        proc = subprocess.run([sys.executable, "-c", POOL_CHILD, mode], capture_output=True,
+                              text=True, timeout=120, env=env, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        started[mode] = int(proc.stdout.strip().splitlines()[-1])
+    assert started["editor"] == 0
+    # the check means something only where plain Qt does use the pool (>= 2 cores)
+    if (os.cpu_count() or 1) >= 2:
+        assert started["plain"] > 0

@@ -75,6 +75,21 @@ def default_settings() -> QSettings:
     return QSettings("SODWA", "SODWA Editor")
 
 
+class StatusField(QLabel):
+    """A status bar field (the hovered tile, its terrain, the edge near the
+    pointer) whose width only grows.  A plain label asks for the window's
+    layout again whenever its text changes, and the main window then lays
+    out its docks again: on every hover move, and on every step of a
+    stroke, where that was a third of the repaint.  Fixed at its widest
+    text so far, a new text that fits changes nothing but the label."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt override)
+        super().setText(text)
+        hint = self.sizeHint()
+        if hint.width() > self.maximumWidth() or hint.height() != self.maximumHeight():
+            self.setFixedSize(max(hint.width(), self.minimumWidth()), hint.height())
+
+
 class MainWindow(QMainWindow):
     #: menus the actions module builds (Open Recent is refilled by the file controller)
     view_menu: QMenu
@@ -186,10 +201,10 @@ class MainWindow(QMainWindow):
 
     def _build_status(self) -> None:
         sb = self.statusBar()
-        self.tile_label = QLabel("")
-        self.terrain_label = QLabel("")
-        self.edge_label = QLabel("")
-        self.zoom_label = QLabel("100%")
+        self.tile_label = StatusField("")
+        self.terrain_label = StatusField("")
+        self.edge_label = StatusField("")
+        self.zoom_label = StatusField("100%")
         for w in (self.tile_label, self.terrain_label, self.edge_label, self.zoom_label):
             sb.addPermanentWidget(w)
 

@@ -70,7 +70,12 @@ class Recovery(QObject):
 
     def schedule(self) -> None:
         """Arm the autosave after an edit (not re-armed by further edits, so
-        continuous editing still autosaves every few seconds)."""
+        continuous editing still autosaves every few seconds).  Not during a
+        stroke: its steps are not on the undo stack yet (a clean map would
+        look unmodified and have its recovery file deleted at every step);
+        the stroke's end is an edit too."""
+        if self.doc.in_stroke:
+            return
         if self.doc.modified:
             if not self.timer.isActive():
                 self.timer.start()

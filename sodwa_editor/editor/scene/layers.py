@@ -232,9 +232,16 @@ class PathChunk(QGraphicsRectItem):
         """Draw ``groups`` from now on (a chunk rebuilt after an edit keeps its
         item: replacing it in the scene costs more than rebuilding its lines);
         ``changed``: the only area where they differ from the previous ones, so
-        only that part of the cached pixmap and of the view is redrawn (unless
-        a group has a cosmetic pen: the raster engine steps a clipped cosmetic
-        line from where the clip cuts it, a pixel off the unclipped line)."""
+        only that part of the cached pixmap and of the view is redrawn.
+
+        With a cosmetic pen (the adjacency graph) only that part of the view
+        is: the raster engine steps a clipped cosmetic line from where the
+        clip cuts it, a pixel off the unclipped line, and a cached pixmap's
+        partial redraw draws into a piece of the pixmap's size.  Its pixmap is
+        dropped instead (switching to ``NoCache`` and back does not schedule
+        a repaint) and drawn whole, unclipped, at the next paint, which copies
+        the changed part to the view: the rest of the view keeps what the same
+        unclipped lines drew before."""
         self.groups = groups
         pad = max(g.width for g in groups) + 1
         x0, y0 = min(g.lo[0] for g in groups), min(g.lo[1] for g in groups)
@@ -242,9 +249,12 @@ class PathChunk(QGraphicsRectItem):
         bounds = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
         if bounds != self.rect():
             self.setRect(bounds)  # redraws all of the old and the new rectangle
-        elif changed is None or any(g.cosmetic for g in groups):
+        elif changed is None:
             self.update()
         elif changed.intersects(bounds):
+            if any(g.cosmetic for g in groups):  # the pixmap drawn afresh, whole
+                self.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+                self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             self.update(changed.intersected(bounds))
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,

@@ -111,6 +111,9 @@ class MaskShape:
             painter.drawLines(self.points.data(), self.points.size() // 2)
 
 
+SHAPES_KEPT = 64  # footprints whose path and outline a ShapeOverlay keeps
+
+
 class ShapeOverlay(QGraphicsItem):
     """A set of tiles and edges drawn with one pen and brush."""
 
@@ -127,17 +130,31 @@ class ShapeOverlay(QGraphicsItem):
         self.edges: list[Edge] = []
         self.setZValue(z)
         self._bounds = QRectF()
+        #: tiles relative to their top-left corner -> (fill path, outline) there
+        self._shapes: dict[tuple, tuple[QPainterPath, list[QLineF]]] = {}
 
     def set_shape(self, tiles: Iterable[tuple[int, int]] = (),
                   edges: Iterable[Edge] = ()) -> None:
         tiles, edges = list(tiles), list(edges)
         if self.mask_shape is None and tiles == self.tiles and edges == self.edges:
             return  # hover events repeat the shape while the pointer stays in a tile
-        if tiles:
-            mask, x0, y0 = tiles_mask(tiles)
-            self._set(tiles, edges, mask_path(mask, x0, y0), mask_lines(mask, x0, y0))
-        else:
+        if not tiles:
             self._set(tiles, edges, QPainterPath(), [])
+            return
+        # A brush's footprint is the same few tiles moved along: its path and
+        # outline are made once per shape and moved (every hover and stroke step)
+        x0 = min(x for x, _y in tiles)
+        y0 = min(y for _x, y in tiles)
+        key = tuple((x - x0, y - y0) for x, y in tiles)
+        shape = self._shapes.get(key)
+        if shape is None:
+            mask = tiles_mask(list(key))[0]  # its top-left tile is 0, 0
+            if len(self._shapes) >= SHAPES_KEPT:
+                self._shapes.clear()
+            shape = self._shapes[key] = (mask_path(mask), mask_lines(mask))
+        path, lines = shape
+        dx, dy = x0 * TILE, y0 * TILE
+        self._set(tiles, edges, path.translated(dx, dy), [ln.translated(dx, dy) for ln in lines])
 
     def set_mask(self, mask: np.ndarray | MaskShape) -> None:
         """The tiles of a map-sized bool mask (a flood region), drawn as an image
@@ -178,11 +195,11 @@ class ShapeOverlay(QGraphicsItem):
         self.edges = edges
         self.path = path
         self.lines = lines
+        r = self.path.boundingRect()  # holds the tiles' outline (``lines`` so far)
         for e in self.edges:
             (ax, ay), (bx, by) = edge_endpoints(e)
-            self.lines.append(QLineF(ax * TILE, ay * TILE, bx * TILE, by * TILE))
-        r = self.path.boundingRect()
-        for ln in self.lines:
+            ln = QLineF(ax * TILE, ay * TILE, bx * TILE, by * TILE)
+            self.lines.append(ln)
             r = r.united(QRectF(ln.p1(), ln.p2()).normalized())
         pad = self.pen.widthF() + 2
         self._bounds = r.adjusted(-pad, -pad, pad, pad)
