@@ -478,6 +478,37 @@ def test_pack_files_refuse_a_version_outside_the_pattern():
     assert any('"latest" is not a version number' in p.message for p in problems)
 
 
+def _resize_through_the_dialog(win, width: int, height: int) -> None:
+    """Map > Resize Map... as a user does it: type the size in the dialog, click OK,
+    then Yes when it asks about what the resize removes (both are modal)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+
+    from sodwa_editor.editor.dialogs import ResizeDialog
+
+    steps: list[str] = []
+
+    def answer_yes() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox), box
+        steps.append(box.text())
+        QTest.mouseClick(box.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
+
+    def fill_in() -> None:
+        dlg = QApplication.activeModalWidget()
+        assert isinstance(dlg, ResizeDialog), dlg
+        for spin, value in ((dlg.width_spin, width), (dlg.height_spin, height)):
+            spin.selectAll()
+            QTest.keyClicks(spin, str(value))
+        QTimer.singleShot(50, answer_yes)
+        ok = dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+        QTest.mouseClick(ok, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(50, fill_in)
+    win.action_map["resize"].trigger()
+    assert steps and "Resize anyway?" in steps[0]
+
+
 def test_a_long_message_wraps_inside_the_view(make_window):
     from PySide6.QtCore import QRectF
 
@@ -489,7 +520,8 @@ def test_a_long_message_wraps_inside_the_view(make_window):
     win.resize(760, 600)
     QApplication.processEvents()
     move(win.view, 10.5, 8.5)
-    assert win.files.resize_map((12, 10, 0, 0))
+    _resize_through_the_dialog(win, 12, 10)  # Map > Resize Map..., typed, OK, then Yes
+    assert (win.document.model.width, win.document.model.height) == (12, 10)
     note = win.last_note
     assert "removed 3 characters, 2 start-zone tiles (Undo restores them)" in \
         note.text().replace("\n", " ")
