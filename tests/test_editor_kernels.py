@@ -37,6 +37,20 @@ def regions(draw, lo: int = 0):
     return keys, ox, oy, Rect(ox + x0, oy + y0, ox + x1, oy + y1)
 
 
+def assert_shows_what_a_full_repaint_draws(win, app) -> None:
+    """The window as drawn so far equals what it shows once every scene item is drawn
+    afresh (cached pixmaps included)."""
+    for _ in range(3):
+        app.processEvents()
+    screen = app.primaryScreen()
+    drawn = screen.grabWindow(win.winId()).toImage()
+    for item in win.scene.items():
+        item.update()
+    for _ in range(3):
+        app.processEvents()
+    assert screen.grabWindow(win.winId()).toImage() == drawn
+
+
 @settings(max_examples=150, deadline=None)
 @given(regions(), st.sampled_from([0.0, 0.125, 0.2]))
 def test_keyed_outline_is_mask_outline_of_each_key(region, inset):
@@ -219,7 +233,6 @@ def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_dra
     app = QApplication.instance()
     for _ in range(3):
         app.processEvents()
-    screen = app.primaryScreen()
     graph = win.scene.items_by_name["graph"]
     corner = graph.chunks[(0, 0)]
     updates = []
@@ -235,14 +248,7 @@ def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_dra
     qtbot_patch.undo()
     partial = [a[0] for item, *a in updates if a]
     assert partial and all(r.width() <= 6 * TILE and r.height() <= 4 * TILE for r in partial)
-    for _ in range(3):
-        app.processEvents()
-    drawn = screen.grabWindow(win.winId()).toImage()
-    for item in win.scene.items():  # everything drawn afresh, cached pixmaps included
-        item.update()
-    for _ in range(3):
-        app.processEvents()
-    assert screen.grabWindow(win.winId()).toImage() == drawn
+    assert_shows_what_a_full_repaint_draws(win, app)
 
 
 
@@ -293,15 +299,7 @@ def test_a_stroke_step_repaints_the_view_near_its_tile_not_the_whole_graph_chunk
     for r in regions.rects:  # the graph around tile 11 (2 tiles), the outline, the hover
         assert r.width() <= 0.75 * chunk_px and r.height() <= 0.75 * chunk_px, r
     release(win.view, 11.5, 12.5)
-    for _ in range(3):
-        app.processEvents()
-    screen = app.primaryScreen()
-    drawn = screen.grabWindow(win.winId()).toImage()
-    for item in win.scene.items():  # everything drawn afresh, cached pixmaps included
-        item.update()
-    for _ in range(3):
-        app.processEvents()
-    assert screen.grabWindow(win.winId()).toImage() == drawn
+    assert_shows_what_a_full_repaint_draws(win, app)
 
 
 @pytest.mark.parametrize("tile_px", [16, 23.7, 12.3])
@@ -317,7 +315,6 @@ def test_terrain_and_elevation_strokes_under_a_pinned_fan_leave_what_a_full_repa
 
     win = make_window(make_mixed_map(40, seed=2))
     win.resize(1000, 800)
-    scene = win.scene
     win.action_map["preview_graph"].setChecked(True)
     win.action_map["preview_los"].setChecked(True)
     win.view.set_zoom(tile_px / TILE)  # level numbers and the graph are drawn
@@ -337,12 +334,4 @@ def test_terrain_and_elevation_strokes_under_a_pinned_fan_leave_what_a_full_repa
                 move(win.view, a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t,
                      Qt.MouseButton.LeftButton)
         release(win.view, *points[-1])
-    for _ in range(3):
-        app.processEvents()
-    screen = app.primaryScreen()
-    drawn = screen.grabWindow(win.winId()).toImage()
-    for item in scene.items():  # everything drawn afresh, cached pixmaps included
-        item.update()
-    for _ in range(3):
-        app.processEvents()
-    assert screen.grabWindow(win.winId()).toImage() == drawn
+    assert_shows_what_a_full_repaint_draws(win, app)
