@@ -205,19 +205,27 @@ def test_playtest_uses_the_unsaved_map_and_stop_edit_f5_uses_the_new_one(
     assert win.document.path.read_bytes() == on_disk
 
 
-def test_ai_against_ai_at_instant_speed_reaches_the_result_panel(make_window, qtbot):
+def test_ai_against_ai_at_instant_speed_reaches_the_result_panel(make_window, qtbot,
+                                                                  monkeypatch):
+    """Instant speed plays in slices: between two slices the event loop turns (a
+    timer sees the battle half played), so the window never freezes, however fast
+    the AI is (short slices here, so that a fast battle still takes several)."""
+    from sodwa_editor.editor.playtest import mode as playtest_mode
+
+    monkeypatch.setattr(playtest_mode, "SLICE_MS", 2)
     win = open_map(make_window, "outdoor-skirmish.json")
     press_f5_and_start(win, qtbot, ("greedy", "greedy"), seed=4)
     mode = win.playtest
     instant(win)
-    ticks = []
+    seen: list[int] = []
     probe = QTimer(win)
-    probe.timeout.connect(lambda: ticks.append(1))  # the event loop keeps turning
-    probe.start(5)
+    probe.timeout.connect(lambda: seen.append(mode.session.state.clock.turns))
+    probe.start(0)  # every turn of the event loop
     qtbot.waitUntil(lambda: mode.session.result is not None, timeout=120000)
     probe.stop()
-    assert len(ticks) > 3
     state = mode.session.state
+    midway = {t for t in seen if 0 < t < state.clock.turns}
+    assert len(midway) > 3, seen  # the event loop turned between slices of the battle
     result = mode.panel.result
     assert result.isVisible()
     assert "wins" in result.title.text() or "Draw" in result.title.text()
