@@ -35,8 +35,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from sodwa_editor.battle import karma as karma_rules
+from sodwa_editor.battle import kernels as bk
 from sodwa_editor.battle.actions import Action, Attack, Move, Pass
 from sodwa_editor.battle.ai import kernels as k
 from sodwa_editor.battle.ai.profile import GreedyWeights
@@ -46,6 +48,7 @@ from sodwa_editor.battle.clock import ActionType, Prediction, move_after_attack,
 from sodwa_editor.battle.kernels import METRICS
 from sodwa_editor.battle.loop import View
 from sodwa_editor.engine import adjacency as adj
+from sodwa_editor.engine import los_kernel as lk
 from sodwa_editor.engine.los import LosBoard
 from sodwa_editor.engine.terrain import Crossing
 
@@ -145,7 +148,7 @@ class TurnFacts:
         if mode == "los":
             for b in range(m):
                 stack = self.los.stack(int(self.level[self.ey[b], self.ex[b]]))
-                k.sight_from_into(self.ex[b], self.ey[b], px, py, *stack,
+                sight_from_into(self.ex[b], self.ey[b], px, py, *stack,
                                   self.los.inputs.target, seen, b)
             seen[adjacent & (seen == IMPEDED)] = int(Crossing.CLEAR)  # L5
         legal = adjacent | (~engaged[:, None] & (sight <= IMPEDED))
@@ -280,7 +283,7 @@ class TurnFacts:
             reach = self.view.reach(j, sheet.move)
             ry, rx = np.nonzero(reach.steps >= 0)
             hit = np.zeros((self.board.height, self.board.width), bool)
-            k.zone(rx.astype(np.int64), ry.astype(np.int64), max(1, sheet.range),
+            zone(rx.astype(np.int64), ry.astype(np.int64), max(1, sheet.range),
                    self.metric if sheet.range > 1 else 0, hit)
             self._zones[b] = hit
         return hit
@@ -434,3 +437,27 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[
 
     return [Plan(float(utility[r]), int(r), steps(int(r)), float(stay[r]))
             for r in ranked[:take].tolist()]
+
+
+@njit(cache=True, nogil=True)
+def sight_from_into(sx, sy, px, py, ctx, tcs, ecs, scs, tg, out, col):  # pragma: no cover
+    """``out[i, col]``: the LoS class from ``(sx, sy)`` (the stack's viewer level) to
+    ``(px[i], py[i])``, every row."""
+    for i in range(px.shape[0]):
+        x, y = px[i], py[i]
+        c, _k, _x, _y, _s = lk.walk(sx, sy, x, y, tcs[ctx[y, x]], ecs[ctx[y, x]],
+                                    scs[ctx[y, x]], tg)
+        out[i, col] = c
+
+
+@njit(cache=True, nogil=True)
+def zone(rx, ry, rng, metric, out):  # pragma: no cover
+    """Mark in ``out[y, x]`` every tile within Range ``rng`` of a tile ``(rx[i], ry[i])``,
+    tile by tile with the range rule."""
+    h, w = out.shape
+    for i in range(rx.shape[0]):
+        x0, y0 = rx[i], ry[i]
+        for y in range(max(0, y0 - rng), min(h, y0 + rng + 1)):
+            for x in range(max(0, x0 - rng), min(w, x0 + rng + 1)):
+                if bk.in_range(x - x0, y - y0, rng, metric):
+                    out[y, x] = True

@@ -189,8 +189,9 @@ def test_terrain_caches_are_shared_by_battles_on_one_board_and_not_across_destro
 
 @pytest.mark.parametrize("metric", [0, 1, 2])
 def test_a_threat_zone_from_the_range_steps_equals_the_tile_by_tile_zone(metric):
-    """``kernels.zone_of`` (one span per row) marks what ``kernels.zone`` marks tile by
-    tile with the range rule, for every metric and Range, on random movement ranges."""
+    """``kernels.zone_of`` (one span per row) marks what the reference's ``zone`` marks
+    tile by tile with the range rule, for every metric and Range, on random movement
+    ranges."""
     from sodwa_editor.battle.ai import kernels as k
 
     rng = np.random.default_rng(metric)
@@ -200,7 +201,7 @@ def test_a_threat_zone_from_the_range_steps_equals_the_tile_by_tile_zone(metric)
             want = np.zeros(steps.shape, bool)
             got = np.zeros(steps.shape, bool)
             ys, xs = np.nonzero(steps >= 0)
-            k.zone(xs.astype(np.int64), ys.astype(np.int64), r, metric, want)
+            ref.zone(xs.astype(np.int64), ys.astype(np.int64), r, metric, want)
             k.zone_of(steps, r, metric, got)
             assert (got == want).all()
 

@@ -32,40 +32,10 @@ def sight_to(px, py, tx, ty, rng, metric, ctx, tcs, ecs, scs, tg, out):  # pragm
 
 
 @njit(cache=True, nogil=True)
-def sight_from_into(sx, sy, px, py, ctx, tcs, ecs, scs, tg, out, col):  # pragma: no cover
-    """``out[i, col]``: the LoS class from ``(sx, sy)`` (the stack's viewer level) to
-    ``(px[i], py[i])``, every row (the reference scorer's; the AI walks only the
-    rows it reads, :func:`seen_where`)."""
-    for i in range(px.shape[0]):
-        x, y = px[i], py[i]
-        k = ctx[y, x]
-        c, _k, _x, _y, _s = lk.walk(sx, sy, x, y, tcs[k], ecs[k], scs[k], tg)
-        out[i, col] = c
-
-
-@njit(cache=True, nogil=True)
-def _mark_within(x0, y0, rng, metric, out):  # pragma: no cover
-    """Mark in ``out[y, x]`` every tile within Range ``rng`` of ``(x0, y0)``."""
-    h, w = out.shape
-    for y in range(max(0, y0 - rng), min(h, y0 + rng + 1)):
-        for x in range(max(0, x0 - rng), min(w, x0 + rng + 1)):
-            if not out[y, x] and bk.in_range(x - x0, y - y0, rng, metric):
-                out[y, x] = True
-
-
-@njit(cache=True, nogil=True)
-def zone(rx, ry, rng, metric, out):  # pragma: no cover
-    """Mark in ``out[y, x]`` every tile within Range ``rng`` of a tile ``(rx[i], ry[i])``
-    (an attacker that can stand on one of them may reach it, LoS aside), tile by tile
-    (the reference scorer's; the AI marks spans, :func:`zone_of`)."""
-    for i in range(rx.shape[0]):
-        _mark_within(rx[i], ry[i], rng, metric, out)
-
-
-@njit(cache=True, nogil=True)
 def zone_of(steps, rng, metric, out):  # pragma: no cover
-    """:func:`zone` of every tile a movement range can end on (``steps >= 0``): each
-    row of a tile's neighbourhood is one span, its half width per row offset taken
+    """Mark in ``out[y, x]`` every tile within Range ``rng`` of a tile a movement range
+    can end on (``steps >= 0``: an attacker standing there may reach it, LoS aside).
+    Each row of a tile's neighbourhood is one span, its half width per row offset taken
     from the range rule once per call (every metric's range is a convex shape: the
     offsets within it on a row are one run about 0)."""
     h, w = steps.shape
@@ -285,8 +255,9 @@ def targets_of(px, py, ex, ey, step, dir3, blocked, sight, impeded, out):  # pra
 
 @njit(cache=True, nogil=True)
 def seen_where(sx, sy, px, py, ctx, tcs, ecs, scs, tg, targets, out, col):  # pragma: no cover
-    """:func:`sight_from_into` for the rows ``i`` with ``targets[i, col] >= 0`` only (the
-    enemy's awareness of an attack matters only where the attack is legal)."""
+    """``out[i, col]``: the LoS class from ``(sx, sy)`` (the stack's viewer level) to
+    ``(px[i], py[i])``, for the rows with ``targets[i, col] >= 0`` only (the enemy's
+    awareness of an attack matters only where the attack is legal)."""
     for i in range(px.shape[0]):
         if targets[i, col] < 0:
             continue
