@@ -30,10 +30,10 @@ class Memo:
     arrangement of the characters.  Each part is dropped as soon as what it rests
     on is not the same object any more, so a memo is never wrong, only cold."""
 
-    __slots__ = ("sheets", "rules", "previews", "bases", "kinds", "threats", "turns",
+    __slots__ = ("sheets", "rules", "previews", "bases", "kinds", "threats",
                  "walks", "walk_stacks", "firing", "firing_stacks", "board",
                  "revision", "los", "zones", "level", "liquid", "level_lo", "level_span",
-                 "limit", "shared_bases", "pending")
+                 "limit", "shared_bases", "pending", "placed_zones")
 
     def __init__(self) -> None:
         self.sheets: tuple[object, ...] = ()
@@ -49,9 +49,6 @@ class Memo:
         #: Per (enemy, character, karma, melee, levels): the enemy's P(hit) on the
         #: character standing still and having moved, and its damage on a hit.
         self.threats: dict[tuple[int, ...], tuple[float, float, int]] = {}
-        #: TSB turn counts (:func:`.tsb.turns_by`) per (IP, Initiative, due now, ticks
-        #: ahead): what the count depends on, with the clock rules of ``rules``.
-        self.turns: dict[tuple[int, int, bool, int], int] = {}
         # The terrain caches below are the board's (``Board.kept``): shared by every
         # battle on the same terrain, so the thousands of battles of a batch on one
         # map work each out once.
@@ -71,6 +68,11 @@ class Memo:
         #: range, its zone)):
         #: the battle hands out the same range object while the range is the same.
         self.zones: dict[tuple[int, int, int], tuple[Callable[[], object], np.ndarray]] = {}
+        #: Threat zones per arrangement of the characters (every character's tile, or
+        #: None once defeated) and per character: what an enemy's zone rests on in a
+        #: battle whose board and sheets stand (a tie's candidates and the plans after
+        #: an attack see the same arrangement again).
+        self.placed_zones: dict[tuple[object, ...], dict[int, np.ndarray]] = {}
         self.level = np.zeros((0, 0), np.int64)
         self.liquid = np.zeros((0, 0), bool)
         #: The lowest level on the board and how many levels from it to the highest.
@@ -103,8 +105,8 @@ class Memo:
             self.sheets = sheets
         if stale:
             self.rules = view.rules
-            self.previews, self.bases, self.turns = {}, {}, {}
-            self.kinds, self.threats = {}, {}
+            self.previews, self.bases = {}, {}
+            self.kinds, self.threats, self.placed_zones = {}, {}, {}
         board = view.board
         shared = board.kept.get("bip")
         if shared is None or shared[0] is not view.rules:  # one rules object per board
@@ -112,6 +114,7 @@ class Memo:
         self.shared_bases = shared[1]
         if board is not self.board or board.revision != self.revision:
             self.board, self.revision = board, board.revision
+            self.placed_zones = {}
             kept = board.kept
             self.walks = kept.setdefault("walks", {})
             self.walk_stacks = kept.setdefault("walk_stacks", {})
@@ -126,6 +129,17 @@ class Memo:
                 self.level_span = int(self.level.max()) - self.level_lo + 1
             #: Entries of one board-sized array a terrain cache keeps at most.
             self.limit = max(64, TERRAIN_CACHE_BYTES // (8 * max(1, self.level.size)))
+
+    def zones_placed(self, view: View) -> dict[int, np.ndarray]:
+        """The threat zones kept for the arrangement ``view`` shows (filled by
+        :meth:`.scoring.TurnFacts._zone`)."""
+        key = tuple(view.tile(j) if view.alive(j) else None for j in range(view.size))
+        hit = self.placed_zones.get(key)
+        if hit is None:
+            if len(self.placed_zones) >= 256:
+                self.placed_zones.clear()
+            hit = self.placed_zones[key] = {}
+        return hit
 
     def los_board(self, view: View, occupied: list[tuple[int, int]]) -> LosBoard:
         """Lines of sight on the board with characters on ``occupied`` (kept per

@@ -39,14 +39,14 @@ from .. import karma as karma_rules
 from ..actions import Action, Attack, Move, Pass
 from ..attack import Situation, is_aware
 from ..attack import preview_attack as bip
-from ..clock import ActionType, move_after_attack, ticks_to_reach
+from ..clock import ActionType, move_after_attack
 from ..kernels import METRICS
 from ..loop import View
 from . import approach
 from . import kernels as k
 from .memo import Memo
 from .profile import GreedyWeights
-from .tsb import turns_by
+from .tsb import turns_before_next
 
 BLOCKED = int(Crossing.BLOCKED)
 IMPEDED = int(Crossing.IMPEDED)
@@ -104,9 +104,8 @@ class TurnFacts:
         self.their_karma = view.karma(1 - self.team)
         self._previews, self._bases = memo.previews, memo.bases
         self._shared_bases = memo.shared_bases
-        self._zones: dict[int, np.ndarray] = {}
-        self._turns_before: dict[int, list[int]] = {}
-        self._due: list[tuple[int, int, bool]] | None = None
+        self._zones = memo.zones_placed(view)  # per character index
+        self._due: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.walk_stack: np.ndarray | None = None
         self._sight = np.full((0, len(self.enemies)), BLOCKED, np.int64)
         self._sight_at = np.full((self.board.height, self.board.width), -1, np.int64)
@@ -211,35 +210,19 @@ class TurnFacts:
         return self._sight[at[py, px]]
 
     # ------------------------------------------------------------ threat
-    def turns_before(self, extra: int) -> list[int]:
-        """Per enemy: its turns the TSB predicts before this character's next turn
-        when it spends ``extra`` more IP this turn (ties counted as before;
-        :func:`.tsb.turns_by`, equal to counting :meth:`View.tsb`'s entries)."""
-        hit = self._turns_before.get(extra)
-        if hit is None:
-            view = self.view
-            ahead = self._next_tick(extra) - view.tick
-            if self._due is None:
-                self._due = [(view.ip(j), view.sheet(j).initiative,
-                              view.ticks_until_turn(j) == 0) for j in self.enemies]
-            known, clock = self.memo.turns, self.rules.clock
-            hit = []
-            for ip, initiative, due in self._due:
-                key = (ip, initiative, due, ahead)  # the count only depends on these
-                count = known.get(key)
-                if count is None:
-                    if len(known) >= 4096:
-                        known.clear()
-                    count = known[key] = turns_by(ip, initiative, due, 0, ahead, clock)
-                hit.append(count)
-            self._turns_before[extra] = hit
-        return hit
-
-    def _next_tick(self, extra: int) -> int:
-        """The tick of this character's next turn if it spends ``extra`` more IP now."""
-        ip = self.view.ip(self.i) - extra
-        return self.view.tick + max(1, ticks_to_reach(ip, self.sheet.initiative,
-                                                      self.rules.clock.turn_threshold))
+    def times_before(self, extras: list[int]) -> np.ndarray:
+        """``out[c, b]``: enemy ``b``'s turns the TSB predicts before this character's
+        next turn when it spends ``extras[c]`` more IP this turn (ties counted as
+        before; :func:`.tsb.turns_before_next`, equal to counting :meth:`View.tsb`'s
+        entries)."""
+        view = self.view
+        if self._due is None:
+            self._due = (np.array([view.ip(j) for j in self.enemies], np.int64),
+                         np.array([view.sheet(j).initiative for j in self.enemies], np.int64),
+                         np.array([view.ticks_until_turn(j) == 0 for j in self.enemies],
+                                  np.int64))
+        return turns_before_next(view.ip(self.i), self.sheet.initiative,
+                                 np.array(extras, np.int64), *self._due, self.rules.clock)
 
     def gap(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
         """Per tile: steps still to go before the character can strike its nearest
@@ -275,9 +258,9 @@ class TurnFacts:
 
     def _zone(self, b: int) -> np.ndarray:
         """Tiles enemy ``b`` can attack after its move (LoS not checked)."""
-        hit = self._zones.get(b)
+        j = self.enemies[b]
+        hit = self._zones.get(j)
         if hit is None:
-            j = self.enemies[b]
             sheet = self.view.sheet(j)
             reach = self.view.reach(j, sheet.move)
             rng, metric = max(1, sheet.range), self.metric if sheet.range > 1 else 0
@@ -293,7 +276,7 @@ class TurnFacts:
                 # a weak reference: the zone does not keep its range alive (the board's
                 # range cache bounds those); a dead one never matches a new range
                 zones[(id(reach), rng, metric)] = (weakref.ref(reach), hit)
-            self._zones[b] = hit
+            self._zones[j] = hit
         return hit
 
     def _threat_hit(self, j: int, melee: bool, at: int, level: int) -> tuple[float, float, int]:
@@ -326,8 +309,7 @@ class TurnFacts:
         floor = view.rules.combat.defeated_at_or_below
         lethal = max(0, hp - floor)
         costs = sorted(set(extras))
-        times = np.array([self.turns_before(c) for c in costs],
-                         np.int64).reshape(len(costs), m)
+        times = self.times_before(costs)
         lev = self.level[fy, fx]
         levels, lev_i = distinct(lev)
         zones = np.zeros((m, self.board.height, self.board.width), bool)

@@ -13,16 +13,20 @@ property-tested equal to counting :meth:`..clock.Clock.predict`'s entries
 
 from __future__ import annotations
 
-from ..clock import ticks_to_reach
+import numpy as np
+from numba import njit
+
 from ..rules import ClockRules
 
 
-def turns_by(ip: int, initiative: int, due_now: bool, tick: int, until: int,
-             rules: ClockRules) -> int:
-    """Turns the TSB predicts for one character at ticks ``tick..until`` (inclusive),
-    from its ``ip`` now; ``due_now``: it still has a turn in the current tick
-    (:meth:`..clock.Clock.ticks_until_turn` is 0)."""
-    threshold, cost, once = rules.turn_threshold, rules.turn_cost, rules.one_turn_per_tick
+@njit(cache=True, nogil=True)
+def _ticks_to_reach(ip, initiative, threshold):  # pragma: no cover
+    # :func:`..clock.ticks_to_reach` (numba's // on integers floors, as Python's)
+    return 0 if ip >= threshold else -(-(threshold - ip) // initiative)
+
+
+@njit(cache=True, nogil=True)
+def _count(ip, initiative, due_now, tick, until, threshold, cost, once):  # pragma: no cover
     count = 0
     t = tick
     if due_now:
@@ -30,7 +34,7 @@ def turns_by(ip: int, initiative: int, due_now: bool, tick: int, until: int,
         while not once and ip >= threshold:
             count, ip = count + 1, ip - cost
     while True:
-        k = max(1, ticks_to_reach(ip, initiative, threshold))
+        k = max(1, _ticks_to_reach(ip, initiative, threshold))
         t += k
         if t > until:
             return count
@@ -38,3 +42,45 @@ def turns_by(ip: int, initiative: int, due_now: bool, tick: int, until: int,
         count, ip = count + 1, ip - cost
         while not once and ip >= threshold:
             count, ip = count + 1, ip - cost
+
+
+def turns_by(ip: int, initiative: int, due_now: bool, tick: int, until: int,
+             rules: ClockRules) -> int:
+    """Turns the TSB predicts for one character at ticks ``tick..until`` (inclusive),
+    from its ``ip`` now; ``due_now``: it still has a turn in the current tick
+    (:meth:`..clock.Clock.ticks_until_turn` is 0)."""
+    return int(_count(ip, initiative, due_now, tick, until, rules.turn_threshold,
+                      rules.turn_cost, rules.one_turn_per_tick))
+
+
+@njit(cache=True, nogil=True)
+def _table(ip, initiative, extras, ips, initiatives, due, threshold, cost, once,
+           out):  # pragma: no cover
+    for c in range(extras.shape[0]):
+        ahead = max(1, _ticks_to_reach(ip - extras[c], initiative, threshold))
+        for b in range(ips.shape[0]):
+            out[c, b] = _count(ips[b], initiatives[b], due[b] != 0, 0, ahead, threshold,
+                               cost, once)
+
+
+def turns_before_next(ip: int, initiative: int, extras: np.ndarray, ips: np.ndarray,
+                      initiatives: np.ndarray, due: np.ndarray, rules: ClockRules
+                      ) -> np.ndarray:
+    """``out[c, b]``: the turns the TSB predicts for character ``b`` (IP ``ips[b]``,
+    Initiative ``initiatives[b]``, ``due[b]``: still due in this tick) before the next
+    turn of a character with ``ip`` and ``initiative`` that spends ``extras[c]`` more
+    IP in its turn now (its next turn ``max(1, ticks to reach the threshold)`` ticks
+    ahead; ties counted as before): :func:`turns_by` for every pair in one call.
+
+    >>> from sodwa_editor.battle.rules import default_rules
+    >>> clock = default_rules().clock
+    >>> turns_before_next(1000, 10, np.array([500]), np.array([990]), np.array([10]),
+    ...                   np.array([0]), clock).tolist()
+    [[1]]
+    """
+    out = np.empty((len(extras), len(ips)), np.int64)
+    _table(ip, initiative, np.ascontiguousarray(extras, np.int64),
+           np.ascontiguousarray(ips, np.int64), np.ascontiguousarray(initiatives, np.int64),
+           np.ascontiguousarray(due, np.int64), rules.turn_threshold, rules.turn_cost,
+           rules.one_turn_per_tick, out)
+    return out
