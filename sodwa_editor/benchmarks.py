@@ -410,12 +410,68 @@ def run_battles(*, battles: int = 8, size: int = 32, members: int = 4,
     out.append(BattleMetric("expectimax_turn_p95_ms",
                             "expectimax AI decision (depth 2), against greedy, same map",
                             _p95_ms(searched), 200, 50, False))
+    return out + machine_references()
+
+
+def _python_reference() -> float:
+    """CPU ms of a fixed pure-Python workload (calls, attribute and dict lookups,
+    integer arithmetic: what most of a battle's time is spent on), median of 15."""
+    class Cell:
+        __slots__ = ("x", "y")
+
+        def __init__(self, x: int, y: int) -> None:
+            self.x, self.y = x, y
+
+    def work() -> int:
+        seen: dict[tuple[int, int], int] = {}
+        total = 0
+        for i in range(20_000):
+            c = Cell(i % 97, i % 89)
+            key = (c.x, c.y)
+            seen[key] = seen.get(key, 0) + 1
+            total += c.x * c.y
+        return total + len(seen)
+
+    samples = []
+    for _ in range(15):
+        t0 = time.thread_time()
+        work()
+        samples.append(time.thread_time() - t0)
+    return statistics.median(samples) * 1000
+
+
+def machine_references() -> list[BattleMetric]:
+    """Reference figures of this machine from the same run, for comparing battle
+    figures across machines: a fixed pure-Python workload (the battle's figures are
+    mostly interpreter time) and, when python-tcod is installed, its FOV on the mixed
+    128x128 map (the engine benchmark's reference).  ``must == goal == 0``: no
+    verdict."""
+    out = [BattleMetric("python_reference_ms",
+                        "fixed pure-Python workload (20,000 objects, dict and arithmetic)",
+                        _python_reference(), 0, 0, False)]
+    try:
+        import tcod  # noqa: F401
+    except ImportError:
+        return out
+    fov = _tcod(lambda: _mixed(128))()
+    for _ in range(3):
+        fov()
+    samples = []
+    for _ in range(50):
+        t0 = time.perf_counter()
+        fov()
+        samples.append(time.perf_counter() - t0)
+    out.append(BattleMetric("tcod_fov_128_mixed_ms", "tcod symmetric shadowcast, mixed 128x128",
+                            statistics.median(samples) * 1000, 0, 0, False))
     return out
 
 
 def format_battle_table(results: list[BattleMetric]) -> str:
     lines = ["| metric | value | must | goal | verdict |", "|---|---|---|---|---|"]
     for r in results:
+        if r.must == 0 and r.goal == 0:
+            lines.append(f"| `{r.name}` (machine reference) | {r.value:.3f} | | | |")
+            continue
         if r.higher_is_better:
             verdict = ("goal met" if r.value >= r.goal else "must met" if r.value >= r.must
                        else "MISSED")
