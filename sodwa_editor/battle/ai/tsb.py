@@ -16,13 +16,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..clock import ticks_to_reach
 from ..rules import ClockRules
 
-
-@njit(cache=True, nogil=True)
-def _ticks_to_reach(ip, initiative, threshold):  # pragma: no cover
-    # :func:`..clock.ticks_to_reach` (numba's // on integers floors, as Python's)
-    return 0 if ip >= threshold else -(-(threshold - ip) // initiative)
+#: :func:`..clock.ticks_to_reach` compiled (the one rule; numba's ``//`` on integers
+#: floors, as Python's).
+_ticks_to_reach = njit(cache=True, nogil=True)(ticks_to_reach)
 
 
 @njit(cache=True, nogil=True)
