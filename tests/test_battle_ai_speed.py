@@ -237,3 +237,43 @@ def test_the_bip_numbers_are_shared_by_battles_with_the_same_rules_and_equal_the
     third.rules = replace(first.rules)  # equal, but another object: not trusted
     memo.check(View(third, 0))
     assert memo.shared_bases is not shared and memo.shared_bases == {}
+
+
+
+def test_threat_zones_are_kept_per_arrangement_and_dropped_with_the_terrain(monkeypatch):
+    """An enemy's threat zone is worked out once per arrangement of the characters: a
+    second plan on a copy with everyone where they were (a same-team tie's candidate,
+    the plan after an attack) asks for no movement range; destroyed terrain, with
+    everyone still in place, starts afresh, and the zone then equals a fresh memo's."""
+    from battle_maps import battle, fighter, grid, index, turn_of
+
+    from sodwa_editor.battle.actions import AttackTerrain, apply
+
+    s = battle(grid(".X......\n........\n........"),
+               [fighter("a", 0, 0, 0, melee_damage=5), fighter("c", 0, 0, 2),
+                fighter("b", 1, 7, 0, range=1, move=3)])
+    b = index(s, "b")
+    asked: list[int] = []
+    real = BattleState.reach_of
+    monkeypatch.setattr(BattleState, "reach_of",
+                        lambda self, i, budget: asked.append(i) or real(self, i, budget))
+    memo = Memo()
+    turn_of(s, "a")
+    plans(View(s, 0), WEIGHTS, None, memo)
+    assert b in asked
+    kept = memo.zones_placed(View(s, 0))[b]
+
+    asked.clear()
+    again = s.copy(log=False, streams=False)
+    plans(View(again, 0), WEIGHTS, None, memo)
+    assert b not in asked and memo.zones_placed(View(again, 0))[b] is kept
+
+    shared = s.board
+    apply(s, AttackTerrain(1, 0))  # destroyed: the battle forks its board
+    assert s.board is not shared and s.pos[b] == (7, 0)
+    asked.clear()
+    plans(View(s, 0), WEIGHTS, None, memo)
+    assert b in asked
+    fresh = Memo()
+    plans(View(s, 0), WEIGHTS, None, fresh)
+    assert np.array_equal(memo.zones_placed(View(s, 0))[b], fresh.zones_placed(View(s, 0))[b])
