@@ -89,3 +89,25 @@ def test_los_board_equals_los_with_the_characters_on_the_model(model, data):
     assert board.los(src, dst) == los(model, src, dst)
     assert board.crossing(src, dst) == los(model, src, dst).crossing
     assert np.array_equal(board.fan(src), los_fan(model, src))
+
+
+@settings(max_examples=80, deadline=None)
+@given(random_maps(max_side=9, max_level=3))
+def test_packed_stacks_walk_as_each_levels_stack(model):
+    """``LosBoard.packed`` (every viewer level's contexts in one set of arrays, for
+    compiled callers) gives each viewer level and target tile the same context
+    arrays as that level's own ``stack``, characters included."""
+    occupied = sorted({(c.x, c.y) for c in model.characters.values()})
+    bare = model.copy()
+    bare.characters = {}
+    bare.notify_bulk_change()
+    board = LosBoard(bare, occupied)
+    lo, (ctx, tcs, ecs, scs) = board.packed()
+    for level in np.unique(bare.elevation).tolist():
+        own_ctx, own_tcs, own_ecs, own_scs = board.stack(level)
+        for y in range(bare.height):
+            for x in range(bare.width):
+                c, own = ctx[level - lo, y, x], own_ctx[y, x]
+                assert np.array_equal(tcs[c], own_tcs[own])
+                assert np.array_equal(ecs[c], own_ecs[own])
+                assert np.array_equal(scs[c], own_scs[own])

@@ -199,7 +199,8 @@ class LosBoard:
     <Crossing.CLEAR: 0>
     """
 
-    __slots__ = ("model", "inputs", "occupied", "names", "_contexts", "_stacks", "revision")
+    __slots__ = ("model", "inputs", "occupied", "names", "_contexts", "_stacks", "revision",
+                 "_packed")
 
     def __init__(self, model: MapModel, occupied: Sequence[Tile],
                  names: Callable[[Tile], str | None] | None = None) -> None:
@@ -212,6 +213,7 @@ class LosBoard:
         self.names = names
         self._contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._stacks: dict[int, Stack] = {}
+        self._packed: tuple[int, Stack] | None = None
 
     def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         key = (lo, level)
@@ -255,6 +257,30 @@ class LosBoard:
                 _mark_characters(self.inputs, tcs[j], lo, lvl, xs, ys)
             hit = self._stacks[level] = (ctx, tcs, ecs, scs)
         return hit
+
+    def packed(self) -> tuple[int, Stack]:
+        """``(lo, (ctx, tcs, ecs, scs))``: :meth:`stack` of every viewer level of the map
+        in one set of arrays, for compiled callers whose viewers stand on several
+        levels: a viewer at ``level`` walks to target ``t`` with ``tcs[c], ecs[c],
+        scs[c]``, ``c = ctx[level - lo][t]`` (``ctx`` is ``(levels, H, W)``, ``lo`` the
+        lowest level).
+
+        >>> from sodwa_editor.engine.model import MapModel
+        >>> m = MapModel(3, 1)
+        >>> m.elevation[0, 2] = 1
+        >>> lo, (ctx, tcs, ecs, scs) = LosBoard(m, []).packed()
+        >>> lo, ctx.shape[0], len(tcs) == len(ecs) == len(scs)
+        (0, 2, True)
+        """
+        if self._packed is None:
+            lo, (ctx, tcs, ecs, scs), keys = self.inputs.terrain_packed()
+            tcs = tcs.copy()
+            xs = [t[0] for t in self.occupied]
+            ys = [t[1] for t in self.occupied]
+            for j, (low, level) in enumerate(keys):
+                _mark_characters(self.inputs, tcs[j], low, level, xs, ys)
+            self._packed = (lo, (ctx, tcs, ecs, scs))
+        return self._packed
 
     def fan(self, src: Tile) -> np.ndarray:
         """As :func:`los_fan` for this arrangement."""

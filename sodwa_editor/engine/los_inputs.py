@@ -47,6 +47,7 @@ class LosInputs:
     terrain: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
         default_factory=dict)
     stacks: dict[int, tuple[Stack, list[tuple[int, bool]]]] = field(default_factory=dict)
+    packs: tuple[int, Stack, list[tuple[int, bool]]] | None = None
     sats: dict[tuple[int, bool], np.ndarray] = field(default_factory=dict)
     _levels: tuple[np.ndarray, np.ndarray] | None = None
     _counts: np.ndarray = field(default_factory=lambda: np.zeros(256, np.intp))
@@ -166,6 +167,29 @@ class LosInputs:
                 arr.flags.writeable = False
             hit = self.stacks[a] = (stack, keys)
         return hit
+
+    def terrain_packed(self) -> tuple[int, Stack, list[tuple[int, bool]]]:
+        """:meth:`terrain_stack` of every viewer level in one set of arrays (shared,
+        read-only): ``(lo, (ctx, tcs, ecs, scs), keys)`` where a viewer at ``level``
+        walks to target ``t`` with layer ``ctx[level - lo][t]`` (``lo`` the lowest
+        level; each distinct ``(lo, level)`` context once, its key in ``keys``)."""
+        if self.packs is None:
+            levels, index = self.levels()
+            lo, hi = int(levels[0]), int(levels[-1])
+            keys = sorted({(min(int(a), int(b)), bool(a == b)) for a in levels
+                           for b in levels})
+            at = {key: i for i, key in enumerate(keys)}
+            ctx = np.zeros((hi - lo + 1, *self.elev.shape), np.int64)
+            for a in levels.tolist():
+                lut = np.array([at[(min(a, b), a == b)] for b in levels.tolist()], np.int64)
+                ctx[a - lo] = lut[index]
+            arrays = [self.terrain_context(*key) for key in keys]
+            stack = (ctx, *(np.stack([c[i] for c in arrays]) for i in range(3)))
+            for arr in stack:
+                arr.flags.writeable = False
+            self.packs = (lo, stack, keys)  # type: ignore[assignment]
+        assert self.packs is not None
+        return self.packs
 
     def terrain_context(self, lo: int, level: bool
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

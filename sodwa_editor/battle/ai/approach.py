@@ -15,7 +15,6 @@ from ...engine.terrain import Crossing
 from . import kernels as k
 
 if TYPE_CHECKING:
-    from ...engine.los import LosBoard
     from .scoring import TurnFacts
 
 IMPEDED = int(Crossing.IMPEDED)
@@ -40,17 +39,19 @@ def firing(facts: TurnFacts, melee: np.ndarray) -> np.ndarray:
     if out is not None:
         return out
     out = np.full((len(facts.enemies), board.height, board.width), -1, np.int64)
-    terrain = None
+    packed = None
     for b in np.nonzero(~melee)[0].tolist():
         x, y = int(facts.ex[b]), int(facts.ey[b])
         key = (x, y, rng, facts.metric, flight)
         hit = memo.firing.get(key)
         if hit is None:
-            if terrain is None:
+            if packed is None:
                 terrain = memo.los_board(facts.view, [])
-            fx, fy = _firing_tiles(facts, terrain, x, y)
+                packed = (*terrain.packed(), terrain.inputs.target)
+            lo, (ctx, tcs, ecs, scs), target = packed
             hit = np.empty((board.height, board.width), np.int64)
-            k.walking(own_steps(facts), adj.BLOCKED, DDX, DDY, fx, fy, hit)
+            k.firing_walks(x, y, rng, facts.metric, facts.level, lo, ctx, tcs, ecs, scs,
+                           target, IMPEDED, own_steps(facts), adj.BLOCKED, DDX, DDY, hit)
             if len(memo.firing) >= memo.limit:
                 memo.firing.clear()
             memo.firing[key] = hit
@@ -59,29 +60,6 @@ def firing(facts: TurnFacts, melee: np.ndarray) -> np.ndarray:
         memo.firing_stacks.clear()
     memo.firing_stacks[whole] = out
     return out
-
-
-def _firing_tiles(facts: TurnFacts, terrain: LosBoard, x: int, y: int
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """The tiles (not the enemy's own) within the character's Range of ``(x, y)``
-    with a line of sight to it on ``terrain`` that is not blocked (the same LoS
-    kernel and range rule as :meth:`.scoring.TurnFacts.sight`)."""
-    board, rng = facts.board, facts.sheet.range
-    ys, xs = np.mgrid[max(0, y - rng):min(board.height, y + rng + 1),
-                      max(0, x - rng):min(board.width, x + rng + 1)]
-    xs, ys = xs.ravel().astype(np.int64), ys.ravel().astype(np.int64)
-    keep = (xs != x) | (ys != y)
-    xs, ys = xs[keep], ys[keep]
-    cls = np.empty(len(xs), np.int64)
-    lev = facts.level[ys, xs]
-    for level in k.distinct(lev)[0].tolist():
-        rows = np.nonzero(lev == level)[0]
-        part = np.empty(len(rows), np.int64)
-        k.sight_to(xs[rows], ys[rows], x, y, rng, facts.metric, *terrain.stack(int(level)),
-                   terrain.inputs.target, part)
-        cls[rows] = part
-    can = cls <= IMPEDED
-    return xs[can], ys[can]
 
 
 def own_steps(facts: TurnFacts) -> np.ndarray:

@@ -90,20 +90,66 @@ def walking(step, blocked, ddx, ddy, sx, sy, out):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def sight_rows(rows, px, py, ex, ey, rng, metric, ctx, tcs, ecs, scs, tg, out):  # pragma: no cover
-    """``out[i, b]`` for every ``i`` in ``rows``: :func:`sight_to` from ``(px[i], py[i])``
-    to enemy ``b`` at ``(ex[b], ey[b])`` (one call per viewer level for all enemies)."""
-    for r in range(rows.shape[0]):
-        i = rows[r]
+def sight_packed(px, py, ex, ey, rng, metric, level, lo, ctx, tcs, ecs, scs, tg,
+                 out):  # pragma: no cover
+    """``out[i, b]``: :func:`sight_to` from ``(px[i], py[i])`` to enemy ``b`` at ``(ex[b],
+    ey[b])``, each viewer at its own level ``level[py[i], px[i]]`` (the stacks of every
+    level packed: :meth:`~sodwa_editor.engine.los.LosBoard.packed`, lowest level
+    ``lo``)."""
+    for i in range(px.shape[0]):
         x, y = px[i], py[i]
+        v = level[y, x] - lo
         for b in range(ex.shape[0]):
             tx, ty = ex[b], ey[b]
             if rng >= 0 and not bk.in_range(tx - x, ty - y, rng, metric):
                 out[i, b] = OUT_OF_RANGE
                 continue
-            k = ctx[ty, tx]
+            k = ctx[v, ty, tx]
             c, _k, _x, _y, _s = lk.walk(x, y, tx, ty, tcs[k], ecs[k], scs[k], tg)
             out[i, b] = c
+
+
+@njit(cache=True, nogil=True)
+def seen_packed(ex, ey, px, py, level, lo, ctx, tcs, ecs, scs, tg, targets,
+                out):  # pragma: no cover
+    """``out[i, b]``: the LoS class from enemy ``b`` at ``(ex[b], ey[b])`` (at its own
+    level, stacks packed as :func:`sight_packed`) to ``(px[i], py[i])``, for the rows
+    with ``targets[i, b] >= 0`` only (the enemy's awareness of an attack matters only
+    where the attack is legal); other entries are left as they are."""
+    for b in range(ex.shape[0]):
+        sx, sy = ex[b], ey[b]
+        v = level[sy, sx] - lo
+        for i in range(px.shape[0]):
+            if targets[i, b] < 0:
+                continue
+            x, y = px[i], py[i]
+            k = ctx[v, y, x]
+            c, _k, _x, _y, _s = lk.walk(sx, sy, x, y, tcs[k], ecs[k], scs[k], tg)
+            out[i, b] = c
+
+
+@njit(cache=True, nogil=True)
+def firing_walks(x, y, rng, metric, level, lo, ctx, tcs, ecs, scs, tg, impeded, step,
+                 blocked, ddx, ddy, out):  # pragma: no cover
+    """:func:`walking` (into ``out``) from every tile from which a character with Range
+    ``rng`` could shoot ``(x, y)``: the tiles other than ``(x, y)`` within its Range
+    with a LoS class at most ``impeded`` to it, each viewer at its own level (stacks
+    packed as :func:`sight_packed`).  ``out`` is -1 everywhere when there is none."""
+    h, w = level.shape
+    fx = np.empty((2 * rng + 1) ** 2, np.int64)
+    fy = np.empty((2 * rng + 1) ** 2, np.int64)
+    n = 0
+    for vy in range(max(0, y - rng), min(h, y + rng + 1)):
+        for vx in range(max(0, x - rng), min(w, x + rng + 1)):
+            if (vx == x and vy == y) or not bk.in_range(x - vx, y - vy, rng, metric):
+                continue
+            k = ctx[level[vy, vx] - lo, y, x]
+            c, _k, _x, _y, _s = lk.walk(vx, vy, x, y, tcs[k], ecs[k], scs[k], tg)
+            if c <= impeded:
+                fx[n] = vx
+                fy[n] = vy
+                n += 1
+    walking(step, blocked, ddx, ddy, fx[:n], fy[:n], out)
 
 
 @njit(cache=True, nogil=True)
@@ -251,20 +297,6 @@ def targets_of(px, py, ex, ey, step, dir3, blocked, sight, impeded, out):  # pra
                 out[i, b] = -1
             else:
                 out[i, b] = 0
-
-
-@njit(cache=True, nogil=True)
-def seen_where(sx, sy, px, py, ctx, tcs, ecs, scs, tg, targets, out, col):  # pragma: no cover
-    """``out[i, col]``: the LoS class from ``(sx, sy)`` (the stack's viewer level) to
-    ``(px[i], py[i])``, for the rows with ``targets[i, col] >= 0`` only (the enemy's
-    awareness of an attack matters only where the attack is legal)."""
-    for i in range(px.shape[0]):
-        if targets[i, col] < 0:
-            continue
-        x, y = px[i], py[i]
-        k = ctx[y, x]
-        c, _k, _x, _y, _s = lk.walk(sx, sy, x, y, tcs[k], ecs[k], scs[k], tg)
-        out[i, col] = c
 
 
 @njit(cache=True, nogil=True)

@@ -19,8 +19,9 @@ numbers, exact, no sampling).  The threat on ``f`` counts every enemy turn the T
 predicts before this character's next turn (its turn IP cost decides when that is),
 each enemy attacking from a tile of its movement range within its Range of ``f``
 (LoS not checked: a cautious estimate).  Lines of sight and ranges for every
-(tile, enemy) pair are one compiled call per level, the threat, death, tempo and
-approach terms of every end tile one call, the table of every plan another
+(tile, enemy) pair are one compiled call (the LoS stacks of every level packed),
+the threat, death, tempo and approach terms of every end tile one call, the table
+of every plan another
 (:mod:`.kernels`); what the battle does not change between decisions is kept in
 the controller's :class:`.memo.Memo`.  The same
 utilities scored the straightforward way: tests/ai_reference.py.
@@ -163,10 +164,9 @@ class TurnFacts:
                      IMPEDED, targets)
         seen = np.full((n, m), -1, np.int64)  # defender -> attacker (awareness)
         if mode == "los":
-            target = self.los.inputs.target
-            for b in range(m):
-                stack = self.los.stack(int(self.level[self.ey[b], self.ex[b]]))
-                k.seen_where(self.ex[b], self.ey[b], px, py, *stack, target, targets, seen, b)
+            lo, stacks = self.los.packed()
+            k.seen_packed(self.ex, self.ey, px, py, self.level, lo, *stacks,
+                          self.los.inputs.target, targets, seen)
         codes = np.empty((n, m), np.int64)
         k.attack_codes(px, py, moved.astype(np.int64), targets, sight, seen, self.liquid,
                        self.level, self.lo, self.span, IMPEDED, BLOCKED, codes)
@@ -195,17 +195,14 @@ class TurnFacts:
     def sight(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
         """``(len(px), len(enemies))``: the LoS class from each tile to each enemy, or
         :data:`.kernels.OUT_OF_RANGE` beyond the actor's Range (the actor off its
-        tile); each tile walked once per decision, one compiled call per level."""
+        tile); each tile walked once per decision, one compiled call."""
         at = self._sight_at
         nx, ny = k.claim(px, py, at, len(self._sight))
         if len(nx):
             out = np.empty((len(nx), len(self.enemies)), np.int64)
-            lev = self.level[ny, nx]
-            for level in distinct(lev)[0].tolist():
-                stack = self.los.stack(int(level))
-                k.sight_rows(np.nonzero(lev == level)[0], nx, ny, self.ex, self.ey,
-                             self.sheet.range, self.metric, *stack, self.los.inputs.target,
-                             out)
+            lo, stacks = self.los.packed()
+            k.sight_packed(nx, ny, self.ex, self.ey, self.sheet.range, self.metric,
+                           self.level, lo, *stacks, self.los.inputs.target, out)
             self._sight = np.concatenate([self._sight, out])
         return self._sight[at[py, px]]
 
