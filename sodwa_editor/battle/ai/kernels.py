@@ -466,3 +466,22 @@ def attack_table(which, p, dmg, karma, hp, cost, floor, w_damage, w_kill, w_karm
             pp, dd, h = p[c], dmg[c], hp[b]
             kill = pp * w_kill * cost[b] / 100 if h - dd <= floor else 0.0
             out[i, b] = w_damage * pp * min(dd, h) + kill + w_karma * karma[c]
+
+
+@njit(cache=True, nogil=True)
+def attack_cases(px, py, moved, ex, ey, step, dir3, blocked, sight, impeded, by_los, level,
+                 lo, ctx, tcs, ecs, scs, tg, liquid, span, los_blocked):  # pragma: no cover
+    """:func:`targets_of`, :func:`seen_packed` (when awareness is by LoS: ``by_los``),
+    :func:`attack_codes` and :func:`code_cases` in one call: the distinct situation
+    codes of attacking each enemy ``b`` from each tile ``(px[i], py[i])`` and per
+    (tile, enemy) the index of its code among them (-1: no legal target)."""
+    n, m = px.shape[0], ex.shape[0]
+    targets = np.empty((n, m), np.int64)
+    targets_of(px, py, ex, ey, step, dir3, blocked, sight, impeded, targets)
+    seen = np.full((n, m), -1, np.int64)
+    if by_los:
+        seen_packed(ex, ey, px, py, level, lo, ctx, tcs, ecs, scs, tg, targets, seen)
+    codes = np.empty((n, m), np.int64)
+    attack_codes(px, py, moved, targets, sight, seen, liquid, level, lo, span, impeded,
+                 los_blocked, codes)
+    return code_cases(codes)

@@ -158,19 +158,11 @@ class TurnFacts:
             return out
         view, rules, w = self.view, self.rules, self.w
         mode = rules.awareness.mode
-        sight = self.sight(px, py)
-        targets = np.empty((n, m), np.int64)
-        k.targets_of(px, py, self.ex, self.ey, self.board.step, DIR3, adj.BLOCKED, sight,
-                     IMPEDED, targets)
-        seen = np.full((n, m), -1, np.int64)  # defender -> attacker (awareness)
-        if mode == "los":
-            lo, stacks = self.los.packed()
-            k.seen_packed(self.ex, self.ey, px, py, self.level, lo, *stacks,
-                          self.los.inputs.target, targets, seen)
-        codes = np.empty((n, m), np.int64)
-        k.attack_codes(px, py, moved.astype(np.int64), targets, sight, seen, self.liquid,
-                       self.level, self.lo, self.span, IMPEDED, BLOCKED, codes)
-        cases, which = k.code_cases(codes)
+        lo, stacks = self.los.packed()
+        cases, which = k.attack_cases(
+            px, py, moved.astype(np.int64), self.ex, self.ey, self.board.step, DIR3,
+            adj.BLOCKED, self.sight(px, py), IMPEDED, mode == "los", self.level, lo, *stacks,
+            self.los.inputs.target, self.liquid, self.span, BLOCKED)
         if len(cases) == 0:
             return out
         p, dmg, karma = np.empty(len(cases)), np.empty(len(cases), np.int64), np.empty(len(cases))
