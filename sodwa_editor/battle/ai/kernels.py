@@ -153,17 +153,18 @@ def firing_walks(x, y, rng, metric, level, lo, ctx, tcs, ecs, scs, tg, impeded, 
 
 
 @njit(cache=True, nogil=True)
-def _gap_one(x, y, i, walks, fire, melee, sight, rng, impeded):  # pragma: no cover
+def _gap_one(x, y, i, walks, walk_slot, fire, fire_slot, melee, sight, rng,
+             impeded):  # pragma: no cover
     """:func:`gap` for one tile ``(x, y)`` (row ``i`` of ``sight``)."""
     best = np.inf
-    for b in range(walks.shape[0]):
-        steps = walks[b, y, x]
+    for b in range(walk_slot.shape[0]):
+        steps = walks[walk_slot[b], y, x]
         if melee[b]:
             v = max(0, steps - 1)
         elif sight[i, b] <= impeded:
             v = 0
-        elif fire[b, y, x] >= 0:
-            v = max(1, fire[b, y, x])
+        elif fire[fire_slot[b], y, x] >= 0:
+            v = max(1, fire[fire_slot[b], y, x])
         else:
             v = max(1, steps - rng)
         if v < best:
@@ -172,15 +173,19 @@ def _gap_one(x, y, i, walks, fire, melee, sight, rng, impeded):  # pragma: no co
 
 
 @njit(cache=True, nogil=True)
-def gap(fx, fy, walks, fire, melee, sight, rng, impeded, out):  # pragma: no cover
+def gap(fx, fy, walks, walk_slot, fire, fire_slot, melee, sight, rng, impeded,
+        out):  # pragma: no cover
     """The approach term's steps per tile ``i``: over enemies ``b``, the least of
     ``max(0, steps - 1)`` (``melee[b]``: the better attack kind against it is melee;
-    ``steps = walks[b, fy[i], fx[i]]``) or, ranged: ``0`` if ``sight[i, b] <= impeded``,
-    else ``max(1, fire[b, fy[i], fx[i]])`` (steps to the nearest tile within Range of
-    it with a line of sight over the terrain), or ``max(1, steps - rng)`` where no
-    such tile is walkable (``fire < 0``).  ``out`` starts at +inf (no enemy)."""
+    ``steps = walks[walk_slot[b], fy[i], fx[i]]``) or, ranged: ``0`` if ``sight[i, b]
+    <= impeded``, else ``max(1, fire[fire_slot[b], fy[i], fx[i]])`` (steps to the
+    nearest tile within Range of it with a line of sight over the terrain), or
+    ``max(1, steps - rng)`` where no such tile is walkable (``fire < 0``).  ``out``
+    starts at +inf (no enemy).  (``walks`` and ``fire``: blocks of board-sized arrays,
+    :class:`.memo.Pool`; a melee enemy's ``fire_slot`` is not read.)"""
     for i in range(fx.shape[0]):
-        out[i] = _gap_one(fx[i], fy[i], i, walks, fire, melee, sight, rng, impeded)
+        out[i] = _gap_one(fx[i], fy[i], i, walks, walk_slot, fire, fire_slot, melee, sight,
+                          rng, impeded)
 
 
 @njit(cache=True, nogil=True)
@@ -220,7 +225,8 @@ def _threat_one(x, y, c, li, mv, times, zones, q, dmg, lethal, dist,
 
 @njit(cache=True, nogil=True)
 def stay(fx, fy, gsize, gcls, gmoved, gextra, times, zones, q, lev, dmg, lethal, walks,
-         fire, melee, sight, rng, impeded, weights, own, out):  # pragma: no cover
+         walk_slot, fire, fire_slot, melee, sight, rng, impeded, weights, own,
+         out):  # pragma: no cover
     """The stay terms of every end tile in one pass: ``out[i] = -threat * expected -
     death * P(defeated) * own - ip * extra / 250 - approach * gap`` (``weights`` the
     four weights in that order; the same float operations, in the same order, as
@@ -238,8 +244,8 @@ def stay(fx, fy, gsize, gcls, gmoved, gextra, times, zones, q, lev, dmg, lethal,
             x, y = fx[i], fy[i]
             e, death = _threat_one(x, y, c, lev[i], mv, times, zones, q, dmg, lethal, dist,
                                    shifted)
-            steps = (_gap_one(x, y, i, walks, fire, melee, sight, rng, impeded)
-                     if walks.shape[0] > 0 else 0.0)
+            steps = (_gap_one(x, y, i, walks, walk_slot, fire, fire_slot, melee, sight, rng,
+                              impeded) if walk_slot.shape[0] > 0 else 0.0)
             out[i] = -weights[0] * e - weights[1] * death * own - tempo - weights[3] * steps
             i += 1
 

@@ -22,6 +22,52 @@ if TYPE_CHECKING:
 TERRAIN_CACHE_BYTES = 32 << 20
 
 
+class Pool:
+    """Board-sized ``int64`` arrays kept in one block by key, so that compiled code reads
+    the arrays of several keys through their slots (``block[slot]``) without their
+    being stacked into a new array each time.
+
+    At most ``limit`` arrays: :meth:`reserve` starts the pool again when the next ``n``
+    would not fit, so the slots a caller takes after it stay valid until its next
+    :meth:`reserve`.  :meth:`add` may move the block (it grows by doubling): read
+    :attr:`block` after the last :meth:`add`.
+
+    >>> pool = Pool((2, 3), limit=4)
+    >>> pool.reserve(1)
+    >>> slot = pool.add("a")
+    >>> pool.block[slot] = 7
+    >>> pool.get("a"), pool.get("b"), int(pool.block[pool.get("a")].sum())
+    (0, -1, 42)
+    """
+
+    __slots__ = ("block", "slots", "limit")
+
+    def __init__(self, shape: tuple[int, int], limit: int) -> None:
+        self.block = np.empty((0, *shape), np.int64)
+        self.slots: dict[object, int] = {}
+        self.limit = limit
+
+    def reserve(self, n: int) -> None:
+        """Make room for ``n`` more arrays (dropping every kept one if need be)."""
+        if len(self.slots) + n > self.limit:
+            self.slots = {}
+
+    def get(self, key: object) -> int:
+        """The slot of ``key``'s array, or -1."""
+        return self.slots.get(key, -1)
+
+    def add(self, key: object) -> int:
+        """A slot for ``key``'s new array (its contents are the caller's to write)."""
+        slot = len(self.slots)
+        if slot >= len(self.block):
+            grown = np.empty((min(self.limit, max(16, 2 * len(self.block))),
+                              *self.block.shape[1:]), np.int64)
+            grown[:len(self.block)] = self.block
+            self.block = grown
+        self.slots[key] = slot
+        return slot
+
+
 class Memo:
     """What an AI keeps between its decisions because the battle does not change it:
     the BIP's numbers per (attacker, defender, situation, karma) (the sheets and
@@ -31,7 +77,7 @@ class Memo:
     on is not the same object any more, so a memo is never wrong, only cold."""
 
     __slots__ = ("sheets", "rules", "previews", "bases", "kinds", "threats",
-                 "walks", "walk_stacks", "firing", "firing_stacks", "board",
+                 "walks", "firing", "board",
                  "revision", "los", "zones", "level", "liquid", "level_lo", "level_span",
                  "limit", "shared_bases", "pending", "placed_zones")
 
@@ -52,15 +98,11 @@ class Memo:
         # The terrain caches below are the board's (``Board.kept``): shared by every
         # battle on the same terrain, so the thousands of battles of a batch on one
         # map work each out once.
-        self.walks: dict[tuple[int, int, bool], np.ndarray] = {}
-        #: The walks to every enemy stacked, per (flight, enemies' x..., y...).
-        self.walk_stacks: dict[tuple[object, ...], np.ndarray] = {}
+        #: Walking steps to a tile, per (x, y, flight).
+        self.walks = Pool((0, 0), 0)
         #: Steps to the nearest tile to shoot an enemy from, per (enemy x, y, Range,
-        #: metric, flight) (:meth:`.scoring.TurnFacts.firing`).
-        self.firing: dict[tuple[int, int, int, int, bool], np.ndarray] = {}
-        #: :meth:`.scoring.TurnFacts.firing`'s whole answer per (Range, metric, flight,
-        #: enemies' x..., y..., melee flags...).
-        self.firing_stacks: dict[tuple[object, ...], np.ndarray] = {}
+        #: metric, flight) (:func:`.approach.firing`).
+        self.firing = Pool((0, 0), 0)
         self.board: object = None
         self.revision = -1
         self.los: dict[tuple[tuple[int, int], ...], LosBoard] = {}
@@ -116,10 +158,6 @@ class Memo:
             self.board, self.revision = board, board.revision
             self.placed_zones = {}
             kept = board.kept
-            self.walks = kept.setdefault("walks", {})
-            self.walk_stacks = kept.setdefault("walk_stacks", {})
-            self.firing = kept.setdefault("firing", {})
-            self.firing_stacks = kept.setdefault("firing_stacks", {})
             self.zones = kept.setdefault("zones", {})
             self.los = kept.setdefault("los", {})
             self.level = np.array(board.level, np.int64)
@@ -129,6 +167,9 @@ class Memo:
                 self.level_span = int(self.level.max()) - self.level_lo + 1
             #: Entries of one board-sized array a terrain cache keeps at most.
             self.limit = max(64, TERRAIN_CACHE_BYTES // (8 * max(1, self.level.size)))
+            shape = (board.height, board.width)
+            self.walks = kept.setdefault("walks", Pool(shape, self.limit))
+            self.firing = kept.setdefault("firing", Pool(shape, self.limit))
 
     def zones_placed(self, view: View) -> dict[int, np.ndarray]:
         """The threat zones kept for the arrangement ``view`` shows (filled by

@@ -65,6 +65,11 @@ for _d, (_dx, _dy) in enumerate(adj.DIRS):
     DIR3[_dy + 1, _dx + 1] = _d
 
 
+#: What :func:`.kernels.gap` reads besides the tiles: the walks block and each enemy's
+#: slot in it, the firing block and slots, the melee flags and the LoS classes.
+ApproachInputs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """One turn plan: its actions in order (the last may be a Move after an Attack)
@@ -91,11 +96,16 @@ class TurnFacts:
         self.sheet = view.sheet(actor)
         self.tile = view.tile(actor)
         self.metric = METRICS[self.rules.targeting.range_metric]
-        self.enemies = [j for j in range(view.size)
-                        if view.alive(j) and view.team_of(j) != self.team]
-        self.ex = np.array([view.tile(j)[0] for j in self.enemies], np.int64)
-        self.ey = np.array([view.tile(j)[1] for j in self.enemies], np.int64)
-        occupied = [view.tile(j) for j in range(view.size) if view.alive(j) and j != actor]
+        self.enemies: list[int] = []
+        occupied: list[tuple[int, int]] = []
+        at: list[tuple[int, int]] = []
+        for j in range(view.size):
+            if view.alive(j) and j != actor:
+                occupied.append(view.tile(j))
+                if view.team_of(j) != self.team:
+                    self.enemies.append(j)
+                    at.append(occupied[-1])
+        self.ex, self.ey = np.array(at, np.int64).reshape(-1, 2).T.copy()
         self.memo = memo = memo or Memo()
         memo.check(view)
         self.los = memo.los_board(view, occupied)  # the actor off its tile: it may move
@@ -107,7 +117,7 @@ class TurnFacts:
         self._shared_bases = memo.shared_bases
         self._zones = memo.zones_placed(view)  # per character index
         self._due: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self.walk_stack: np.ndarray | None = None
+        self.walk_slots: np.ndarray | None = None
         self._sight = np.full((0, len(self.enemies)), BLOCKED, np.int64)
         self._sight_at = np.full((self.board.height, self.board.width), -1, np.int64)
 
@@ -221,11 +231,11 @@ class TurnFacts:
         k.gap(fx, fy, *self.gap_inputs(fx, fy), self.sheet.range, IMPEDED, out)
         return out
 
-    def gap_inputs(self, fx: np.ndarray, fy: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def gap_inputs(self, fx: np.ndarray, fy: np.ndarray) -> ApproachInputs:
         """What :func:`.kernels.gap` reads for the tiles ``(fx, fy)``: the walks to each
-        enemy, the walks to a tile to shoot it from, whether melee is the better kind
-        against it, and the LoS classes from each tile to it."""
+        enemy (a pool's block and each enemy's slot in it), the walks to a tile to
+        shoot it from (the same), whether melee is the better kind against it, and
+        the LoS classes from each tile to it."""
         melee = np.zeros(len(self.enemies), bool)
         kinds = self.memo.kinds
         for b, j in enumerate(self.enemies):
@@ -239,11 +249,15 @@ class TurnFacts:
                     kinds.clear()
                 kinds[key] = hit
             melee[b] = hit
-        walks = approach.walks(self)
+        walk_slots = approach.walks(self)
+        walks = self.memo.walks.block
         if melee.all():
             # not read: every enemy is approached for melee
-            return walks, walks, melee, np.zeros((len(fx), len(self.enemies)), np.int64)
-        return walks, approach.firing(self, melee), melee, self.sight(fx, fy)
+            return (walks, walk_slots, walks, np.full(len(self.enemies), -1, np.int64), melee,
+                    np.zeros((len(fx), len(self.enemies)), np.int64))
+        fire_slots = approach.firing(self, melee)
+        return (walks, walk_slots, self.memo.firing.block, fire_slots, melee,
+                self.sight(fx, fy))
 
     def _zone(self, b: int) -> np.ndarray:
         """Tiles enemy ``b`` can attack after its move (LoS not checked)."""
@@ -313,15 +327,16 @@ class TurnFacts:
                 q[b, li, 0], q[b, li, 1], dmg[b] = self._threat_hit(j, sj.range <= 1, at,
                                                                      int(level))
         if m:
-            walks, fire, melee, sight = self.gap_inputs(fx, fy)
+            approach_inputs = self.gap_inputs(fx, fy)
         else:
-            walks = fire = np.zeros((0, self.board.height, self.board.width), np.int64)
-            melee, sight = np.zeros(0, bool), np.zeros((n, 0), np.int64)
+            none = np.zeros(0, np.int64)
+            approach_inputs = (self.memo.walks.block, none, self.memo.firing.block, none,
+                               np.zeros(0, bool), np.zeros((n, 0), np.int64))
         out = np.empty(n)
         k.stay(fx, fy, np.array(sizes, np.int64),
                np.array([costs.index(c) for c in extras], np.int64),
                np.array(moves, np.int64), np.array(extras, np.int64), times, zones, q, lev_i,
-               dmg, lethal, walks, fire, melee, sight, self.sheet.range, IMPEDED,
+               dmg, lethal, *approach_inputs, self.sheet.range, IMPEDED,
                np.array([w.threat, w.death, w.ip, w.approach]), self.sheet.cost / 100, out)
         return out
 
