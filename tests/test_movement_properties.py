@@ -11,7 +11,7 @@ from test_adjacency_strategies import random_maps
 
 from sodwa_editor.engine.adjacency import pair_crossing
 from sodwa_editor.engine.model import Character, MapModel
-from sodwa_editor.engine.movement import reach
+from sodwa_editor.engine.movement import placed_reach, reach
 from sodwa_editor.engine.terrain import Base, Crossing
 from sodwa_editor.engine.transform import SYMMETRIES, apply
 
@@ -179,3 +179,31 @@ def test_reach_is_equivariant_under_the_8_symmetries(m, sym, data):
     assert np.array_equal(sym.array(r.steps), rt.steps)
     assert np.array_equal(sym.array(r.must_stop), rt.must_stop)
     assert np.array_equal(sym.array(r.start_group), rt.start_group)
+
+
+@settings(max_examples=120, deadline=None)
+@given(random_maps(max_side=7, characters=4), st.data())
+def test_placed_reach_with_only_the_near_characters_equals_reach(m, data):
+    """The battle's lean path: the characters placed by the caller, those farther than
+    the budget (Chebyshev) left out, gives the same range, arrays and paths."""
+    if not starts(m):
+        return
+    start = data.draw(st.sampled_from(starts(m)))
+    move = data.draw(st.integers(0, 6))
+    budget = data.draw(st.none() | st.integers(0, 6))
+    team = data.draw(st.sampled_from([None, "red", "blue"]))
+    flight, hindered = data.draw(st.booleans()), data.draw(st.booleans())
+    occupants = [(c.x, c.y, c.team) for c in m.characters.values()]
+    full = reach(m, start, move, team=team, flight=flight, budget=budget,
+                 occupants=occupants, hindered_start=hindered)
+    near = [(x, y, team is not None and who == team) for x, y, who in occupants
+            if (x, y) != start and max(abs(x - start[0]), abs(y - start[1])) <= full.budget]
+    lean = placed_reach(m, start, move, team=team, flight=flight, budget=budget,
+                        others=near, hindered_start=hindered)
+    for name in ("start", "move", "budget", "halved", "flight", "team"):
+        assert getattr(lean, name) == getattr(full, name)
+    for name in ("steps", "must_stop", "start_group", "_chosen"):
+        a, b = getattr(lean, name), getattr(full, name)
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert {t: i.path for t, i in lean.tiles().items()} == {
+        t: i.path for t, i in full.tiles().items()}

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..engine.los import LosBoard
 from ..engine.model import MapModel
-from ..engine.movement import Reach, reach
+from ..engine.movement import Reach, placed_reach
 from .board import Board, Feature, Tile, prepare
 from .clock import Clock, Turn, first_tie_team
 from .dice import Streams
@@ -220,17 +220,19 @@ class BattleState:
         team, board = self.team, self.board
         if hindered and not board.hinders(mx, my, sheet.flight):
             hindered = False  # no start group either way: one cache entry
-        near = sorted((x, y, team[j] == mine) for (x, y), j in self.occ.items()
-                      if abs(x - mx) <= budget and abs(y - my) <= budget
-                      and (x != mx or y != my))
-        key = (mx, my, sheet.move, sheet.flight, mine, budget, hindered, tuple(near))
+        near = [(x, y, team[j] == mine) for (x, y), j in self.occ.items()
+                if -budget <= x - mx <= budget and -budget <= y - my <= budget
+                and (x != mx or y != my)]
+        near.sort()
+        others = tuple(near)
+        key = (mx, my, sheet.move, sheet.flight, mine, budget, hindered, others)
         cache = board.reaches
         hit = cache.get(key)
         if hit is None:
-            occupants = [(x, y, str(team[j])) for (x, y), j in self.occ.items()
-                         if x != mx or y != my]
-            hit = reach(board.model, (mx, my), sheet.move, team=str(mine), flight=sheet.flight,
-                        budget=budget, occupants=occupants, hindered_start=hindered)
+            # The characters within reach of the budget are all the search can meet.
+            hit = placed_reach(board.model, (mx, my), sheet.move, team=str(mine),
+                               flight=sheet.flight, budget=budget, others=others,
+                               hindered_start=hindered)
             limit = max(16, REACH_CACHE_BYTES // (REACH_BYTES_PER_TILE * board.width
                                                    * board.height))
             while len(cache) >= limit:

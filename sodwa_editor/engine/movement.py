@@ -20,7 +20,7 @@ of :func:`.adjacency.steps`.  See docs/rules.md, *Decisions / Movement*.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -264,9 +264,11 @@ class _TerrainPart:
     start group with its step classes per start tile (a bounded cache)."""
 
     revision: int
+    step: np.ndarray
     hinder: np.ndarray
     endable: np.ndarray
     no_group: np.ndarray
+    all_pass: np.ndarray
     starts: dict[Tile, tuple[np.ndarray, np.ndarray, bool]]
 
 
@@ -279,13 +281,18 @@ START_CACHE_BYTES = 32 * 1024 * 1024
 def _terrain_part(model: MapModel, flight: bool) -> _TerrainPart:
     part = _TERRAIN.get(model, {}).get(flight)
     if part is None or part.revision != model.revision or part.hinder.shape != model.shape:
-        tile_class = adj.steps(model, flight=flight).inputs.tile
+        data = adj.steps(model, flight=flight)
+        tile_class = data.inputs.tile
         # A flyer passes over Outdoor Obstructing tiles but may not end there.
         bases = model.registry.base_table()[model.terrain]
         endable = (tile_class != adj.BLOCKED) & (bases != Base.OBSTRUCTING)
+        endable.flags.writeable = False  # read by every search without a character near
         no_group = np.zeros(model.shape, np.bool_)
         no_group.flags.writeable = False  # shared by every Reach without a start group
-        part = _TerrainPart(model.revision, tile_class == adj.IMPEDED, endable, no_group, {})
+        all_pass = np.ones(model.shape, np.bool_)
+        all_pass.flags.writeable = False  # read by every search without an enemy near
+        part = _TerrainPart(model.revision, data.step, tile_class == adj.IMPEDED, endable,
+                            no_group, all_pass, {})
         _TERRAIN.setdefault(model, {})[flight] = part
     return part
 
@@ -293,16 +300,15 @@ def _terrain_part(model: MapModel, flight: bool) -> _TerrainPart:
 def _start(model: MapModel, part: _TerrainPart, start: Tile,
            flight: bool) -> tuple[np.ndarray, np.ndarray, bool]:
     """``(group, gstep, any)`` for a start tile, cached with the terrain part."""
-    data = adj.steps(model, flight=flight)
     if not part.hinder[start[1], start[0]]:  # no start group (start_group's own test)
-        return part.no_group, data.step, False
+        return part.no_group, part.step, False
     hit = part.starts.get(start)
     if hit is None:
-        group = start_group(model, start, data.inputs.tile)
+        group = start_group(model, start, adj.steps(model, flight=flight).inputs.tile)
         group.flags.writeable = False  # shared by every Reach from this start
         some = bool(group.any())
-        hit = (group, _group_steps(model, group, start, flight) if some else data.step, some)
-        limit = max(16, START_CACHE_BYTES // max(1, data.step.nbytes))
+        hit = (group, _group_steps(model, group, start, flight) if some else part.step, some)
+        limit = max(16, START_CACHE_BYTES // max(1, part.step.nbytes))
         while len(part.starts) >= limit:
             del part.starts[next(iter(part.starts))]
         part.starts[start] = hit
@@ -320,8 +326,7 @@ def move_budget(model: MapModel, start: Tile, move: int, *, flight: bool = False
     quarter move after an attack) applies it to this budget and passes the result as
     ``reach(..., budget=...)``.  The one place the halving rule lives.
     """
-    if move < 0:
-        raise ValueError(f"Move must be at least 0, not {move}")
+    _check_counts(move, None)
     return _halve(_terrain_part(model, flight), start, move)
 
 
@@ -370,33 +375,55 @@ def reach(model: MapModel, start: Tile, move: int | None = None, *,
             raise ValueError(f"no character stands on {sx},{sy}: give a Move value")
         else:
             move = mover.move
-    if move < 0:
-        raise ValueError(f"Move must be at least 0, not {move}")
-    if budget is not None and budget < 0:
-        raise ValueError(f"the step budget must be at least 0, not {budget}")
+    _check_counts(move, budget)
     if team is None and mover is not None:
         team = mover.team
     if flight is None:
         flight = mover.flight if mover is not None else False
-    data = adj.steps(model, flight=flight)
+    # Without a known team every character blocks.
+    placed = [(x, y, team is not None and who == team) for x, y, who in others
+              if (x, y) != (sx, sy)]
+    return placed_reach(model, start, move, team=team, flight=flight, budget=budget,
+                        others=placed, hindered_start=hindered_start)
+
+
+def placed_reach(model: MapModel, start: Tile, move: int, *, team: str | None,
+                 flight: bool, budget: int | None, others: Sequence[tuple[int, int, bool]],
+                 hindered_start: bool = True) -> Reach:
+    """:func:`reach` for a caller that has checked ``start`` (on the map) and placed
+    the other characters itself (``move`` and ``budget`` are checked as there):
+    ``others`` holds ``(x, y, friend)`` of every character but the mover (none on
+    ``start``); none may end a move on its tile, and only a friend can be passed.  A
+    character more than the budget's steps away (Chebyshev) may be left out: each
+    step moves one tile, so it cannot change the range (the battle's cache rests on
+    that too).  The same rules and result as :func:`reach`."""
+    _check_counts(move, budget)
+    sx, sy = start
     part = _terrain_part(model, flight)
-    endable = part.endable.copy()
-    passable = part.no_group.copy()  # writable
-    passable[:] = True
-    for x, y, who in others:
-        if (x, y) == (sx, sy):
-            continue
-        endable[y, x] = False
-        if team is None or who != team:
-            passable[y, x] = False
-    endable[sy, sx] = True
+    endable, passable = part.endable, part.all_pass
+    if others or not endable[sy, sx]:
+        endable = endable.copy()
+        for x, y, friend in others:
+            endable[y, x] = False
+            if not friend:
+                if passable is part.all_pass:
+                    passable = passable.copy()
+                passable[y, x] = False
+        endable[sy, sx] = True
     group, gstep, some = (_start(model, part, start, flight) if hindered_start
-                          else (part.no_group, data.step, False))
+                          else (part.no_group, part.step, False))
     halving, halved = _halve(part, start, move)
     if budget is None:
         budget = halving
     steps, chosen, parent, must_stop = _search(
-        data.step, gstep, group, part.hinder, endable, passable, sx, sy, int(some), budget,
+        part.step, gstep, group, part.hinder, endable, passable, sx, sy, int(some), budget,
         ORDER, _DX, _DY, _PREFERENCE)
     return Reach(start, move, budget, halved, flight, team, steps, must_stop, group,
                  chosen, parent)
+
+
+def _check_counts(move: int, budget: int | None) -> None:
+    if move < 0:
+        raise ValueError(f"Move must be at least 0, not {move}")
+    if budget is not None and budget < 0:
+        raise ValueError(f"the step budget must be at least 0, not {budget}")
