@@ -187,6 +187,34 @@ def test_terrain_caches_are_shared_by_battles_on_one_board_and_not_across_destro
     assert shared.kept["walks"].slots == before
 
 
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_threat_zone_lies_within_move_plus_range_so_far_enemies_are_skipped(seed):
+    """Every enemy's threat zone lies inside the square of its Move plus its Range (at
+    least 1) about its tile, which is why ``TurnFacts.may_strike`` may skip the zone
+    of an enemy with no end tile in that square: at those tiles the zone is empty.
+    Checked on the decisions of random battles on a 32x32 map, where far enemies are
+    common."""
+    from sodwa_editor.battle.ai.scoring import TurnFacts
+
+    skipped = 0
+    for state in _positions(seed, 32, 4, 12):
+        facts = TurnFacts(View(state, state.team[state.actor]), WEIGHTS, Memo())
+        fx, fy = state.pos[state.actor]
+        mx, my = View(state, state.team[state.actor]).move_tiles()
+        fx, fy = np.append(mx, fx), np.append(my, fy)
+        near = facts.may_strike(fx, fy)
+        for b, j in enumerate(facts.enemies):
+            zone = facts._zone(b)
+            sheet, (x, y) = state.sheets[j], state.pos[j]
+            square = sheet.move + max(1, sheet.range)
+            ys, xs = np.nonzero(zone)
+            assert (np.maximum(abs(xs - x), abs(ys - y)) <= square).all()
+            if not near[b]:
+                skipped += 1
+                assert not zone[fy, fx].any()
+    assert skipped > 0  # the case the skip is for occurs
+
+
 @pytest.mark.parametrize("metric", [0, 1, 2])
 def test_a_threat_zone_from_the_range_steps_equals_the_tile_by_tile_zone(metric):
     """``kernels.zone_of`` (one span per row) marks what the reference's ``zone`` marks

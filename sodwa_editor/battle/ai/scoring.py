@@ -259,6 +259,20 @@ class TurnFacts:
         return (walks, walk_slots, self.memo.firing.block, fire_slots, melee,
                 self.sight(fx, fy))
 
+    def may_strike(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
+        """Per enemy: whether some tile ``(fx[i], fy[i])`` lies within its Move plus its
+        Range (at least 1) in the Chebyshev distance.  Its threat zone lies inside
+        that square: every step of a Move goes to one of the 8 neighbouring tiles, and
+        every range metric's area lies inside the square of its Range; an enemy for
+        which this is False threatens none of the tiles, so its zone is not worked
+        out."""
+        if len(fx) == 0:
+            return np.zeros(len(self.enemies), bool)
+        far = np.maximum(np.abs(fx[:, None] - self.ex), np.abs(fy[:, None] - self.ey))
+        reach = np.array([self.view.sheet(j).move + max(1, self.view.sheet(j).range)
+                          for j in self.enemies], np.int64)
+        return far.min(axis=0) <= reach
+
     def _zone(self, b: int) -> np.ndarray:
         """Tiles enemy ``b`` can attack after its move (LoS not checked)."""
         j = self.enemies[b]
@@ -318,7 +332,8 @@ class TurnFacts:
         zones = np.zeros((m, self.board.height, self.board.width), bool)
         q = np.zeros((m, len(levels), 2))
         dmg = np.zeros(m, np.int64)
-        for b in np.nonzero(times.max(axis=0, initial=0) > 0)[0].tolist():
+        for b in np.nonzero((times.max(axis=0, initial=0) > 0)
+                            & self.may_strike(fx, fy))[0].tolist():
             zones[b] = self._zone(b)
             j = self.enemies[b]
             sj = view.sheet(j)
