@@ -123,6 +123,36 @@ def _same_reach(a, b):
         assert a.path_to((x, y)) == b.path_to((x, y))
 
 
+def test_the_board_keeps_movement_ranges_within_its_byte_bound(monkeypatch):
+    """The board's range cache counts the bytes its ranges hold (``Reach.nbytes``: the
+    steps, stop flags and choices per tile, the links of the states reached) and drops
+    the oldest before it would hold more than ``REACH_CACHE_BYTES``."""
+    from sodwa_editor.battle import state as state_module
+
+    bound = 40_000
+    monkeypatch.setattr(state_module, "REACH_CACHE_BYTES", bound)
+    made = []
+    search = state_module.placed_reach
+    monkeypatch.setattr(state_module, "placed_reach",
+                        lambda *a, **k: made.append(search(*a, **k)) or made[-1])
+    model = make_mixed_map(16, seed=2)
+    board = prepare(model)
+    state = BattleState.from_map(model, seed=1, board=board)
+    peak = 0
+
+    def check(s):
+        nonlocal peak
+        held = sum(r.nbytes for r in s.board.reaches.values())
+        assert s.board.reach_bytes == held <= bound
+        peak = max(peak, len(s.board.reaches))
+
+    run_battle(state, make_controllers(["random", "random"], state), after_turn=check)
+    one = next(iter(board.reaches.values()))
+    assert one.nbytes < 16 * 16 * 12  # no per-map-state links: 9 bytes a tile and a few
+    assert peak >= 2  # several ranges fit
+    assert sum(r.nbytes for r in made) > bound  # and the bound was kept by dropping some
+
+
 def test_the_cached_range_tells_a_friend_from_an_enemy_on_the_same_tile():
     """Two battles on one board: the same tile beside the mover holds a friend (passed)
     in one and an enemy (blocks) in the other; the board's cache keeps them apart."""

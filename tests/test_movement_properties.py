@@ -202,7 +202,7 @@ def test_placed_reach_with_only_the_near_characters_equals_reach(m, data):
                         others=near, hindered_start=hindered)
     for name in ("start", "move", "budget", "halved", "flight", "team"):
         assert getattr(lean, name) == getattr(full, name)
-    for name in ("steps", "must_stop", "start_group", "_chosen"):
+    for name in ("steps", "must_stop", "start_group", "_chosen", "_states", "_parents"):
         a, b = getattr(lean, name), getattr(full, name)
         assert a.dtype == b.dtype and np.array_equal(a, b)
     assert {t: i.path for t, i in lean.tiles().items()} == {

@@ -46,7 +46,8 @@ class Board:
     """
 
     __slots__ = ("model", "revision", "width", "height", "level", "liquid", "standable",
-                 "obstructions", "feature_arrays", "step", "reaches", "kept", "_budgets")
+                 "obstructions", "feature_arrays", "step", "reaches", "reach_bytes", "kept",
+                 "_budgets")
 
     def __init__(self, model: MapModel) -> None:
         """``model`` becomes the board's own (callers pass a copy; see :func:`prepare`)."""
@@ -75,6 +76,7 @@ class Board:
                                np.array([" ES".index(f[2]) for f in features], np.int64))
         self.step = adj.steps(m).step  # grounded adjacency: melee (A9: flight is movement only)
         self.reaches: dict[tuple[object, ...], Reach] = {}
+        self.reach_bytes = 0  # what the ranges in ``reaches`` hold (``Reach.nbytes``)
         self.kept: dict[str, Any] = {}
         self._budgets: dict[tuple[int, int, int, bool], tuple[int, bool]] = {}
 

@@ -53,10 +53,8 @@ class Result(NamedTuple):
     reason: str
 
 
-#: Bytes of movement ranges kept per board (:meth:`BattleState.reach_of`), and what one
-#: range holds per tile of the map (steps, stop flags, the search's choices and links).
+#: Bytes of movement ranges kept per board (:meth:`BattleState.reach_of`).
 REACH_CACHE_BYTES = 32 * 1024 * 1024
-REACH_BYTES_PER_TILE = 25
 
 #: ``Result.reason`` values.
 WIPED_OUT = "the other team has no character left"
@@ -233,11 +231,11 @@ class BattleState:
             hit = placed_reach(board.model, (mx, my), sheet.move, team=str(mine),
                                flight=sheet.flight, budget=budget, others=others,
                                hindered_start=hindered)
-            limit = max(16, REACH_CACHE_BYTES // (REACH_BYTES_PER_TILE * board.width
-                                                   * board.height))
-            while len(cache) >= limit:
-                cache.pop(next(iter(cache)), None)  # the oldest first
+            size = hit.nbytes
+            while cache and board.reach_bytes + size > REACH_CACHE_BYTES:
+                board.reach_bytes -= cache.pop(next(iter(cache))).nbytes  # the oldest first
             cache[key] = hit
+            board.reach_bytes += size
         return hit
 
     # ------------------------------------------------------------ changes (actions.py)

@@ -46,7 +46,11 @@ _PREFERENCE = np.array([2, 0, 3, 1], np.int64)
 @njit(cache=True, nogil=True)
 def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budget,
             order, ddx, ddy, preference):  # pragma: no cover - compiled
-    """Breadth-first search; returns ``(steps, chosen_state, parent, must_stop)``.
+    """Breadth-first search; returns ``(steps, chosen, states, parents, must_stop)``:
+    ``states`` the states reached in search order, ``parents[j]`` the index in it of
+    state ``j``'s parent (-1 for the start) and ``chosen[y, x]`` the index of the
+    state a move to the tile ends in (-1: none), so a range keeps links for the few
+    states it reached, not for every state of the map.
 
     State ``k = layer * H * W + y * W + x`` with ``layer = g * 2 + stop``: ``g`` the
     mover is still inside its start group, ``stop`` movement ended on entering.
@@ -121,7 +125,18 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
         for x in range(w):
             if steps[y, x] >= 0:
                 must[y, x] = (chosen[y, x] // hw) % 2 == 1
-    return steps, chosen, parent, must
+    at = queue  # no longer needed: the index in ``seen`` of each state reached
+    for j in range(n_seen):
+        at[seen[j]] = j
+    parents = np.empty(n_seen, np.int32)
+    for j in range(n_seen):
+        p = parent[seen[j]]
+        parents[j] = at[p] if p >= 0 else -1
+    for y in range(h):
+        for x in range(w):
+            if chosen[y, x] >= 0:
+                chosen[y, x] = at[chosen[y, x]]
+    return steps, chosen, seen[:n_seen].copy(), parents, must
 
 
 @dataclass(frozen=True)
@@ -162,7 +177,14 @@ class Reach:
     must_stop: np.ndarray
     start_group: np.ndarray
     _chosen: np.ndarray = field(repr=False)
-    _parent: np.ndarray = field(repr=False)
+    _states: np.ndarray = field(repr=False)
+    _parents: np.ndarray = field(repr=False)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays this range holds alone (its start group is shared)."""
+        return (self.steps.nbytes + self.must_stop.nbytes + self._chosen.nbytes
+                + self._states.nbytes + self._parents.nbytes)
 
     def __contains__(self, tile: object) -> bool:
         if not (isinstance(tile, tuple) and len(tile) == 2):
@@ -177,12 +199,12 @@ class Reach:
         if tile not in self:
             return None
         h, w = self.steps.shape
-        k = int(self._chosen[tile[1], tile[0]])
+        j = int(self._chosen[tile[1], tile[0]])
         out = []
-        while k >= 0:
-            p = k % (h * w)
+        while j >= 0:
+            p = int(self._states[j]) % (h * w)
             out.append((p % w, p // w))
-            k = int(self._parent[k])
+            j = int(self._parents[j])
         return out[::-1]
 
     def info(self, tile: Tile) -> ReachInfo | None:
@@ -415,11 +437,11 @@ def placed_reach(model: MapModel, start: Tile, move: int, *, team: str | None,
     halving, halved = _halve(part, start, move)
     if budget is None:
         budget = halving
-    steps, chosen, parent, must_stop = _search(
+    steps, chosen, states, parents, must_stop = _search(
         part.step, gstep, group, part.hinder, endable, passable, sx, sy, int(some), budget,
         ORDER, _DX, _DY, _PREFERENCE)
     return Reach(start, move, budget, halved, flight, team, steps, must_stop, group,
-                 chosen, parent)
+                 chosen, states, parents)
 
 
 def _check_counts(move: int, budget: int | None) -> None:
