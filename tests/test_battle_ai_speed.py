@@ -279,7 +279,7 @@ def test_threat_zones_are_kept_per_arrangement_and_dropped_with_the_terrain(monk
 
     s = battle(grid(".X......\n........\n........"),
                [fighter("a", 0, 0, 0, melee_damage=5), fighter("c", 0, 0, 2),
-                fighter("b", 1, 7, 0, range=1, move=3)])
+                fighter("b", 1, 7, 0, range=1, move=6)])  # near enough to threaten
     b = index(s, "b")
     asked: list[int] = []
     real = BattleState.reach_of

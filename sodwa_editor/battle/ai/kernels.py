@@ -491,3 +491,15 @@ def attack_cases(px, py, moved, ex, ey, step, dir3, blocked, sight, impeded, by_
     attack_codes(px, py, moved, targets, sight, seen, liquid, level, lo, span, impeded,
                  los_blocked, codes)
     return code_cases(codes)
+
+
+@njit(cache=True, nogil=True)
+def within_square(fx, fy, ex, ey, reach, out):  # pragma: no cover
+    """``out[b]``: whether some tile ``(fx[i], fy[i])`` lies within Chebyshev distance
+    ``reach[b]`` of ``(ex[b], ey[b])``."""
+    for b in range(ex.shape[0]):
+        out[b] = False
+        for i in range(fx.shape[0]):
+            if max(abs(fx[i] - ex[b]), abs(fy[i] - ey[b])) <= reach[b]:
+                out[b] = True
+                break

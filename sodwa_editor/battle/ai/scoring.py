@@ -266,12 +266,11 @@ class TurnFacts:
         every range metric's area lies inside the square of its Range; an enemy for
         which this is False threatens none of the tiles, so its zone is not worked
         out."""
-        if len(fx) == 0:
-            return np.zeros(len(self.enemies), bool)
-        far = np.maximum(np.abs(fx[:, None] - self.ex), np.abs(fy[:, None] - self.ey))
-        reach = np.array([self.view.sheet(j).move + max(1, self.view.sheet(j).range)
-                          for j in self.enemies], np.int64)
-        return far.min(axis=0) <= reach
+        sheets = [self.view.sheet(j) for j in self.enemies]
+        out = np.empty(len(sheets), bool)
+        k.within_square(fx, fy, self.ex, self.ey,
+                        np.array([s.move + max(1, s.range) for s in sheets], np.int64), out)
+        return out
 
     def _zone(self, b: int) -> np.ndarray:
         """Tiles enemy ``b`` can attack after its move (LoS not checked)."""
