@@ -182,15 +182,14 @@ class Options:
 
 def move_tiles(state: BattleState) -> tuple[np.ndarray, np.ndarray]:
     """The tiles the actor's Move Action may end on now (``x`` and ``y`` arrays,
-    row-major; empty when it may not move): its movement range with
+    row-major, read-only; empty when it may not move): its movement range with
     :func:`move_allowance` steps, its own tile excluded."""
     turn, actor = state.turn, state.actor
     if actor is not None and turn is not None and state.result is None \
             and turn.can_take(ActionType.MOVE):
         allowance = move_allowance(state)
         if allowance > 0:
-            yy, xx = np.nonzero(state.reach_of(actor, allowance).steps > 0)
-            return xx.astype(np.int64), yy.astype(np.int64)
+            return state.reach_of(actor, allowance).moves
     return np.zeros(0, np.int64), np.zeros(0, np.int64)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 from numba import njit
@@ -179,6 +180,15 @@ class Reach:
     _chosen: np.ndarray = field(repr=False)
     _states: np.ndarray = field(repr=False)
     _parents: np.ndarray = field(repr=False)
+
+    @cached_property
+    def moves(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(xs, ys)``: the tiles a move can end on other than the start, row-major
+        (int64, read-only: a range is shared)."""
+        ys, xs = np.nonzero(self.steps > 0)
+        xs, ys = xs.astype(np.int64), ys.astype(np.int64)
+        xs.flags.writeable = ys.flags.writeable = False
+        return xs, ys
 
     @property
     def nbytes(self) -> int:

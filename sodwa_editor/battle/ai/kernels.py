@@ -503,3 +503,26 @@ def within_square(fx, fy, ex, ey, reach, out):  # pragma: no cover
             if max(abs(fx[i] - ex[b]), abs(fy[i] - ey[b])) <= reach[b]:
                 out[b] = True
                 break
+
+
+@njit(cache=True, nogil=True)
+def rows_with_target(values):  # pragma: no cover
+    """The rows of ``values`` with some entry above ``-inf`` (some legal target)."""
+    out = np.empty(values.shape[0], np.int64)
+    n = 0
+    for t in range(values.shape[0]):
+        for b in range(values.shape[1]):
+            if values[t, b] > -np.inf:
+                out[n] = t
+                n += 1
+                break
+    return out[:n]
+
+
+@njit(cache=True, nogil=True)
+def best_rows(attack, stay):  # pragma: no cover
+    """``(utility, best)``: ``utility = attack + stay`` and the rows whose utility
+    equals the greatest, in order."""
+    utility = attack + stay
+    top = utility.max()
+    return utility, np.flatnonzero(utility == top)

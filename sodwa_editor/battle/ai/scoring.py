@@ -400,13 +400,12 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
             groups[ATTACK] = (cx, cy, cost.attack_cost, moved_now)
         quarter = move_after_attack(view.move_this_turn, view.rules.actions)
         if len(targets) and view.can_take(ActionType.MOVE) and quarter > 0:
-            qy, qx = np.nonzero(view.reach(f.i, quarter).steps > 0)
-            qx, qy = qx.astype(np.int64), qy.astype(np.int64)
+            qx, qy = view.reach(f.i, quarter).moves
             groups[ATTACK_MOVE] = (qx, qy, cost.attack_cost + cost.move_cost, True)
     if can_move:
         groups[MOVE] = (dx, dy, cost.move_cost, True)
         if can_attack and f.enemies:
-            sel = np.nonzero((values > NO).any(axis=1))[0]
+            sel = k.rows_with_target(values)
             groups[MOVE_ATTACK] = (dx[sel], dy[sel], cost.move_cost + cost.attack_cost, True)
     sizes = [len(g[0]) for g in groups.values()]
     rows = f.stationary_rows(np.concatenate([g[0] for g in groups.values()]),
@@ -417,10 +416,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     size[list(groups)] = sizes
     start = np.cumsum(size) - size
     kind, attack, stay, target, tile = k.plan_table(here, targets, values, rows, start, size)
-    utility = attack + stay
-    if limit == 1:  # the greedy controller: the best plan and every plan as good
-        ranked = np.flatnonzero(utility == utility.max())
-    else:
+    utility, ranked = k.best_rows(attack, stay)
+    if limit != 1:  # (1: the greedy controller, the best plan and every plan as good)
         ranked = np.argsort(-utility, kind="stable")
         ties = int(np.count_nonzero(utility == utility[ranked[0]]))
         ranked = ranked[:len(ranked) if limit is None else max(limit, ties)]
