@@ -30,7 +30,8 @@ utilities scored the straightforward way: tests/ai_reference.py.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -70,17 +71,37 @@ for _d, (_dx, _dy) in enumerate(adj.DIRS):
 ApproachInputs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-@dataclass(frozen=True, slots=True)
 class Plan:
     """One turn plan: its actions in order (the last may be a Move after an Attack)
     and its utility; ``order`` is its place in the fixed enumeration (ties);
     ``stay`` the part of the utility for where it ends and the IP it spends (the
-    threat, death, tempo and approach terms)."""
+    threat, death, tempo and approach terms).
 
-    utility: float
-    order: int
-    steps: tuple[Action, ...]
-    stay: float = 0.0
+    ``steps`` may be given as a function that builds them: the plans of a decision
+    tied at the best utility are all returned, and only the one a controller picks
+    needs its actions.
+
+    >>> plan = Plan(1.5, 0, lambda: (Pass(),))
+    >>> plan.steps, plan.utility
+    ((Pass(),), 1.5)
+    """
+
+    __slots__ = ("utility", "order", "stay", "_steps")
+
+    def __init__(self, utility: float, order: int,
+                 steps: tuple[Action, ...] | Callable[[], tuple[Action, ...]],
+                 stay: float = 0.0) -> None:
+        self.utility, self.order, self.stay, self._steps = utility, order, stay, steps
+
+    @property
+    def steps(self) -> tuple[Action, ...]:
+        steps = self._steps
+        if not isinstance(steps, tuple):
+            steps = self._steps = steps()
+        return steps
+
+    def __repr__(self) -> str:
+        return f"Plan({self.utility!r}, {self.order!r}, {self.steps!r}, {self.stay!r})"
 
 
 class TurnFacts:
@@ -434,5 +455,5 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
             return (Move((int(dx[t]), int(dy[t]))),)
         return (Move((int(dx[t]), int(dy[t]))), Attack(f.enemies[b]))
 
-    return [Plan(float(utility[r]), int(r), steps(int(r)), float(stay[r]))
+    return [Plan(float(utility[r]), r, partial(steps, r), float(stay[r]))
             for r in ranked.tolist()]
