@@ -90,30 +90,41 @@ def walking(step, blocked, ddx, ddy, sx, sy, out):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def sight_packed(px, py, ex, ey, rng, metric, level, lo, ctx, tcs, ecs, scs, tg,
-                 out):  # pragma: no cover
-    """``out[i, b]``: :func:`sight_to` from ``(px[i], py[i])`` to enemy ``b`` at ``(ex[b],
-    ey[b])``, each viewer at its own level ``level[py[i], px[i]]`` (the stacks of every
-    level packed: :meth:`~sodwa_editor.engine.los.LosBoard.packed`, lowest level
-    ``lo``)."""
+def sight_of(px, py, at, rows, used, ex, ey, rng, metric, level, lo, ctx, tcs, ecs, scs, tg,
+             out):  # pragma: no cover
+    """``out[i, b]``: the LoS class from ``(px[i], py[i])`` to enemy ``b`` at ``(ex[b],
+    ey[b])``, or OUT_OF_RANGE beyond Range ``rng`` (as :func:`sight_to`), each viewer
+    at its own level ``level[py[i], px[i]]`` (the stacks of every level packed:
+    :meth:`~sodwa_editor.engine.los.LosBoard.packed`, lowest level ``lo``).
+
+    Each tile is walked once: ``at[y, x]`` numbers the tiles done (-1: not yet), whose
+    classes are ``rows[at[y, x]]``; a new tile gets row ``used``, ``used + 1``, ...
+    Returns the rows used after the call."""
     for i in range(px.shape[0]):
         x, y = px[i], py[i]
-        v = level[y, x] - lo
+        r = at[y, x]
+        if r < 0:
+            r = at[y, x] = used
+            used += 1
+            v = level[y, x] - lo
+            for b in range(ex.shape[0]):
+                tx, ty = ex[b], ey[b]
+                if rng >= 0 and not bk.in_range(tx - x, ty - y, rng, metric):
+                    rows[r, b] = OUT_OF_RANGE
+                    continue
+                k = ctx[v, ty, tx]
+                c, _k, _x, _y, _s = lk.walk(x, y, tx, ty, tcs[k], ecs[k], scs[k], tg)
+                rows[r, b] = c
         for b in range(ex.shape[0]):
-            tx, ty = ex[b], ey[b]
-            if rng >= 0 and not bk.in_range(tx - x, ty - y, rng, metric):
-                out[i, b] = OUT_OF_RANGE
-                continue
-            k = ctx[v, ty, tx]
-            c, _k, _x, _y, _s = lk.walk(x, y, tx, ty, tcs[k], ecs[k], scs[k], tg)
-            out[i, b] = c
+            out[i, b] = rows[r, b]
+    return used
 
 
 @njit(cache=True, nogil=True)
 def seen_packed(ex, ey, px, py, level, lo, ctx, tcs, ecs, scs, tg, targets,
                 out):  # pragma: no cover
     """``out[i, b]``: the LoS class from enemy ``b`` at ``(ex[b], ey[b])`` (at its own
-    level, stacks packed as :func:`sight_packed`) to ``(px[i], py[i])``, for the rows
+    level, stacks packed as :func:`sight_of`) to ``(px[i], py[i])``, for the rows
     with ``targets[i, b] >= 0`` only (the enemy's awareness of an attack matters only
     where the attack is legal); other entries are left as they are."""
     for b in range(ex.shape[0]):
@@ -134,7 +145,7 @@ def firing_walks(x, y, rng, metric, level, lo, ctx, tcs, ecs, scs, tg, impeded, 
     """:func:`walking` (into ``out``) from every tile from which a character with Range
     ``rng`` could shoot ``(x, y)``: the tiles other than ``(x, y)`` within its Range
     with a LoS class at most ``impeded`` to it, each viewer at its own level (stacks
-    packed as :func:`sight_packed`).  ``out`` is -1 everywhere when there is none."""
+    packed as :func:`sight_of`).  ``out`` is -1 everywhere when there is none."""
     h, w = level.shape
     fx = np.empty((2 * rng + 1) ** 2, np.int64)
     fy = np.empty((2 * rng + 1) ** 2, np.int64)
@@ -332,24 +343,6 @@ def attack_codes(px, py, moved, targets, sight, seen, liquid, level, lo, span, i
             code = (b * 2 + (1 if adjacent else 0)) * 2 + imp
             code = ((code * 2 + sees) * 2 + (1 if liquid[y, x] else 0)) * 2 + moved[i]
             out[i, b] = code * span + (level[y, x] - lo)
-
-
-@njit(cache=True, nogil=True)
-def claim(px, py, at, start):  # pragma: no cover
-    """The tiles ``(px[i], py[i])`` not numbered in ``at`` yet (``-1``), each once, in
-    order of first appearance; numbers them ``start``, ``start + 1``, ... in ``at``."""
-    n = px.shape[0]
-    nx = np.empty(n, np.int64)
-    ny = np.empty(n, np.int64)
-    count = 0
-    for i in range(n):
-        x, y = px[i], py[i]
-        if at[y, x] < 0:
-            at[y, x] = start + count
-            nx[count] = x
-            ny[count] = y
-            count += 1
-    return nx[:count], ny[:count]
 
 
 @njit(cache=True, nogil=True)

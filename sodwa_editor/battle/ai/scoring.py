@@ -139,8 +139,9 @@ class TurnFacts:
         self._zones = memo.zones_placed(view)  # per character index
         self._due: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.walk_slots: np.ndarray | None = None
-        self._sight = np.full((0, len(self.enemies)), BLOCKED, np.int64)
-        self._sight_at = np.full((self.board.height, self.board.width), -1, np.int64)
+        self._sight_at: np.ndarray | None = None  # :meth:`sight`'s rows, made on first use
+        self._sight = np.zeros((0, 0), np.int64)
+        self._sight_used = 0
 
     # ------------------------------------------------------------ attacks
     def _preview(self, a: int, d: int, karma: int, *facts: int) -> tuple[float, int, float]:
@@ -218,16 +219,17 @@ class TurnFacts:
     def sight(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
         """``(len(px), len(enemies))``: the LoS class from each tile to each enemy, or
         :data:`.kernels.OUT_OF_RANGE` beyond the actor's Range (the actor off its
-        tile); each tile walked once per decision, one compiled call."""
-        at = self._sight_at
-        nx, ny = k.claim(px, py, at, len(self._sight))
-        if len(nx):
-            out = np.empty((len(nx), len(self.enemies)), np.int64)
-            lo, stacks = self.los.packed()
-            k.sight_packed(nx, ny, self.ex, self.ey, self.sheet.range, self.metric,
-                           self.level, lo, *stacks, self.los.inputs.target, out)
-            self._sight = np.concatenate([self._sight, out])
-        return self._sight[at[py, px]]
+        tile); each tile walked once per decision (:func:`.kernels.sight_of`)."""
+        if self._sight_at is None:
+            h, w = self.board.height, self.board.width
+            self._sight_at = np.full((h, w), -1, np.int64)
+            self._sight = np.empty((h * w, len(self.enemies)), np.int64)
+        out = np.empty((len(px), len(self.enemies)), np.int64)
+        lo, stacks = self.los.packed()
+        self._sight_used = k.sight_of(px, py, self._sight_at, self._sight, self._sight_used,
+                                      self.ex, self.ey, self.sheet.range, self.metric,
+                                      self.level, lo, *stacks, self.los.inputs.target, out)
+        return out
 
     # ------------------------------------------------------------ threat
     def times_before(self, extras: list[int]) -> np.ndarray:
