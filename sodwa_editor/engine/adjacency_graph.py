@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from itertools import islice
-from operator import delitem, setitem
 from typing import NamedTuple, NoReturn
 
 import networkx as nx
@@ -125,15 +123,18 @@ class AdjacencyGraph:
         keys = np.flatnonzero(np.bincount(key))  # the (terrain, elevation) kinds present
         kind_of = np.zeros(int(keys[-1]) + 1, np.intp)
         kind_of[keys] = np.arange(len(keys))
-        kinds = [ReadOnlyAttrs(terrain=k // 256, elevation=k % 256) for k in keys.tolist()]
-        attrs = map(kinds.__getitem__, kind_of[key].tolist())
+        kinds = np.empty(len(keys), object)
+        kinds[:] = [ReadOnlyAttrs(terrain=k // 256, elevation=k % 256) for k in keys.tolist()]
+        attrs = kinds[kind_of[key]].tolist()
         pc = steps(m).pairs
         step = steps(m).step.reshape(8, -1)
         linked = (step != BLOCKED).any(axis=0)  # tiles adjacent to something
         # Each tile's neighbours: a copy of its template ({} when it is adjacent to
         # nothing), less the non-adjacent neighbours, with the impeded crossings set.
         inner = list(map(dict.copy, np.where(linked, frame.full, frame.empty).tolist()))
-        _edit(delitem, inner, frame, (step == BLOCKED) & frame.inside & linked)
+        tiles, neighbours, _ = _entries(frame, (step == BLOCKED) & frame.inside & linked)
+        for i, b in zip(tiles, neighbours, strict=True):
+            del inner[i][b]
         # Impeded pairs: one data dict per pair, shared by both ends.
         reason = _Reasons(m, False)
         ids: list[np.ndarray] = []
@@ -148,8 +149,9 @@ class AdjacencyGraph:
                       for i, why in zip(((ys + fy) * w + xs + fx).tolist(),
                                         getattr(pc, "why_" + name)[ys, xs].tolist(), strict=True)]
         pair = _spread(ids[0], ids[1], ids[2], ids[3], m.shape, 0, np.intp).reshape(8, -1)
-        _edit(setitem, inner, frame, step == IMPEDED,
-              lambda d, t: map(datas.__getitem__, pair[d, t].tolist()))
+        tiles, neighbours, cells = _entries(frame, step == IMPEDED)
+        for i, b, k in zip(tiles, neighbours, pair[cells].tolist(), strict=True):
+            inner[i][b] = datas[k]
         g._node.clear()
         g._node.update(zip(nodes, attrs, strict=True))
         g._adj.clear()
@@ -213,16 +215,14 @@ def _frame(model: MapModel) -> _Frame:
     return frame
 
 
-def _edit(op: Callable[..., None], inner: list[dict], frame: _Frame, where: np.ndarray,
-          values: Callable[[np.ndarray, np.ndarray], Iterable[object]] | None = None) -> None:
-    """``op(inner[t], neighbour, value)`` (or ``op(inner[t], neighbour)``) for each true
-    ``where[d, t]`` (``(8, h * w)``), the neighbour of tile ``t`` in direction ``d`` and
-    ``values(d, t)`` giving the values, tile by tile (memory order: far fewer cache misses
-    than direction by direction)."""
+def _entries(frame: _Frame, where: np.ndarray,
+             ) -> tuple[list[int], list[Tile], tuple[np.ndarray, np.ndarray]]:
+    """Tiles ``t`` and neighbours (in direction ``d``) of the true ``where[d, t]``
+    (``(8, h * w)``), and those ``(d, t)`` cells, tile by tile (memory order: far fewer
+    cache misses than direction by direction)."""
     t, d = np.nonzero(where.T)
-    deque(map(op, map(inner.__getitem__, t.tolist()),
-              map(frame.nodes.__getitem__, (t + frame.offsets[d]).tolist()),
-              *(() if values is None else (values(d, t),))), 0)
+    return (t.tolist(), list(map(frame.nodes.__getitem__, (t + frame.offsets[d]).tolist())),
+            (d, t))
 
 
 def _weak_listener(owner: AdjacencyGraph, model: MapModel) -> Callable[[Change], None]:
