@@ -277,24 +277,26 @@ class _Reasons:
         self.names = [t.name for t in model.registry]
 
     def __call__(self, a: Tile, b: Tile, cls: int, why: int) -> str:
+        # Called for every non-clear pair of a whole-map graph: Python ints and
+        # conditional expressions, not numpy scalars and max()/min() calls.
         if why == WHY_NONE:
             return ""
-        m = self.model
+        (ax, ay), (bx, by) = a, b
         if why == WHY_CORNER:
-            return f"corner {max(a[0], b[0])},{max(a[1], b[1])} {LABELS[cls]}"
+            return f"corner {ax if ax > bx else bx},{ay if ay > by else by} {LABELS[cls]}"
+        m = self.model
         if why in (WHY_TILE_A, WHY_TILE_B):
             x, y = a if why == WHY_TILE_A else b
             indoor = "indoor " if self.flight else ""
-            return f"{indoor}{self.names[m.terrain[y, x]]} tile {x},{y}"
+            return f"{indoor}{self.names[m.terrain.item(y, x)]} tile {x},{y}"
         if why == WHY_ELEVATION:
-            ea, eb = m.elevation[a[1], a[0]], m.elevation[b[1], b[0]]
-            kind = "diagonal" if a[0] != b[0] and a[1] != b[1] else "no transition border"
-            return f"elevation {ea}/{eb}, {kind}"
-        x, y = min(a[0], b[0]), min(a[1], b[1])
-        side = "E" if a[1] == b[1] else "S"
+            kind = "diagonal" if ax != bx and ay != by else "no transition border"
+            return f"elevation {m.elevation.item(ay, ax)}/{m.elevation.item(by, bx)}, {kind}"
+        x, y = (ax if ax < bx else bx), (ay if ay < by else by)
+        side = "E" if ay == by else "S"
         if why == WHY_TRANSITION:
             return f"transition border {x},{y},{side}"
-        border = m.border_e[y, x] if side == "E" else m.border_s[y, x]
+        border = (m.border_e if side == "E" else m.border_s).item(y, x)
         indoor = "indoor " if self.flight and cls == BLOCKED else ""
         return f"{indoor}{self.names[border]} border {x},{y},{side}"
 
