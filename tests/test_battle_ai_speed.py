@@ -249,9 +249,12 @@ def test_the_bip_numbers_are_shared_by_battles_with_the_same_rules_and_equal_the
     board = prepare(model)
     first = BattleState.from_teams(model, random_teams(3, 2), seed=3, board=board)
     run_battle(first, make_controllers(["greedy", "greedy"], first))
-    rules, shared = board.kept["bip"]
+    rules, shared, numbers = board.kept["bip"]
     assert rules is first.rules and shared
-    for (sa, sd, *facts), (difficulty, damage, gain) in list(shared.items())[:200]:
+    sheet_of = {n: sheet for sheet, n in numbers.items()}
+    assert len(sheet_of) == len(numbers)  # one number per distinct sheet
+    for (na, nd, *facts), (difficulty, damage, gain) in list(shared.items())[:200]:
+        sa, sd = sheet_of[na], sheet_of[nd]
         p = preview_attack(sa, sd, Situation(*(bool(f) if i not in (2, 3) else f
                                                  for i, f in enumerate(facts))), rules)
         assert (difficulty, damage, gain) == (p.difficulty, p.damage_on_hit,
@@ -261,6 +264,8 @@ def test_the_bip_numbers_are_shared_by_battles_with_the_same_rules_and_equal_the
     memo = Memo()
     memo.check(View(second, 0))
     assert memo.shared_bases is shared
+    sheet_of = {n: sheet for sheet, n in numbers.items()}  # the second battle's added
+    assert [sheet_of[n] for n in memo.sheet_keys] == list(second.sheets)
     third = BattleState.from_teams(model, random_teams(4, 2), seed=4, board=board)
     third.rules = replace(first.rules)  # equal, but another object: not trusted
     memo.check(View(third, 0))

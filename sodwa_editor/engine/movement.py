@@ -22,7 +22,6 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 
 import numpy as np
 from numba import njit
@@ -140,6 +139,22 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
     return steps, chosen, seen[:n_seen].copy(), parents, must
 
 
+@njit(cache=True, nogil=True)
+def _end_tiles(steps):  # pragma: no cover - compiled
+    """``(xs, ys)`` of the tiles with ``steps > 0``, row-major (:attr:`Reach.moves`)."""
+    h, w = steps.shape
+    xs = np.empty(h * w, np.int64)
+    ys = np.empty(h * w, np.int64)
+    n = 0
+    for y in range(h):
+        for x in range(w):
+            if steps[y, x] > 0:
+                xs[n] = x
+                ys[n] = y
+                n += 1
+    return xs[:n].copy(), ys[:n].copy()
+
+
 @dataclass(frozen=True)
 class ReachInfo:
     """One reachable tile: steps used, whether movement must end there, and the
@@ -181,14 +196,16 @@ class Reach:
     _states: np.ndarray = field(repr=False)
     _parents: np.ndarray = field(repr=False)
 
-    @cached_property
+    @property
     def moves(self) -> tuple[np.ndarray, np.ndarray]:
         """``(xs, ys)``: the tiles a move can end on other than the start, row-major
-        (int64, read-only: a range is shared)."""
-        ys, xs = np.nonzero(self.steps > 0)
-        xs, ys = xs.astype(np.int64), ys.astype(np.int64)
-        xs.flags.writeable = ys.flags.writeable = False
-        return xs, ys
+        (int64, read-only: a range is shared; worked out once)."""
+        hit = self.__dict__.get("_moves")
+        if hit is None:
+            xs, ys = _end_tiles(self.steps)
+            xs.flags.writeable = ys.flags.writeable = False
+            hit = self.__dict__["_moves"] = (xs, ys)
+        return hit
 
     @property
     def nbytes(self) -> int:

@@ -60,7 +60,7 @@ class Pool:
         """A slot for ``key``'s new array (its contents are the caller's to write)."""
         slot = len(self.slots)
         if slot >= len(self.block):
-            grown = np.empty((min(self.limit, max(16, 2 * len(self.block))),
+            grown = np.empty((min(self.limit, max(256, 2 * len(self.block))),
                               *self.block.shape[1:]), np.int64)
             grown[:len(self.block)] = self.block
             self.block = grown
@@ -79,7 +79,7 @@ class Memo:
     __slots__ = ("sheets", "rules", "previews", "bases", "kinds", "threats",
                  "walks", "firing", "board",
                  "revision", "los", "zones", "level", "liquid", "level_lo", "level_span",
-                 "limit", "shared_bases", "pending", "placed_zones")
+                 "limit", "shared_bases", "sheet_keys", "pending", "placed_zones")
 
     def __init__(self) -> None:
         self.sheets: tuple[object, ...] = ()
@@ -90,6 +90,9 @@ class Memo:
         #: The same numbers per (attacker's sheet, defender's sheet, situation), for
         #: every battle on the board played by the same rules (``Board.kept``).
         self.shared_bases: dict[tuple[object, ...], tuple[int, int, int]] = {}
+        #: Per character: its sheet's number among the sheets ``shared_bases`` has
+        #: seen (equal sheets, one number), the cheap key of its side of a pair.
+        self.sheet_keys: tuple[int, ...] = ()
         #: Per (attacker, defender, karma): whether melee is the better attack kind.
         self.kinds: dict[tuple[int, int, int], bool] = {}
         #: Per (enemy, character, karma, melee, levels): the enemy's P(hit) on the
@@ -152,8 +155,11 @@ class Memo:
         board = view.board
         shared = board.kept.get("bip")
         if shared is None or shared[0] is not view.rules:  # one rules object per board
-            shared = board.kept["bip"] = (view.rules, {})
-        self.shared_bases = shared[1]
+            shared = board.kept["bip"] = (view.rules, {}, {})
+        if stale or shared[1] is not self.shared_bases:
+            self.shared_bases = shared[1]
+            numbers: dict[object, int] = shared[2]
+            self.sheet_keys = tuple(numbers.setdefault(s, len(numbers)) for s in sheets)
         if board is not self.board or board.revision != self.revision:
             self.board, self.revision = board, board.revision
             self.placed_zones = {}

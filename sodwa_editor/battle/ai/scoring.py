@@ -135,7 +135,7 @@ class TurnFacts:
         self.my_karma = view.karma(self.team)
         self.their_karma = view.karma(1 - self.team)
         self._previews, self._bases = memo.previews, memo.bases
-        self._shared_bases = memo.shared_bases
+        self._shared_bases, self._sheet_keys = memo.shared_bases, memo.sheet_keys
         self._zones = memo.zones_placed(view)  # per character index
         self._due: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.walk_slots: np.ndarray | None = None
@@ -148,8 +148,9 @@ class TurnFacts:
         """(P(hit) with karma, damage on a hit, expected karma earned) from the BIP for
         ``a`` attacking ``d`` in the :class:`Situation` of ``facts`` (its fields in
         order, as integers: a plain tuple is a cheap memo key).  The BIP's numbers
-        without karma are kept per situation, for the battle and, per the two sheets,
-        for every battle on the board with the same rules (the BIP reads nothing else);
+        without karma are kept per situation, for the battle and, per the two sheets
+        (by value: ``Memo.sheet_keys``), for every battle on the board with the same
+        rules (the BIP reads nothing else);
         the team's karma, which changes all battle long, only picks the successes
         (:func:`..karma.successes`, as the BIP's ``hits_with_karma``)."""
         key = (a, d, karma, *facts)
@@ -158,15 +159,15 @@ class TurnFacts:
             base_key = (a, d, *facts)
             base = self._bases.get(base_key)
             if base is None:
-                adjacent, impeded, a_level, d_level, a_moved, d_moved, aware, a_liq, d_liq = facts
-                s = Situation(bool(adjacent), bool(impeded), int(a_level), int(d_level),
-                              bool(a_moved), bool(d_moved), bool(aware), bool(a_liq),
-                              bool(d_liq))
-                sa, sd = self.view.sheet(a), self.view.sheet(d)
-                sheets = (sa, sd, *facts)
+                sheets = (self._sheet_keys[a], self._sheet_keys[d], *facts)
                 base = self._shared_bases.get(sheets)
                 if base is None:
-                    p = bip(sa, sd, s, self.rules)
+                    adjacent, impeded, a_level, d_level, a_moved, d_moved, aware, a_liq, \
+                        d_liq = facts
+                    s = Situation(bool(adjacent), bool(impeded), int(a_level), int(d_level),
+                                  bool(a_moved), bool(d_moved), bool(aware), bool(a_liq),
+                                  bool(d_liq))
+                    p = bip(self.view.sheet(a), self.view.sheet(d), s, self.rules)
                     base = (p.difficulty, p.damage_on_hit,
                             karma_rules.gain(p.difficulty, self.rules))
                     if len(self._shared_bases) >= SHARED_BASES:
