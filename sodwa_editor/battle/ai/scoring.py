@@ -119,14 +119,16 @@ class TurnFacts:
         self.metric = METRICS[self.rules.targeting.range_metric]
         self.enemies: list[int] = []
         occupied: list[tuple[int, int]] = []
-        at: list[tuple[int, int]] = []
+        xs: list[int] = []
+        ys: list[int] = []
         for j in range(view.size):
             if view.alive(j) and j != actor:
-                occupied.append(view.tile(j))
+                occupied.append(tile := view.tile(j))
                 if view.team_of(j) != self.team:
                     self.enemies.append(j)
-                    at.append(occupied[-1])
-        self.ex, self.ey = np.array(at, np.int64).reshape(-1, 2).T.copy()
+                    xs.append(tile[0])
+                    ys.append(tile[1])
+        self.ex, self.ey = np.array(xs, np.int64), np.array(ys, np.int64)
         self.memo = memo = memo or Memo()
         memo.check(view)
         self.los = memo.los_board(view, occupied)  # the actor off its tile: it may move
