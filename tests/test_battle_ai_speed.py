@@ -74,6 +74,24 @@ def test_fast_scoring_equals_the_reference_scorer(seed, size, n):
         _same(plans(view, WEIGHTS, None, memo), ref.plans(view, WEIGHTS))
 
 
+def test_scoring_with_pools_that_start_again_at_every_decision_equals_the_reference():
+    """The walks and firing-tile pools hand out slots that hold until their next
+    ``reserve``: with pools so small that every decision starts them again, every
+    plan still equals the reference scorer's."""
+    from sodwa_editor.battle.ai.memo import Pool
+
+    for state in _positions(11, 14, 3, 8):
+        view = View(state, state.team[state.actor])
+        shape = (state.board.height, state.board.width)
+        enemies = sum(1 for j in range(len(state.pos))
+                      if state.alive(j) and state.team[j] != view.team)
+        state.board.kept["walks"] = Pool(shape, max(1, enemies))
+        state.board.kept["firing"] = Pool(shape, max(1, enemies))
+        memo = Memo()
+        _same(plans(view, WEIGHTS, None, memo), ref.plans(view, WEIGHTS))
+        _same(plans(view, WEIGHTS, None, memo), ref.plans(view, WEIGHTS))  # pools full
+
+
 def test_a_flyer_measures_its_approach_with_its_own_adjacency():
     """A wall of Obstructing tiles a flyer passes over (flight adjacency) but a walker
     must go round: the flyer's approach term counts the straight way."""

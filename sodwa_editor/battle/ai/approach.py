@@ -31,7 +31,8 @@ def firing(facts: TurnFacts, melee: np.ndarray) -> np.ndarray:
 
     Without it a ranged character walled off from its enemy saw every tile as near
     as another and passed (docs/battle-ai.md, ``greedy.approach``).  Kept per (enemy
-    tile, Range, metric, flight) while the terrain stands."""
+    tile, Range, metric, flight) while the terrain stands; the slots hold until the
+    pool's next :meth:`~.memo.Pool.reserve`: read them before another call."""
     memo, rng, flight = facts.memo, facts.sheet.range, facts.sheet.flight
     pool = memo.firing
     pool.reserve(len(facts.enemies))
@@ -64,19 +65,19 @@ def own_steps(facts: TurnFacts) -> np.ndarray:
 def walks(facts: TurnFacts) -> np.ndarray:
     """Per enemy, the slot in ``facts.memo.walks`` of the steps, per tile, to the
     enemy's tile (:func:`.kernels.walking` over the character's own steps: grounded,
-    or a flyer's; beyond every walk: the map's width plus height)."""
-    if facts.walk_slots is None:
-        b, flight, pool = facts.board, facts.sheet.flight, facts.memo.walks
-        pool.reserve(len(facts.enemies))
-        slots = np.empty(len(facts.enemies), np.int64)
-        for i, (x, y) in enumerate(zip(facts.ex.tolist(), facts.ey.tolist(), strict=True)):
-            slot = pool.get((x, y, flight))
-            if slot < 0:
-                slot = pool.add((x, y, flight))
-                one = pool.block[slot]
-                k.walking(own_steps(facts), adj.BLOCKED, DDX, DDY, np.array([x]),
-                          np.array([y]), one)
-                one[one < 0] = b.width + b.height
-            slots[i] = slot
-        facts.walk_slots = slots
-    return facts.walk_slots
+    or a flyer's; beyond every walk: the map's width plus height).  The slots hold
+    until the pool's next :meth:`~.memo.Pool.reserve`: read them before another
+    call."""
+    b, flight, pool = facts.board, facts.sheet.flight, facts.memo.walks
+    pool.reserve(len(facts.enemies))
+    slots = np.empty(len(facts.enemies), np.int64)
+    for i, (x, y) in enumerate(zip(facts.ex.tolist(), facts.ey.tolist(), strict=True)):
+        slot = pool.get((x, y, flight))
+        if slot < 0:
+            slot = pool.add((x, y, flight))
+            one = pool.block[slot]
+            k.walking(own_steps(facts), adj.BLOCKED, DDX, DDY, np.array([x]),
+                      np.array([y]), one)
+            one[one < 0] = b.width + b.height
+        slots[i] = slot
+    return slots

@@ -140,7 +140,6 @@ class TurnFacts:
         self._shared_bases, self._sheet_keys = memo.shared_bases, memo.sheet_keys
         self._zones = memo.zones_placed(view)  # per character index
         self._due: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self.walk_slots: np.ndarray | None = None
         self._sight_at: np.ndarray | None = None  # :meth:`sight`'s rows, made on first use
         self._sight = np.zeros((0, 0), np.int64)
         self._sight_used = 0
