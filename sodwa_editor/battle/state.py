@@ -33,6 +33,7 @@ import numpy as np
 from ..engine.los import LosBoard
 from ..engine.model import MapModel
 from ..engine.movement import Reach, placed_reach
+from ..engine.terrain import Crossing
 from .board import Board, Feature, Tile, prepare
 from .clock import Clock, Turn, first_tie_team
 from .dice import Streams
@@ -66,10 +67,11 @@ class _Cache:
     Shared by copies of a state until one of them changes; then that one gets a new
     cache, so an entry is never wrong for anyone holding it."""
 
-    __slots__ = ("los", "reach", "engaged")
+    __slots__ = ("los", "crossings", "reach", "engaged")
 
     def __init__(self) -> None:
         self.los: LosBoard | None = None
+        self.crossings: dict[tuple[Tile, Tile], Crossing] = {}  # :meth:`BattleState.crossing`
         self.reach: dict[tuple[int, int, bool], Reach] = {}
         self.engaged: dict[int, tuple[int, ...]] = {}  # :func:`.targeting.engaged_with`
 
@@ -192,6 +194,15 @@ class BattleState:
             names = {t: self.names[i] for t, i in self.occ.items()}
             c.los = LosBoard(self.board.model, sorted(self.occ), names.get)
         return c.los
+
+    def crossing(self, a: Tile, b: Tile) -> Crossing:
+        """The LoS class from tile ``a`` to tile ``b`` on :meth:`los_board` (kept with the
+        arrangement: a refusal and the attack it allows ask the same lines)."""
+        crossings = self._cache.crossings
+        hit = crossings.get((a, b))
+        if hit is None:
+            hit = crossings[(a, b)] = self.los_board().crossing(a, b)
+        return hit
 
     def reach_of(self, i: int, budget: int) -> Reach:
         """Character ``i``'s movement range with ``budget`` steps from where it stands
