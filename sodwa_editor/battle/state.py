@@ -272,10 +272,13 @@ class BattleState:
         terrain).  ``log=False``: an empty event log; ``streams=False``: no random
         streams (an AI's lookahead must not see the real dice; it rolls its own)."""
         other = BattleState.__new__(BattleState)
-        for name in ("rules", "board", "fighters", "sheets", "team", "names", "karma",
-                     "turn_start", "turn_move", "turn_hindered", "result", "abilities",
-                     "revision", "_cache"):
-            setattr(other, name, getattr(self, name))
+        # shared: never changed in place (replaced when they change)
+        other.rules, other.board, other.fighters = self.rules, self.board, self.fighters
+        other.sheets, other.team, other.names = self.sheets, self.team, self.names
+        other.karma, other.result, other.abilities = self.karma, self.result, self.abilities
+        other.turn_start, other.turn_move = self.turn_start, self.turn_move
+        other.turn_hindered, other.revision = self.turn_hindered, self.revision
+        other._cache = self._cache
         self._own_board = other._own_board = False
         other.pos, other.hp, other.moved = list(self.pos), list(self.hp), list(self.moved)
         other.occ = dict(self.occ)
