@@ -21,6 +21,7 @@ from sodwa_editor.battle.sheet import load_roster
 from sodwa_editor.battle.state import BattleState
 from sodwa_editor.battle.teams import team_from_dict
 from sodwa_editor.engine.generate import make_mixed_map
+from sodwa_editor.engine.terrain import Crossing
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -88,6 +89,19 @@ def test_copies_are_independent_and_share_what_does_not_change():
     turn_of(fork, "b")
     apply(fork, Attack(index(fork, "a")), roll=lambda: D100(0, 0))
     assert fork.hp[0] < s.hp[0] and s.turn is not None
+
+
+def test_the_kept_lines_of_sight_are_the_boards_and_go_with_the_arrangement():
+    """``crossing`` keeps each line per arrangement: equal to :meth:`los_board`'s, and
+    asked again after a move (a character on the line blocks it)."""
+    s = battle(grid("...... ......"), [fighter("a", 0, 0, 0, range=5), fighter("b", 1, 5, 0),
+                                fighter("c", 1, 3, 1)])
+    assert s.crossing((0, 0), (5, 0)) is s.los_board().crossing((0, 0), (5, 0))
+    assert s.crossing((0, 0), (5, 0)) is Crossing.CLEAR
+    turn_of(s, "c")
+    apply(s, Move((3, 0)))
+    assert s.crossing((0, 0), (5, 0)) is Crossing.BLOCKED
+    assert s.crossing((5, 0), (0, 0)) is s.los_board().crossing((5, 0), (0, 0))
 
 
 def test_state_hash_is_the_same_in_another_process():

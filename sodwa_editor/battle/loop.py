@@ -240,8 +240,9 @@ def run_battle(state: BattleState, controllers: Sequence[Controller], *,
         raise ValueError(f"a battle needs 2 controllers, not {len(controllers)}")
     decisions: list[Decision] = []
     views = (View(state, 0), View(state, 1))
+    clock = state.clock
     while state.result is None:
-        if state.turn is None:
+        if clock.current is None:
             choice = next_turn(state)
             assert choice is not None
             actor = choice.candidates[0]
@@ -251,20 +252,20 @@ def run_battle(state: BattleState, controllers: Sequence[Controller], *,
                 if actor not in choice.candidates:
                     raise ControllerError(f"team {choice.team} chose {actor}, not one of "
                                           f"{list(choice.candidates)}")
-                decisions.append(Decision(choice.team, actor=actor))
+                decisions.append(Decision(choice.team, actor))
             begin_turn(state, actor)
-        turn = state.turn
+        turn = clock.current
         assert turn is not None
         team = state.team[turn.actor]
         for _ in range(MAX_ACTIONS_PER_TURN):
-            if state.result is not None or state.turn is not turn:
+            if state.result is not None or clock.current is not turn:
                 break
             if not (state.abilities or turn.can_take(ActionType.MOVE)
                     or turn.can_take(ActionType.ATTACK)):
                 action: Action = Pass()
             else:
                 action = controllers[team].decide(views[team])
-                decisions.append(Decision(team, action=action))
+                decisions.append(Decision(team, None, action))
             why = refusal(state, action)
             if why is not None:
                 raise ControllerError(f"team {team}'s controller: {why}")

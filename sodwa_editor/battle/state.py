@@ -33,6 +33,7 @@ import numpy as np
 from ..engine.los import LosBoard
 from ..engine.model import MapModel
 from ..engine.movement import Reach, placed_reach
+from ..engine.terrain import Crossing
 from .board import Board, Feature, Tile, prepare
 from .clock import Clock, Turn, first_tie_team
 from .dice import Streams
@@ -66,10 +67,11 @@ class _Cache:
     Shared by copies of a state until one of them changes; then that one gets a new
     cache, so an entry is never wrong for anyone holding it."""
 
-    __slots__ = ("los", "reach", "engaged")
+    __slots__ = ("los", "crossings", "reach", "engaged")
 
     def __init__(self) -> None:
         self.los: LosBoard | None = None
+        self.crossings: dict[tuple[Tile, Tile], Crossing] = {}  # :meth:`BattleState.crossing`
         self.reach: dict[tuple[int, int, bool], Reach] = {}
         self.engaged: dict[int, tuple[int, ...]] = {}  # :func:`.targeting.engaged_with`
 
@@ -193,6 +195,15 @@ class BattleState:
             c.los = LosBoard(self.board.model, sorted(self.occ), names.get)
         return c.los
 
+    def crossing(self, a: Tile, b: Tile) -> Crossing:
+        """The LoS class from tile ``a`` to tile ``b`` on :meth:`los_board` (kept with the
+        arrangement: a refusal and the attack it allows ask the same lines)."""
+        crossings = self._cache.crossings
+        hit = crossings.get((a, b))
+        if hit is None:
+            hit = crossings[(a, b)] = self.los_board().crossing(a, b)
+        return hit
+
     def reach_of(self, i: int, budget: int) -> Reach:
         """Character ``i``'s movement range with ``budget`` steps from where it stands
         (the engine's ``reach``; friends passed, enemies block).  Its start group
@@ -261,10 +272,13 @@ class BattleState:
         terrain).  ``log=False``: an empty event log; ``streams=False``: no random
         streams (an AI's lookahead must not see the real dice; it rolls its own)."""
         other = BattleState.__new__(BattleState)
-        for name in ("rules", "board", "fighters", "sheets", "team", "names", "karma",
-                     "turn_start", "turn_move", "turn_hindered", "result", "abilities",
-                     "revision", "_cache"):
-            setattr(other, name, getattr(self, name))
+        # shared: never changed in place (replaced when they change)
+        other.rules, other.board, other.fighters = self.rules, self.board, self.fighters
+        other.sheets, other.team, other.names = self.sheets, self.team, self.names
+        other.karma, other.result, other.abilities = self.karma, self.result, self.abilities
+        other.turn_start, other.turn_move = self.turn_start, self.turn_move
+        other.turn_hindered, other.revision = self.turn_hindered, self.revision
+        other._cache = self._cache
         self._own_board = other._own_board = False
         other.pos, other.hp, other.moved = list(self.pos), list(self.hp), list(self.moved)
         other.occ = dict(self.occ)

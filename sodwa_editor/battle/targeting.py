@@ -65,9 +65,8 @@ def attack_refusal(state: BattleState, attacker: int, target: int) -> str | None
     if not within_range(a, d, rng, state.rules):
         dist = distance(a, d, state.rules.targeting.range_metric)
         return f"out of range: {name!r} is {dist:g} tiles away, Range {rng}"
-    board = state.los_board()
-    if board.crossing(a, d) is Crossing.BLOCKED:
-        return f"line of sight {board.los(a, d).describe()}"
+    if state.crossing(a, d) is Crossing.BLOCKED:
+        return f"line of sight {state.los_board().los(a, d).describe()}"
     return None
 
 
@@ -77,14 +76,10 @@ def attack_targets(state: BattleState, attacker: int) -> list[int]:
     if engaged:
         return engaged
     a, rng, rules = state.pos[attacker], state.sheets[attacker].range, state.rules
-    board = None
     out = []
     for j in state.enemies(attacker):
         d = state.pos[j]
-        if not within_range(a, d, rng, rules):
-            continue
-        board = board or state.los_board()
-        if board.crossing(a, d) is not Crossing.BLOCKED:
+        if within_range(a, d, rng, rules) and state.crossing(a, d) is not Crossing.BLOCKED:
             out.append(j)
     return out
 
@@ -98,9 +93,9 @@ def situation(state: BattleState, attacker: int, target: int) -> Situation:
     adjacent = state.board.adjacent(a, d)
     impeded = False
     if not adjacent:
-        impeded = state.los_board().crossing(a, d) is Crossing.IMPEDED
+        impeded = state.crossing(a, d) is Crossing.IMPEDED
     mode = state.rules.awareness.mode
-    sees = mode == "los" and state.los_board().crossing(d, a) is not Crossing.BLOCKED
+    sees = mode == "los" and state.crossing(d, a) is not Crossing.BLOCKED
     extra: tuple[Modifier, ...] = ()
     for ability in state.abilities:
         extra += tuple(ability.modifiers(state, attacker, target))
