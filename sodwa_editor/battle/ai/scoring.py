@@ -20,11 +20,11 @@ predicts before this character's next turn (its turn IP cost decides when that i
 each enemy attacking from a tile of its movement range within its Range of ``f``
 (LoS not checked: a cautious estimate).  Lines of sight and ranges for every
 (tile, enemy) pair are one compiled call (the LoS stacks of every level packed),
-the threat, death, tempo and approach terms of every end tile one call, the table
-of every plan another
-(:mod:`.kernels`); what the battle does not change between decisions is kept in
-the controller's :class:`.memo.Memo`.  The same
-utilities scored the straightforward way: tests/ai_reference.py.
+the threat, death, tempo and approach terms of every end tile one call
+(:mod:`.kernels`), the attack cases and the table of every plan others
+(:mod:`.plan_kernels`); what the battle does not change between decisions is kept
+in the controller's :class:`.memo.Memo`.  The same utilities scored the
+straightforward way: tests/ai_reference.py.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from ..kernels import METRICS
 from ..loop import View
 from . import approach
 from . import kernels as k
+from . import plan_kernels as pk
 from .memo import Memo
 from .profile import GreedyWeights
 from .tsb import turns_before_next
@@ -193,7 +194,7 @@ class TurnFacts:
         view, rules, w = self.view, self.rules, self.w
         mode = rules.awareness.mode
         lo, stacks = self.los.packed()
-        cases, which = k.attack_cases(
+        cases, which = pk.attack_cases(
             px, py, moved.astype(np.int64), self.ex, self.ey, self.board.step, DIR3,
             adj.BLOCKED, self.sight(px, py), IMPEDED, mode == "los", self.level, lo, *stacks,
             self.los.inputs.target, self.liquid, self.span, BLOCKED)
@@ -213,9 +214,10 @@ class TurnFacts:
                 self.i, j, self.my_karma, is_adjacent, impeded, li + self.lo,
                 int(self.level[jy, jx]), has_moved, view.moved(j), is_aware(mode, bool(sees)),
                 on_liquid, int(self.liquid[jy, jx]))
-        k.attack_table(which, p, dmg, karma, np.array([view.hp(j) for j in self.enemies], np.int64),
-                       np.array([view.sheet(j).cost for j in self.enemies], np.int64),
-                       rules.combat.defeated_at_or_below, w.damage, w.kill, w.karma, out)
+        pk.attack_table(which, p, dmg, karma,
+                        np.array([view.hp(j) for j in self.enemies], np.int64),
+                        np.array([view.sheet(j).cost for j in self.enemies], np.int64),
+                        rules.combat.defeated_at_or_below, w.damage, w.kill, w.karma, out)
         return out
 
     def sight(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
@@ -430,7 +432,7 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     if can_move:
         groups[MOVE] = (dx, dy, cost.move_cost, True)
         if can_attack and f.enemies:
-            sel = k.rows_with_target(values)
+            sel = pk.rows_with_target(values)
             groups[MOVE_ATTACK] = (dx[sel], dy[sel], cost.move_cost + cost.attack_cost, True)
     sizes = [len(g[0]) for g in groups.values()]
     rows = f.stationary_rows(np.concatenate([g[0] for g in groups.values()]),
@@ -440,8 +442,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     size = np.zeros(5, np.int64)
     size[list(groups)] = sizes
     start = np.cumsum(size) - size
-    kind, attack, stay, target, tile = k.plan_table(here, targets, values, rows, start, size)
-    utility, ranked = k.best_rows(attack, stay)
+    kind, attack, stay, target, tile = pk.plan_table(here, targets, values, rows, start, size)
+    utility, ranked = pk.best_rows(attack, stay)
     if limit != 1:  # (1: the greedy controller, the best plan and every plan as good)
         ranked = np.argsort(-utility, kind="stable")
         ties = int(np.count_nonzero(utility == utility[ranked[0]]))
