@@ -194,6 +194,7 @@ class TurnFacts:
         view, rules, w = self.view, self.rules, self.w
         mode = rules.awareness.mode
         lo, stacks = self.los.packed()
+        assert lo == self.lo  # the stacks and the situation codes count levels alike
         cases, which = pk.attack_cases(
             px, py, moved.astype(np.int64), self.ex, self.ey, self.board.step, DIR3,
             adj.BLOCKED, self.sight(px, py), IMPEDED, mode == "los", self.level, lo, *stacks,
