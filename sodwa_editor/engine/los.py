@@ -35,6 +35,7 @@ from .los_inputs import (
     _place_characters,
     _stack,
     los_inputs,
+    pair_key,
 )
 from .model import Edge, MapModel
 from .terrain import Crossing
@@ -115,7 +116,7 @@ def _walk(inp: LosInputs, context: Callable[[int, bool], tuple[np.ndarray, ...]]
           src: Tile, dst: Tile) -> tuple[int, int, int, int, int]:
     a = int(inp.elev[src[1], src[0]])
     b = int(inp.elev[dst[1], dst[0]])
-    tc, ec, sc = context(min(a, b), a == b)
+    tc, ec, sc = context(*pair_key(a, b))
     cls, kind, rx, ry, side = k.walk(src[0], src[1], dst[0], dst[1], tc, ec, sc, inp.target)
     return int(cls), int(kind), int(rx), int(ry), int(side)
 
@@ -250,13 +251,18 @@ class LosBoard:
         hit = self._stacks.get(level)
         if hit is None:
             (ctx, tcs, ecs, scs), keys = self.inputs.terrain_stack(level)
-            tcs = tcs.copy()
-            xs = [t[0] for t in self.occupied]
-            ys = [t[1] for t in self.occupied]
-            for j, (lo, lvl) in enumerate(keys):
-                _mark_characters(self.inputs, tcs[j], lo, lvl, xs, ys)
-            hit = self._stacks[level] = (ctx, tcs, ecs, scs)
+            hit = self._stacks[level] = (ctx, self._with_characters(tcs, keys), ecs, scs)
         return hit
+
+    def _with_characters(self, tcs: np.ndarray, keys: list[tuple[int, bool]]) -> np.ndarray:
+        """A copy of the stacked tile contexts ``tcs`` (layer ``j`` keyed ``keys[j]``)
+        with the characters on :attr:`occupied` (L4)."""
+        tcs = tcs.copy()
+        xs = [t[0] for t in self.occupied]
+        ys = [t[1] for t in self.occupied]
+        for j, (lo, level) in enumerate(keys):
+            _mark_characters(self.inputs, tcs[j], lo, level, xs, ys)
+        return tcs
 
     def packed(self) -> tuple[int, Stack]:
         """``(lo, (ctx, tcs, ecs, scs))``: :meth:`stack` of every viewer level of the map
@@ -274,12 +280,7 @@ class LosBoard:
         """
         if self._packed is None:
             lo, (ctx, tcs, ecs, scs), keys = self.inputs.terrain_packed()
-            tcs = tcs.copy()
-            xs = [t[0] for t in self.occupied]
-            ys = [t[1] for t in self.occupied]
-            for j, (low, level) in enumerate(keys):
-                _mark_characters(self.inputs, tcs[j], low, level, xs, ys)
-            self._packed = (lo, (ctx, tcs, ecs, scs))
+            self._packed = (lo, (ctx, self._with_characters(tcs, keys), ecs, scs))
         return self._packed
 
     def fan(self, src: Tile) -> np.ndarray:

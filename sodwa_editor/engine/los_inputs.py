@@ -176,12 +176,11 @@ class LosInputs:
         if self.packs is None:
             levels, index = self.levels()
             lo, hi = int(levels[0]), int(levels[-1])
-            keys = sorted({(min(int(a), int(b)), bool(a == b)) for a in levels
-                           for b in levels})
+            keys = sorted({pair_key(a, b) for a in levels.tolist() for b in levels.tolist()})
             at = {key: i for i, key in enumerate(keys)}
             ctx = np.zeros((hi - lo + 1, *self.elev.shape), np.int64)
             for a in levels.tolist():
-                lut = np.array([at[(min(a, b), a == b)] for b in levels.tolist()], np.int64)
+                lut = np.array([at[pair_key(a, b)] for b in levels.tolist()], np.int64)
                 ctx[a - lo] = lut[index]
             arrays = [self.terrain_context(*key) for key in keys]
             stack = (ctx, *(np.stack([c[i] for c in arrays]) for i in range(3)))
@@ -318,13 +317,21 @@ def los_inputs(model: MapModel) -> LosInputs:
     return inputs
 
 
+def pair_key(a: int, b: int) -> tuple[int, bool]:
+    """The ``(lo, level)`` key of the context a line between parties at levels ``a``
+    and ``b`` is walked on: the lower party's level, and whether the pair is level
+    (docs/rules.md L6-L11: higher tiles are Elevated Terrain for the lower party, and
+    Impeding terrain, objects and characters count for a level pair only)."""
+    return min(a, b), a == b
+
+
 def _stack(inp: LosInputs, context: Callable[[int, bool], tuple[np.ndarray, ...]],
            a: int) -> tuple[Stack, list[tuple[int, bool]]]:
     """``(ctx, tcs, ecs, scs)`` for a viewer at level ``a``: ``ctx[y, x]`` is the index
     of the stacked context arrays that apply to a target on ``(x, y)`` (they depend on
     the target's level relative to the viewer's); and the ``(lo, level)`` keys."""
     levels, ctx = inp.levels()  # ctx: target level -> context index
-    keys = [(min(a, int(b)), a == int(b)) for b in levels]
+    keys = [pair_key(a, int(b)) for b in levels]
     stacked = [context(lo, level) for lo, level in keys]
     return (ctx, np.stack([c[0] for c in stacked]), np.stack([c[1] for c in stacked]),
             np.stack([c[2] for c in stacked])), keys
