@@ -17,18 +17,23 @@ OUT_OF_RANGE = 3
 
 
 @njit(cache=True, nogil=True)
-def sight_to(px, py, tx, ty, rng, metric, ctx, tcs, ecs, scs, tg, out):  # pragma: no cover
-    """``out[i]``: the LoS class from ``(px[i], py[i])`` to ``(tx, ty)``, or
+def _sight_class(x, y, tx, ty, rng, metric, tc, ec, sc, tg):  # pragma: no cover
+    """The LoS class from ``(x, y)`` to ``(tx, ty)`` on the context ``tc, ec, sc``, or
     OUT_OF_RANGE when the target is beyond Range ``rng`` (``rng < 0``: no range
-    check).  Every viewer stands at the level the stack was built for."""
+    check)."""
+    if rng >= 0 and not bk.in_range(tx - x, ty - y, rng, metric):
+        return OUT_OF_RANGE
+    c, _k, _x, _y, _s = lk.walk(x, y, tx, ty, tc, ec, sc, tg)
+    return c
+
+
+@njit(cache=True, nogil=True)
+def sight_to(px, py, tx, ty, rng, metric, ctx, tcs, ecs, scs, tg, out):  # pragma: no cover
+    """``out[i]``: :func:`_sight_class` from ``(px[i], py[i])`` to ``(tx, ty)``.  Every
+    viewer stands at the level the stack was built for."""
     k = ctx[ty, tx]
     for i in range(px.shape[0]):
-        x, y = px[i], py[i]
-        if rng >= 0 and not bk.in_range(tx - x, ty - y, rng, metric):
-            out[i] = OUT_OF_RANGE
-            continue
-        c, _k, _x, _y, _s = lk.walk(x, y, tx, ty, tcs[k], ecs[k], scs[k], tg)
-        out[i] = c
+        out[i] = _sight_class(px[i], py[i], tx, ty, rng, metric, tcs[k], ecs[k], scs[k], tg)
 
 
 @njit(cache=True, nogil=True)
@@ -92,8 +97,8 @@ def walking(step, blocked, ddx, ddy, sx, sy, out):  # pragma: no cover
 @njit(cache=True, nogil=True)
 def sight_of(px, py, at, rows, used, ex, ey, rng, metric, level, lo, ctx, tcs, ecs, scs, tg,
              out):  # pragma: no cover
-    """``out[i, b]``: the LoS class from ``(px[i], py[i])`` to enemy ``b`` at ``(ex[b],
-    ey[b])``, or OUT_OF_RANGE beyond Range ``rng`` (as :func:`sight_to`), each viewer
+    """``out[i, b]``: :func:`_sight_class` from ``(px[i], py[i])`` to enemy ``b`` at
+    ``(ex[b], ey[b])`` (OUT_OF_RANGE beyond Range ``rng``), each viewer
     at its own level ``level[py[i], px[i]]`` (the stacks of every level packed:
     :meth:`~sodwa_editor.engine.los.LosBoard.packed`, lowest level ``lo``).
 
@@ -108,13 +113,9 @@ def sight_of(px, py, at, rows, used, ex, ey, rng, metric, level, lo, ctx, tcs, e
             used += 1
             v = level[y, x] - lo
             for b in range(ex.shape[0]):
-                tx, ty = ex[b], ey[b]
-                if rng >= 0 and not bk.in_range(tx - x, ty - y, rng, metric):
-                    rows[r, b] = OUT_OF_RANGE
-                    continue
-                k = ctx[v, ty, tx]
-                c, _k, _x, _y, _s = lk.walk(x, y, tx, ty, tcs[k], ecs[k], scs[k], tg)
-                rows[r, b] = c
+                k = ctx[v, ey[b], ex[b]]
+                rows[r, b] = _sight_class(x, y, ex[b], ey[b], rng, metric, tcs[k], ecs[k],
+                                          scs[k], tg)
         for b in range(ex.shape[0]):
             out[i, b] = rows[r, b]
     return used
@@ -133,11 +134,10 @@ def firing_walks(x, y, rng, metric, level, lo, ctx, tcs, ecs, scs, tg, impeded, 
     n = 0
     for vy in range(max(0, y - rng), min(h, y + rng + 1)):
         for vx in range(max(0, x - rng), min(w, x + rng + 1)):
-            if (vx == x and vy == y) or not bk.in_range(x - vx, y - vy, rng, metric):
+            if vx == x and vy == y:
                 continue
             k = ctx[level[vy, vx] - lo, y, x]
-            c, _k, _x, _y, _s = lk.walk(vx, vy, x, y, tcs[k], ecs[k], scs[k], tg)
-            if c <= impeded:
+            if _sight_class(vx, vy, x, y, rng, metric, tcs[k], ecs[k], scs[k], tg) <= impeded:
                 fx[n] = vx
                 fy[n] = vy
                 n += 1
