@@ -18,12 +18,13 @@ Utility, in hit points, of a plan that attacks ``j`` (if any) and ends on tile
 numbers, exact, no sampling).  The threat on ``f`` counts every enemy turn the TSB
 predicts before this character's next turn (its turn IP cost decides when that is),
 each enemy attacking from a tile of its movement range within its Range of ``f``
-(LoS not checked: a cautious estimate).  Lines of sight and ranges for every
-(tile, enemy) pair are one compiled call (the LoS stacks of every level packed),
-the threat, death, tempo and approach terms of every end tile one call
-(:mod:`.kernels`), the attack cases and the table of every plan others
-(:mod:`.plan_kernels`); what the battle does not change between decisions is kept
-in the controller's :class:`.memo.Memo`.  The same utilities scored the
+(LoS not checked: a cautious estimate).  A decision is three compiled passes
+(:mod:`.plan_passes`: the attack cases from every tile with their lines of sight;
+the turn counts, the enemies that may strike and the end tiles' levels; the attack
+values, the stay terms of every end tile and the table of every plan), with Python
+between them only for what is kept in dictionaries (the BIP's numbers per situation,
+threat zones, walking distances); what the battle does not change between decisions
+is kept in the controller's :class:`.memo.Memo`.  The same utilities scored the
 straightforward way: tests/ai_reference.py.
 """
 
@@ -46,7 +47,7 @@ from ..kernels import METRICS
 from ..loop import View
 from . import approach
 from . import kernels as k
-from . import plan_kernels as pk
+from . import plan_passes as pp
 from .memo import Memo
 from .profile import GreedyWeights
 from .tsb import turns_before_next
@@ -54,6 +55,15 @@ from .tsb import turns_before_next
 BLOCKED = int(Crossing.BLOCKED)
 IMPEDED = int(Crossing.IMPEDED)
 NO = -np.inf
+#: Empty arrays standing for what a decision does not have (no tiles, no cases, no
+#: lines of sight walked yet).
+NONE = np.zeros(0, np.int64)
+#: No tiles, read-only as a movement range's tiles are (one compiled version of a pass).
+NO_TILES = np.zeros(0, np.int64)
+NO_TILES.flags.writeable = False
+NO_FLOAT = np.zeros(0)
+NO_SIGHT = np.zeros((0, 0), np.int64)
+NO_ROWS = np.zeros((0, 0), np.int64)
 #: The BIP's karma-free numbers kept per (sheets, situation) for a board at most.
 SHARED_BASES = 1 << 16
 #: Plan kinds, in enumeration order.
@@ -67,9 +77,9 @@ for _d, (_dx, _dy) in enumerate(adj.DIRS):
     DIR3[_dy + 1, _dx + 1] = _d
 
 
-#: What :func:`.kernels.gap` reads besides the tiles: the walks block and each enemy's
-#: slot in it, the firing block and slots, the melee flags and the LoS classes.
-ApproachInputs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: What :func:`.kernels.gap` reads besides the tiles and their lines of sight: the
+#: walks block and each enemy's slot in it, the firing block and slots, the melee flags.
+ApproachInputs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 class Plan:
@@ -119,17 +129,17 @@ class TurnFacts:
         self.tile = view.tile(actor)
         self.metric = METRICS[self.rules.targeting.range_metric]
         self.enemies: list[int] = []
+        #: The enemies' tiles, by their place in :attr:`enemies`.
+        self.enemy_tiles: list[tuple[int, int]] = []
         occupied: list[tuple[int, int]] = []
-        xs: list[int] = []
-        ys: list[int] = []
         for j in range(view.size):
             if view.alive(j) and j != actor:
                 occupied.append(tile := view.tile(j))
                 if view.team_of(j) != self.team:
                     self.enemies.append(j)
-                    xs.append(tile[0])
-                    ys.append(tile[1])
-        self.ex, self.ey = np.array(xs, np.int64), np.array(ys, np.int64)
+                    self.enemy_tiles.append(tile)
+        self.ex = np.array([t[0] for t in self.enemy_tiles], np.int64)
+        self.ey = np.array([t[1] for t in self.enemy_tiles], np.int64)
         self.memo = memo = memo or Memo()
         memo.check(view)
         self.los = memo.los_board(view, occupied)  # the actor off its tile: it may move
@@ -140,10 +150,6 @@ class TurnFacts:
         self._previews, self._bases = memo.previews, memo.bases
         self._shared_bases, self._sheet_keys = memo.shared_bases, memo.sheet_keys
         self._zones = memo.zones_placed(view)  # per character index
-        self._due: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._sight_at: np.ndarray | None = None  # :meth:`sight`'s rows, made on first use
-        self._sight = np.zeros((0, 0), np.int64)
-        self._sight_used = 0
 
     # ------------------------------------------------------------ attacks
     def _preview(self, a: int, d: int, karma: int, *facts: int) -> tuple[float, int, float]:
@@ -182,88 +188,78 @@ class TurnFacts:
             self._previews[key] = hit
         return hit
 
-    def attack_values(self, px: np.ndarray, py: np.ndarray, moved: np.ndarray) -> np.ndarray:
-        """``(len(px), len(enemies))`` utilities of attacking each enemy from each tile
-        (``-inf``: not a legal target from there: RB targeting rules).  The BIP is
-        asked once per distinct situation (enemy, kind, impeded, level, awareness,
-        Liquid), not once per tile."""
-        n, m = len(px), len(self.enemies)
-        out = np.full((n, m), NO)
-        if n == 0 or m == 0:
-            return out
-        view, rules, w = self.view, self.rules, self.w
-        mode = rules.awareness.mode
-        lo, stacks = self.los.packed()
-        assert lo == self.lo  # the stacks and the situation codes count levels alike
-        cases, which = pk.attack_cases(
-            px, py, moved.astype(np.int64), self.ex, self.ey, self.board.step, DIR3,
-            adj.BLOCKED, self.sight(px, py), IMPEDED, mode == "los", self.level, lo, *stacks,
-            self.los.inputs.target, self.liquid, self.span, BLOCKED)
-        if len(cases) == 0:
-            return out
-        p, dmg, karma = np.empty(len(cases)), np.empty(len(cases), np.int64), np.empty(len(cases))
+    def case_values(self, cases: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per situation case of :func:`.plan_passes.attack_pass` (a code packing the
+        enemy, adjacency, impeded LoS, awareness, Liquid, Move flag and level): P(hit)
+        with karma, damage on a hit and expected karma earned, from the BIP (asked
+        once per distinct situation, not once per tile)."""
+        n = len(cases)
+        p, dmg, karma = np.empty(n), np.empty(n, np.int64), np.empty(n)
+        view, mode, span, lo = self.view, self.rules.awareness.mode, self.span, self.lo
         for c, value in enumerate(cases.tolist()):
-            value, li = divmod(value, self.span)
+            value, li = divmod(value, span)
             value, has_moved = divmod(value, 2)
             value, on_liquid = divmod(value, 2)
             value, sees = divmod(value, 2)
             value, impeded = divmod(value, 2)
             b, is_adjacent = divmod(value, 2)
             j = self.enemies[b]
-            jx, jy = int(self.ex[b]), int(self.ey[b])
+            jx, jy = self.enemy_tiles[b]
             p[c], dmg[c], karma[c] = self._preview(
-                self.i, j, self.my_karma, is_adjacent, impeded, li + self.lo,
+                self.i, j, self.my_karma, is_adjacent, impeded, li + lo,
                 int(self.level[jy, jx]), has_moved, view.moved(j), is_aware(mode, bool(sees)),
                 on_liquid, int(self.liquid[jy, jx]))
-        pk.attack_table(which, p, dmg, karma,
-                        np.array([view.hp(j) for j in self.enemies], np.int64),
-                        np.array([view.sheet(j).cost for j in self.enemies], np.int64),
-                        rules.combat.defeated_at_or_below, w.damage, w.kill, w.karma, out)
-        return out
+        return p, dmg, karma
 
     def sight(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
         """``(len(px), len(enemies))``: the LoS class from each tile to each enemy, or
         :data:`.kernels.OUT_OF_RANGE` beyond the actor's Range (the actor off its
-        tile); each tile walked once per decision (:func:`.kernels.sight_of`)."""
-        if self._sight_at is None:
-            h, w = self.board.height, self.board.width
-            self._sight_at = np.full((h, w), -1, np.int64)
-            self._sight = np.empty((h * w, len(self.enemies)), np.int64)
-        out = np.empty((len(px), len(self.enemies)), np.int64)
+        tile; :func:`.kernels.sight_of`)."""
+        h, w = self.board.height, self.board.width
+        m = len(self.enemies)
+        out = np.empty((len(px), m), np.int64)
         lo, stacks = self.los.packed()
-        self._sight_used = k.sight_of(px, py, self._sight_at, self._sight, self._sight_used,
-                                      self.ex, self.ey, self.sheet.range, self.metric,
-                                      self.level, lo, *stacks, self.los.inputs.target, out)
+        k.sight_of(px, py, np.full((h, w), -1, np.int64), np.empty((h * w, m), np.int64), 0,
+                   self.ex, self.ey, self.sheet.range, self.metric, self.level, lo, *stacks,
+                   self.los.inputs.target, out)
         return out
 
     # ------------------------------------------------------------ threat
+    def due(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per enemy: its IP, its Initiative and whether it still has a turn in this
+        tick (the inputs of :func:`.tsb.turns_before_next`)."""
+        view = self.view
+        return (np.array([view.ip(j) for j in self.enemies], np.int64),
+                np.array([view.sheet(j).initiative for j in self.enemies], np.int64),
+                np.array([view.ticks_until_turn(j) == 0 for j in self.enemies], np.int64))
+
     def times_before(self, extras: list[int]) -> np.ndarray:
         """``out[c, b]``: enemy ``b``'s turns the TSB predicts before this character's
         next turn when it spends ``extras[c]`` more IP this turn (ties counted as
         before; :func:`.tsb.turns_before_next`, equal to counting :meth:`View.tsb`'s
         entries)."""
-        view = self.view
-        if self._due is None:
-            self._due = (np.array([view.ip(j) for j in self.enemies], np.int64),
-                         np.array([view.sheet(j).initiative for j in self.enemies], np.int64),
-                         np.array([view.ticks_until_turn(j) == 0 for j in self.enemies],
-                                  np.int64))
-        return turns_before_next(view.ip(self.i), self.sheet.initiative,
-                                 np.array(extras, np.int64), *self._due, self.rules.clock)
+        return turns_before_next(self.view.ip(self.i), self.sheet.initiative,
+                                 np.array(extras, np.int64), *self.due(), self.rules.clock)
 
     def gap(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
         """Per tile: steps still to go before the character can strike its nearest
         enemy with its better attack kind against it (higher expected damage: melee
         needs adjacency, ranged Range and a line of sight that is not blocked)."""
         out = np.empty(len(fx))
-        k.gap(fx, fy, *self.gap_inputs(fx, fy), self.sheet.range, IMPEDED, out)
+        walks, walk_slots, fire, fire_slots, melee = self.approach_inputs()
+        sight = (np.zeros((len(fx), len(self.enemies)), np.int64) if melee.all()
+                 else self.sight(fx, fy))
+        k.gap(fx, fy, walks, walk_slots, fire, fire_slots, melee, sight, self.sheet.range,
+              IMPEDED, out)
         return out
 
-    def gap_inputs(self, fx: np.ndarray, fy: np.ndarray) -> ApproachInputs:
-        """What :func:`.kernels.gap` reads for the tiles ``(fx, fy)``: the walks to each
-        enemy (a pool's block and each enemy's slot in it), the walks to a tile to
-        shoot it from (the same), whether melee is the better kind against it, and
-        the LoS classes from each tile to it."""
+    def approach_inputs(self) -> ApproachInputs:
+        """What :func:`.kernels.gap` reads besides the tiles and their lines of sight:
+        the walks to each enemy (a pool's block and each enemy's slot in it), the
+        walks to a tile to shoot it from (the same; not read for an enemy approached
+        for melee) and whether melee is the better kind against it.  The slots hold
+        until the pools' next :meth:`~.memo.Pool.reserve`: read them before another
+        call."""
         melee = np.zeros(len(self.enemies), bool)
         kinds = self.memo.kinds
         for b, j in enumerate(self.enemies):
@@ -279,13 +275,16 @@ class TurnFacts:
             melee[b] = hit
         walk_slots = approach.walks(self)
         walks = self.memo.walks.block
-        if melee.all():
-            # not read: every enemy is approached for melee
-            return (walks, walk_slots, walks, np.full(len(self.enemies), -1, np.int64), melee,
-                    np.zeros((len(fx), len(self.enemies)), np.int64))
+        if melee.all():  # the firing walks are not read: every enemy is approached for melee
+            return walks, walk_slots, walks, np.full(len(self.enemies), -1, np.int64), melee
         fire_slots = approach.firing(self, melee)
-        return (walks, walk_slots, self.memo.firing.block, fire_slots, melee,
-                self.sight(fx, fy))
+        return walks, walk_slots, self.memo.firing.block, fire_slots, melee
+
+    def strike_squares(self) -> np.ndarray:
+        """Per enemy: its Move plus its Range (at least 1), the half width of the
+        Chebyshev square about it that holds its threat zone (:meth:`may_strike`)."""
+        return np.array([s.move + max(1, s.range) for s in map(self.view.sheet, self.enemies)],
+                        np.int64)
 
     def may_strike(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
         """Per enemy: whether some tile ``(fx[i], fy[i])`` lies within its Move plus its
@@ -294,10 +293,8 @@ class TurnFacts:
         every range metric's area lies inside the square of its Range; an enemy for
         which this is False threatens none of the tiles, so its zone is not worked
         out."""
-        sheets = [self.view.sheet(j) for j in self.enemies]
-        out = np.empty(len(sheets), bool)
-        k.within_square(fx, fy, self.ex, self.ey,
-                        np.array([s.move + max(1, s.range) for s in sheets], np.int64), out)
+        out = np.empty(len(self.enemies), bool)
+        k.within_square(fx, fy, self.ex, self.ey, self.strike_squares(), out)
         return out
 
     def _zone(self, b: int) -> np.ndarray:
@@ -338,49 +335,24 @@ class TurnFacts:
             hit = self.memo.threats[key] = (still[0], moved[0], moved[1])
         return hit
 
-    def stationary_rows(self, fx: np.ndarray, fy: np.ndarray, extras: list[int],
-                        moves: list[bool], sizes: list[int]) -> np.ndarray:
-        """The terms of ending the turn on each tile ``(fx[i], fy[i])`` (threat, death,
-        tempo, approach; one call for all of a turn's plans).  The tiles come in
-        groups (plan kinds) of ``sizes[g]`` tiles, each having spent ``extras[g]``
-        more IP with Move flag ``moves[g]``.  The threat and death terms: every
-        enemy turn the TSB puts before the next one attacks from its zone, hitting
-        with the BIP's chance for the tile's level and Move flag; all four terms in
-        one call (:func:`.kernels.stay`)."""
-        w, view = self.w, self.view
-        n, m = len(fx), len(self.enemies)
-        hp = view.hp(self.i)
-        floor = view.rules.combat.defeated_at_or_below
-        lethal = max(0, hp - floor)
-        costs = sorted(set(extras))
-        times = self.times_before(costs)
-        lev = self.level[fy, fx]
-        levels, lev_i = distinct(lev)
+    def threat_inputs(self, strike: np.ndarray, levels: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(zones, q, dmg)`` for :func:`.kernels.stay`: the threat zone of every enemy
+        that may ``strike`` (others: none), its hit chances on this character standing
+        on each of ``levels`` (not moved, moved) and its damage on a hit."""
+        m = len(self.enemies)
         zones = np.zeros((m, self.board.height, self.board.width), bool)
         q = np.zeros((m, len(levels), 2))
         dmg = np.zeros(m, np.int64)
-        for b in np.nonzero((times.max(axis=0, initial=0) > 0)
-                            & self.may_strike(fx, fy))[0].tolist():
+        for b in np.flatnonzero(strike).tolist():
             zones[b] = self._zone(b)
             j = self.enemies[b]
-            sj = view.sheet(j)
-            at = int(self.level[self.ey[b], self.ex[b]])
+            melee = self.view.sheet(j).range <= 1
+            ax, ay = self.enemy_tiles[b]
+            at = int(self.level[ay, ax])
             for li, level in enumerate(levels.tolist()):
-                q[b, li, 0], q[b, li, 1], dmg[b] = self._threat_hit(j, sj.range <= 1, at,
-                                                                     int(level))
-        if m:
-            approach_inputs = self.gap_inputs(fx, fy)
-        else:
-            none = np.zeros(0, np.int64)
-            approach_inputs = (self.memo.walks.block, none, self.memo.firing.block, none,
-                               np.zeros(0, bool), np.zeros((n, 0), np.int64))
-        out = np.empty(n)
-        k.stay(fx, fy, np.array(sizes, np.int64),
-               np.array([costs.index(c) for c in extras], np.int64),
-               np.array(moves, np.int64), np.array(extras, np.int64), times, zones, q, lev_i,
-               dmg, lethal, *approach_inputs, self.sheet.range, IMPEDED,
-               np.array([w.threat, w.death, w.ip, w.approach]), self.sheet.cost / 100, out)
-        return out
+                q[b, li, 0], q[b, li, 1], dmg[b] = self._threat_hit(j, melee, at, level)
+        return zones, q, dmg
 
 
 def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -395,63 +367,76 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     """The plans for the actor's turn from now, best first (ties in enumeration
     order: pass, attack only, attack then move, move only, move then attack; tiles
     row-major, enemies by index): the best ``limit`` (None: all) and every plan as
-    good as the best.  Utilities are scored in arrays; only the plans returned are
-    built as objects."""
+    good as the best.  Utilities are scored in arrays (:mod:`.plan_passes`); only the
+    plans returned are built as objects."""
     if memo is not None and memo.pending is not None:
         kept = memo.take(view, weights, limit)
         if kept is not None:
             return kept
     f = TurnFacts(view, weights, memo)
+    rules, w, sheet, m = f.rules, weights, f.sheet, len(f.enemies)
+    cost = rules.clock
     move_x, move_y = view.move_tiles()
-    cost = view.rules.clock
-    can_attack = view.can_take(ActionType.ATTACK)
+    can_attack = view.can_take(ActionType.ATTACK) and m > 0
     can_move = view.can_take(ActionType.MOVE) and len(move_x) > 0
-    moved_now = view.moved(f.i)
-    cx, cy = np.array([f.tile[0]], np.int64), np.array([f.tile[1]], np.int64)
+    moved_now = int(view.moved(f.i))
+    cx, cy = f.tile
+    dx, dy = (move_x, move_y) if can_move else (NO_TILES, NO_TILES)
+    lo, stacks = f.los.packed()
+    assert lo == f.lo  # the stacks and the situation codes count levels alike
+    target = f.los.inputs.target
 
-    # every end tile with its IP spent and Move flag, scored in one call; the tiles
-    # of a Move then an Attack only where some enemy can be attacked from
-    groups: dict[int, tuple[np.ndarray, np.ndarray, int, bool]] = {
-        PASS: (cx, cy, 0, moved_now)}
-    here = np.zeros(0)
-    targets = np.zeros(0, np.int64)
-    qx = qy = dx = dy = sel = np.zeros(0, np.int64)
-    if can_move:
-        dx, dy = move_x, move_y
-    values = np.zeros((0, len(f.enemies)))
-    if can_attack and f.enemies:  # from here and from every Move's end tile, one call
-        values = f.attack_values(np.concatenate([cx, dx]), np.concatenate([cy, dy]),
-                                 np.concatenate([[moved_now], np.ones(len(dx), bool)]))
-        here, values = values[0], values[1:]
-        targets = np.nonzero(here > NO)[0]
-        if len(targets):
-            groups[ATTACK] = (cx, cy, cost.attack_cost, moved_now)
-        quarter = move_after_attack(view.move_this_turn, view.rules.actions)
-        if len(targets) and view.can_take(ActionType.MOVE) and quarter > 0:
+    # the attacks from here and from every Move's end tile
+    here = False
+    at, rows, used = NO_SIGHT, NO_ROWS, 0
+    which, p, dmg, karma = np.zeros((0, m), np.int64), NO_FLOAT, NONE, NO_FLOAT
+    if can_attack:
+        cases, which, here, at, rows, used = pp.attack_pass(
+            cx, cy, moved_now, dx, dy, f.ex, f.ey, sheet.range, f.metric, f.level, lo,
+            *stacks, target, f.board.step, DIR3, adj.BLOCKED, IMPEDED,
+            rules.awareness.mode == "los", f.liquid, f.span, BLOCKED)
+        p, dmg, karma = f.case_values(cases)
+    qx = qy = NO_TILES
+    attack_move = False
+    if here and view.can_take(ActionType.MOVE):
+        quarter = move_after_attack(view.move_this_turn, rules.actions)
+        if quarter > 0:
             qx, qy = view.reach(f.i, quarter).moves
-            groups[ATTACK_MOVE] = (qx, qy, cost.attack_cost + cost.move_cost, True)
-    if can_move:
-        groups[MOVE] = (dx, dy, cost.move_cost, True)
-        if can_attack and f.enemies:
-            sel = pk.rows_with_target(values)
-            groups[MOVE_ATTACK] = (dx[sel], dy[sel], cost.move_cost + cost.attack_cost, True)
-    sizes = [len(g[0]) for g in groups.values()]
-    rows = f.stationary_rows(np.concatenate([g[0] for g in groups.values()]),
-                             np.concatenate([g[1] for g in groups.values()]),
-                             [g[2] for g in groups.values()],
-                             [g[3] for g in groups.values()], sizes)
-    size = np.zeros(5, np.int64)
-    size[list(groups)] = sizes
-    start = np.cumsum(size) - size
-    kind, attack, stay, target, tile = pk.plan_table(here, targets, values, rows, start, size)
-    utility, ranked = pk.best_rows(attack, stay)
+            attack_move = True
+    present = np.array([True, here, attack_move, can_move, can_move and can_attack], np.int64)
+    extras = np.array([0, cost.attack_cost, cost.attack_cost + cost.move_cost, cost.move_cost,
+                       cost.move_cost + cost.attack_cost], np.int64)
+
+    # the threat terms' inputs: turn counts, the enemies that may strike, the levels
+    times, strike, levels = pp.stay_facts(
+        cx, cy, qx, qy, dx, dy, present, f.level, view.ip(f.i), sheet.initiative, extras,
+        *f.due(), cost.turn_threshold, cost.turn_cost, cost.one_turn_per_tick, f.ex, f.ey,
+        f.strike_squares())
+    zones, q, threat_dmg = f.threat_inputs(strike, levels)
+    if m:
+        walks, walk_slots, fire, fire_slots, melee = f.approach_inputs()
+    else:
+        walks = fire = f.memo.walks.block
+        walk_slots = fire_slots = NONE
+        melee = np.zeros(0, bool)
+
+    # every plan in one pass
+    floor = rules.combat.defeated_at_or_below
+    kind, stay, target_of, tile, utility, ranked = pp.plan_pass(
+        cx, cy, moved_now, qx, qy, dx, dy, present, extras, which, p, dmg, karma,
+        np.array([view.hp(j) for j in f.enemies], np.int64),
+        np.array([view.sheet(j).cost for j in f.enemies], np.int64), floor, w.damage, w.kill,
+        w.karma, times, zones, q, levels, threat_dmg, max(0, view.hp(f.i) - floor), walks,
+        walk_slots, fire, fire_slots, melee, at, rows, used, f.ex, f.ey, sheet.range,
+        f.metric, f.level, lo, *stacks, target, IMPEDED,
+        np.array([w.threat, w.death, w.ip, w.approach]), sheet.cost / 100)
     if limit != 1:  # (1: the greedy controller, the best plan and every plan as good)
         ranked = np.argsort(-utility, kind="stable")
         ties = int(np.count_nonzero(utility == utility[ranked[0]]))
         ranked = ranked[:len(ranked) if limit is None else max(limit, ties)]
 
     def steps(r: int) -> tuple[Action, ...]:
-        k, b, t = int(kind[r]), int(target[r]), int(tile[r])
+        k, b, t = int(kind[r]), int(target_of[r]), int(tile[r])
         if k == PASS:
             return (Pass(),)
         if k == ATTACK:

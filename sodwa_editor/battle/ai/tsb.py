@@ -53,8 +53,10 @@ def turns_by(ip: int, initiative: int, due_now: bool, tick: int, until: int,
 
 
 @njit(cache=True, nogil=True)
-def _table(ip, initiative, extras, ips, initiatives, due, threshold, cost, once,
-           out):  # pragma: no cover
+def turn_table(ip, initiative, extras, ips, initiatives, due, threshold, cost, once,
+               out):  # pragma: no cover
+    """:func:`turns_before_next` into ``out`` (compiled callers: the arrays as there,
+    the clock rules as numbers)."""
     for c in range(extras.shape[0]):
         ahead = max(1, _ticks_to_reach(ip - extras[c], initiative, threshold))
         for b in range(ips.shape[0]):
@@ -78,7 +80,7 @@ def turns_before_next(ip: int, initiative: int, extras: np.ndarray, ips: np.ndar
     [[1]]
     """
     out = np.empty((len(extras), len(ips)), np.int64)
-    _table(ip, initiative, np.ascontiguousarray(extras, np.int64),
+    turn_table(ip, initiative, np.ascontiguousarray(extras, np.int64),
            np.ascontiguousarray(ips, np.int64), np.ascontiguousarray(initiatives, np.int64),
            np.ascontiguousarray(due, np.int64), rules.turn_threshold, rules.turn_cost,
            rules.one_turn_per_tick, out)
