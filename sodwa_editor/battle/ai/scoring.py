@@ -50,7 +50,6 @@ from . import kernels as k
 from . import plan_passes as pp
 from .memo import Memo
 from .profile import GreedyWeights
-from .tsb import turns_before_next
 
 BLOCKED = int(Crossing.BLOCKED)
 IMPEDED = int(Crossing.IMPEDED)
@@ -233,14 +232,6 @@ class TurnFacts:
                 np.array([view.sheet(j).initiative for j in self.enemies], np.int64),
                 np.array([view.ticks_until_turn(j) == 0 for j in self.enemies], np.int64))
 
-    def times_before(self, extras: list[int]) -> np.ndarray:
-        """``out[c, b]``: enemy ``b``'s turns the TSB predicts before this character's
-        next turn when it spends ``extras[c]`` more IP this turn (ties counted as
-        before; :func:`.tsb.turns_before_next`, equal to counting :meth:`View.tsb`'s
-        entries)."""
-        return turns_before_next(self.view.ip(self.i), self.sheet.initiative,
-                                 np.array(extras, np.int64), *self.due(), self.rules.clock)
-
     def gap(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
         """Per tile: steps still to go before the character can strike its nearest
         enemy with its better attack kind against it (higher expected damage: melee
@@ -353,13 +344,6 @@ class TurnFacts:
             for li, level in enumerate(levels.tolist()):
                 q[b, li, 0], q[b, li, 1], dmg[b] = self._threat_hit(j, melee, at, level)
         return zones, q, dmg
-
-
-def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(values, return_inverse=True)`` for small integers (levels, codes, IP
-    costs, tile numbers), by counting (:func:`.kernels.distinct`): the sorted
-    distinct values and each value's index among them."""
-    return k.distinct(np.ascontiguousarray(values, np.int64))
 
 
 def plans(view: View, weights: GreedyWeights, limit: int | None = None,
