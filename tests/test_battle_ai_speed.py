@@ -312,12 +312,12 @@ def test_threat_zones_are_kept_per_arrangement_and_dropped_with_the_terrain(monk
     turn_of(s, "a")
     plans(View(s, 0), WEIGHTS, None, memo)
     assert b in asked
-    kept = memo.zones_placed(View(s, 0))[b]
+    kept = memo.zones_placed(View(s, 0).placement)[b]
 
     asked.clear()
     again = s.copy(log=False, streams=False)
     plans(View(again, 0), WEIGHTS, None, memo)
-    assert b not in asked and memo.zones_placed(View(again, 0))[b] is kept
+    assert b not in asked and memo.zones_placed(View(again, 0).placement)[b] is kept
 
     shared = s.board
     apply(s, AttackTerrain(1, 0))  # destroyed: the battle forks its board
@@ -327,4 +327,5 @@ def test_threat_zones_are_kept_per_arrangement_and_dropped_with_the_terrain(monk
     assert b in asked
     fresh = Memo()
     plans(View(s, 0), WEIGHTS, None, fresh)
-    assert np.array_equal(memo.zones_placed(View(s, 0))[b], fresh.zones_placed(View(s, 0))[b])
+    placement = View(s, 0).placement
+    assert np.array_equal(memo.zones_placed(placement)[b], fresh.zones_placed(placement)[b])

@@ -32,6 +32,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 import numpy as np
+from numba.extending import register_jitable
 
 from .rules import ActionRules, ClockRules, OrderRules
 
@@ -89,10 +90,23 @@ def first_tie_team(order: OrderRules, setup: np.random.Generator) -> int:
     return int(setup.integers(0, 2))
 
 
+@register_jitable  # also callable from compiled code (the AIs' TSB counts)
 def ticks_to_reach(ip: int, initiative: int, threshold: int) -> int:
     """Ticks until ``ip`` reaches ``threshold`` gaining ``initiative`` per tick
     (RB: "Characters gain IP equal to their Initiative attribute once per tick")."""
     return 0 if ip >= threshold else -(-(threshold - ip) // initiative)
+
+
+@register_jitable  # also callable from compiled code (the AIs' TSB counts)
+def turn_wait(ip: int, initiative: int, acted: bool, threshold: int, once: bool) -> int:
+    """Ticks until an undefeated character's next turn (RB Character Panel: "how many
+    ticks until they get another turn"); 0 = it is due in this tick.  ``acted``: it
+    had its turn in this tick, which with ``once`` (one turn per tick, B10) puts its
+    next turn in the next tick at the earliest."""
+    need = ticks_to_reach(ip, initiative, threshold)
+    if need == 0 and acted and once:
+        return 1  # had its turn in this tick (B10; _eligible's other terms hold)
+    return need
 
 
 def tie_break(top: list[int], team: Sequence[int], last_team: int | None,
@@ -372,10 +386,9 @@ class Clock:
         until they get another turn"); 0 = it is due in this tick."""
         if not self.active[i]:
             raise ValueError(f"character {i} is defeated")
-        need = ticks_to_reach(self.ip[i], self.initiative[i], self.rules.turn_threshold)
-        if need == 0 and self.acted[i] and self.rules.one_turn_per_tick:
-            return 1  # had its turn in this tick (B10; _eligible's other terms hold)
-        return need
+        rules = self.rules
+        return turn_wait(self.ip[i], self.initiative[i], self.acted[i], rules.turn_threshold,
+                         rules.one_turn_per_tick)
 
     def predict(self, n: int) -> list[Prediction]:
         """The TSB: the next ``n`` turns, assuming every future turn is a pass.

@@ -123,6 +123,17 @@ class View:
     def tile(self, i: int) -> tuple[int, int]:
         return self._state.pos[i]
 
+    @property
+    def placement(self) -> tuple[tuple[int, int] | None, ...]:
+        """Every character's tile by index, None once defeated (the same tuple while
+        nobody moves or falls: a cheap key for what rests on the arrangement)."""
+        return self._state.placement()
+
+    @property
+    def hps(self) -> Sequence[int]:
+        """Every character's HP, by index (the battle's own list: do not change it)."""
+        return self._state.hp
+
     def hp(self, i: int) -> int:
         return self._state.hp[i]
 
@@ -138,6 +149,17 @@ class View:
 
     def ticks_until_turn(self, i: int) -> int:
         return self._state.clock.ticks_until_turn(i)
+
+    @property
+    def ips(self) -> Sequence[int]:
+        """Every character's IP, by index (the clock's own list: do not change it)."""
+        return self._state.clock.ip
+
+    @property
+    def acted(self) -> Sequence[bool]:
+        """Whether each character has had its turn in the current tick (the TSB's
+        input beside IP and Initiative; the clock's own list: do not change it)."""
+        return self._state.clock.acted
 
     # clock, karma, TSB, log
     @property

@@ -67,10 +67,11 @@ class _Cache:
     Shared by copies of a state until one of them changes; then that one gets a new
     cache, so an entry is never wrong for anyone holding it."""
 
-    __slots__ = ("los", "crossings", "reach", "engaged")
+    __slots__ = ("los", "crossings", "reach", "engaged", "placement")
 
     def __init__(self) -> None:
         self.los: LosBoard | None = None
+        self.placement: tuple[Tile | None, ...] | None = None  # :meth:`BattleState.placement`
         self.crossings: dict[tuple[Tile, Tile], Crossing] = {}  # :meth:`BattleState.crossing`
         self.reach: dict[tuple[int, int, bool], Reach] = {}
         self.engaged: dict[int, tuple[int, ...]] = {}  # :func:`.targeting.engaged_with`
@@ -176,6 +177,16 @@ class BattleState:
         """Undefeated characters of the other team, by index."""
         t, active = self.team[i], self.clock.active
         return [j for j in range(len(self.team)) if active[j] and self.team[j] != t]
+
+    def placement(self) -> tuple[Tile | None, ...]:
+        """Every character's tile by index, None once defeated (kept with the
+        arrangement: the same tuple until positions or defeats change)."""
+        c = self._cache
+        hit = c.placement
+        if hit is None:
+            active = self.clock.active
+            hit = c.placement = tuple(t if active[i] else None for i, t in enumerate(self.pos))
+        return hit
 
     def at(self, tile: Tile) -> int | None:
         """The undefeated character on ``tile``."""

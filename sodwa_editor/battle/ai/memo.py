@@ -4,7 +4,7 @@ change, so a decision does not work them out again."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -68,6 +68,33 @@ class Pool:
         return slot
 
 
+class Placed(NamedTuple):
+    """What one arrangement of the characters means for one actor (:meth:`Memo.placed`):
+    its enemies (battle indices, ascending) with their tiles and ``x``, ``y`` and index
+    arrays, the lines of sight with every other character where it stands (the actor
+    off its tile: it may move), and the threat zones kept for the arrangement."""
+
+    enemies: list[int]
+    tiles: list[tuple[int, int]]
+    ex: np.ndarray
+    ey: np.ndarray
+    indices: np.ndarray
+    los: LosBoard
+    zones: dict[int, np.ndarray]
+
+
+class SheetNumbers(NamedTuple):
+    """Numbers of every character's sheet that the plans read, by battle index."""
+
+    initiative: np.ndarray
+    cost: np.ndarray
+    #: Move plus Range (at least 1): the half width of the Chebyshev square about a
+    #: character that holds its threat zone.
+    square: np.ndarray
+    #: Range at most 1: it threatens by melee.
+    melee: np.ndarray
+
+
 class Memo:
     """What an AI keeps between its decisions because the battle does not change it:
     the BIP's numbers per (attacker, defender, situation, karma) (the sheets and
@@ -79,7 +106,8 @@ class Memo:
     __slots__ = ("sheets", "rules", "previews", "bases", "kinds", "threats",
                  "walks", "firing", "board",
                  "revision", "los", "zones", "level", "liquid", "level_lo", "level_span",
-                 "limit", "shared_bases", "sheet_keys", "pending", "placed_zones")
+                 "limit", "shared_bases", "sheet_keys", "pending", "placed_zones",
+                 "arrangements", "numbers")
 
     def __init__(self) -> None:
         self.sheets: tuple[object, ...] = ()
@@ -118,6 +146,9 @@ class Memo:
         #: battle whose board and sheets stand (a tie's candidates and the plans after
         #: an attack see the same arrangement again).
         self.placed_zones: dict[tuple[object, ...], dict[int, np.ndarray]] = {}
+        #: :meth:`placed` per (arrangement, actor).
+        self.arrangements: dict[tuple[object, int], Placed] = {}
+        self.numbers = SheetNumbers(*(np.zeros(0, np.int64) for _ in range(4)))
         self.level = np.zeros((0, 0), np.int64)
         self.liquid = np.zeros((0, 0), bool)
         #: The lowest level on the board and how many levels from it to the highest.
@@ -152,6 +183,12 @@ class Memo:
             self.rules = view.rules
             self.previews, self.bases = {}, {}
             self.kinds, self.threats, self.placed_zones = {}, {}, {}
+            self.arrangements = {}
+            self.numbers = SheetNumbers(
+                np.array([s.initiative for s in sheets], np.int64),
+                np.array([s.cost for s in sheets], np.int64),
+                np.array([s.move + max(1, s.range) for s in sheets], np.int64),
+                np.array([s.range <= 1 for s in sheets], np.int64))
         board = view.board
         shared = board.kept.get("bip")
         if shared is None or shared[0] is not view.rules:  # one rules object per board
@@ -162,7 +199,7 @@ class Memo:
             self.sheet_keys = tuple(numbers.setdefault(s, len(numbers)) for s in sheets)
         if board is not self.board or board.revision != self.revision:
             self.board, self.revision = board, board.revision
-            self.placed_zones = {}
+            self.placed_zones, self.arrangements = {}, {}
             kept = board.kept
             self.zones = kept.setdefault("zones", {})
             self.los = kept.setdefault("los", {})
@@ -177,10 +214,29 @@ class Memo:
             self.walks = kept.setdefault("walks", Pool(shape, self.limit))
             self.firing = kept.setdefault("firing", Pool(shape, self.limit))
 
-    def zones_placed(self, view: View) -> dict[int, np.ndarray]:
-        """The threat zones kept for the arrangement ``view`` shows (filled by
-        :meth:`.scoring.TurnFacts._zone`)."""
-        key = tuple(view.tile(j) if view.alive(j) else None for j in range(view.size))
+    def placed(self, view: View, actor: int) -> Placed:
+        """:class:`Placed` for the arrangement ``view`` shows and ``actor`` (kept: the
+        candidates of a tie and the plans after an attack see it again)."""
+        key = (view.placement, actor)
+        hit = self.arrangements.get(key)
+        if hit is None:
+            placement, team = key[0], view.team_of(actor)
+            enemies = [j for j, t in enumerate(placement)
+                       if t is not None and view.team_of(j) != team]
+            tiles: list[tuple[int, int]] = [placement[j] for j in enemies]  # type: ignore[misc]
+            occupied = [t for j, t in enumerate(placement) if t is not None and j != actor]
+            if len(self.arrangements) >= 256:
+                self.arrangements.clear()
+            hit = self.arrangements[key] = Placed(
+                enemies, tiles, np.array([t[0] for t in tiles], np.int64),
+                np.array([t[1] for t in tiles], np.int64), np.array(enemies, np.int64),
+                self.los_board(view, occupied), self.zones_placed(placement))
+        return hit
+
+    def zones_placed(self, placement: tuple[object, ...]) -> dict[int, np.ndarray]:
+        """The threat zones kept for an arrangement (every character's tile, None once
+        defeated; filled by :meth:`.scoring.TurnFacts._zone`)."""
+        key = placement
         hit = self.placed_zones.get(key)
         if hit is None:
             if len(self.placed_zones) >= 256:

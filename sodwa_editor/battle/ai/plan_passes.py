@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..clock import turn_wait
 from . import kernels as k
 from . import plan_kernels as pk
 from . import tsb
@@ -96,19 +97,31 @@ def _end_tiles(cx, cy, qx, qy, dx, dy, sel, present):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def stay_facts(cx, cy, qx, qy, dx, dy, present, level, ip, initiative, extras, ips,
-               initiatives, due, threshold, cost, once, ex, ey, reach):  # pragma: no cover
+def stay_facts(cx, cy, qx, qy, dx, dy, present, level, ip, initiative, extras, enemies,
+               ip_all, initiative_all, acted_all, threshold, cost, once, ex, ey,
+               square_all):  # pragma: no cover
     """What the threat terms need before the zones and the BIP's threat numbers:
     ``(times, strike, levels)``.
 
-    ``times[g, b]``: enemy ``b``'s turns before the actor's next turn when it spends
-    ``extras[g]`` more IP (:func:`.tsb.turn_table`); ``strike[b]``: enemy ``b`` has a
-    turn then for some plan kind ``present`` and some end tile lies within its
-    Chebyshev square ``reach[b]`` (:func:`.kernels.within_square`: its threat zone
-    lies inside, so no other enemy's zone is needed); ``levels``: the distinct levels
-    of the end tiles (sorted).  The end tiles of move then attack are some of the
-    Move's, so they add no tile here."""
-    m = ips.shape[0]
+    ``times[g, b]``: enemy ``b`` (battle index ``enemies[b]``; IP, Initiative and
+    whether it had its turn in this tick in the ``_all`` arrays by battle index)
+    takes that many turns before the actor's next turn when it spends ``extras[g]``
+    more IP (:func:`.tsb.turn_table`, due now when :func:`..clock.turn_wait` is 0);
+    ``strike[b]``: it has a turn then for some plan kind ``present`` and some end tile
+    lies within its Chebyshev square ``square_all`` (:func:`.kernels.within_square`:
+    its threat zone lies inside, so no other enemy's zone is needed); ``levels``: the
+    distinct levels of the end tiles (sorted).  The end tiles of move then attack are
+    some of the Move's, so they add no tile here."""
+    m = enemies.shape[0]
+    ips = np.empty(m, np.int64)
+    initiatives = np.empty(m, np.int64)
+    due = np.empty(m, np.int64)
+    reach = np.empty(m, np.int64)
+    for b in range(m):
+        j = enemies[b]
+        ips[b], initiatives[b], reach[b] = ip_all[j], initiative_all[j], square_all[j]
+        due[b] = turn_wait(ip_all[j], initiative_all[j], acted_all[j] != 0, threshold,
+                           once) == 0
     times = np.empty((extras.shape[0], m), np.int64)
     tsb.turn_table(ip, initiative, extras, ips, initiatives, due, threshold, cost, once,
                    times)
@@ -129,17 +142,18 @@ def stay_facts(cx, cy, qx, qy, dx, dy, present, level, ip, initiative, extras, i
 
 
 @njit(cache=True, nogil=True)
-def plan_pass(cx, cy, moved_now, qx, qy, dx, dy, present, extras, which, p, dmg, karma, hp,
-              cost, floor, w_damage, w_kill, w_karma, times, zones, q, levels, threat_dmg,
-              lethal, walks, walk_slot, fire, fire_slot, melee, at, rows, used, ex, ey, rng,
-              metric, level, lo, ctx, tcs, ecs, scs, tg, impeded, weights,
+def plan_pass(cx, cy, moved_now, qx, qy, dx, dy, present, extras, which, p, dmg, karma,
+              enemies, hp_all, cost_all, floor, w_damage, w_kill, w_karma, times, zones, q,
+              levels, threat_dmg, lethal, walks, walk_slot, fire, fire_slot, melee, at, rows,
+              used, ex, ey, rng, metric, level, lo, ctx, tcs, ecs, scs, tg, impeded, weights,
               own):  # pragma: no cover
     """Every plan of the turn: ``(kind, stay, target, tile, utility, best)`` as
     :func:`.plan_kernels.plan_table` and :func:`.plan_kernels.best_rows`.
 
     The attack values of :func:`attack_pass`'s cases (``p``, ``dmg``, ``karma`` per
-    case, ``hp`` and ``cost`` per enemy: :func:`.plan_kernels.attack_table`; ``which``
-    has no rows when the actor may not attack); the end tiles of every kind present
+    case, HP and point cost per battle index, the enemies' ``enemies``:
+    :func:`.plan_kernels.attack_table`; ``which`` has no rows when the actor may not
+    attack); the end tiles of every kind present
     (move then attack: the Move's tiles with some target), their levels' indices in
     ``levels``, the lines of sight from them where some enemy is approached for a
     ranged attack (``sight_of`` going on from ``at``, ``rows``, ``used``; ``at`` with no
@@ -149,6 +163,9 @@ def plan_pass(cx, cy, moved_now, qx, qy, dx, dy, present, extras, which, p, dmg,
     m = ex.shape[0]
     values = np.full((which.shape[0], m), -np.inf)
     if which.shape[0] > 0 and p.shape[0] > 0:
+        hp, cost = np.empty(m, np.int64), np.empty(m, np.int64)
+        for b in range(m):
+            hp[b], cost[b] = hp_all[enemies[b]], cost_all[enemies[b]]
         pk.attack_table(which, p, dmg, karma, hp, cost, floor, w_damage, w_kill, w_karma,
                         values)
     if which.shape[0] > 0:

@@ -127,28 +127,20 @@ class TurnFacts:
         self.sheet = view.sheet(actor)
         self.tile = view.tile(actor)
         self.metric = METRICS[self.rules.targeting.range_metric]
-        self.enemies: list[int] = []
-        #: The enemies' tiles, by their place in :attr:`enemies`.
-        self.enemy_tiles: list[tuple[int, int]] = []
-        occupied: list[tuple[int, int]] = []
-        for j in range(view.size):
-            if view.alive(j) and j != actor:
-                occupied.append(tile := view.tile(j))
-                if view.team_of(j) != self.team:
-                    self.enemies.append(j)
-                    self.enemy_tiles.append(tile)
-        self.ex = np.array([t[0] for t in self.enemy_tiles], np.int64)
-        self.ey = np.array([t[1] for t in self.enemy_tiles], np.int64)
         self.memo = memo = memo or Memo()
         memo.check(view)
-        self.los = memo.los_board(view, occupied)  # the actor off its tile: it may move
+        #: The enemies (battle indices, ascending), their tiles by their place in it,
+        #: ``x``, ``y`` and index arrays, the lines of sight with the other characters
+        #: (the actor off its tile: it may move) and the arrangement's threat zones.
+        self.enemies, self.enemy_tiles, self.ex, self.ey, self.eidx, self.los, self._zones \
+            = memo.placed(view, actor)
+        self.numbers = memo.numbers
         self.level, self.liquid = memo.level, memo.liquid
         self.lo, self.span = memo.level_lo, memo.level_span
         self.my_karma = view.karma(self.team)
         self.their_karma = view.karma(1 - self.team)
         self._previews, self._bases = memo.previews, memo.bases
         self._shared_bases, self._sheet_keys = memo.shared_bases, memo.sheet_keys
-        self._zones = memo.zones_placed(view)  # per character index
 
     # ------------------------------------------------------------ attacks
     def _preview(self, a: int, d: int, karma: int, *facts: int) -> tuple[float, int, float]:
@@ -224,14 +216,6 @@ class TurnFacts:
         return out
 
     # ------------------------------------------------------------ threat
-    def due(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per enemy: its IP, its Initiative and whether it still has a turn in this
-        tick (the inputs of :func:`.tsb.turns_before_next`)."""
-        view = self.view
-        return (np.array([view.ip(j) for j in self.enemies], np.int64),
-                np.array([view.sheet(j).initiative for j in self.enemies], np.int64),
-                np.array([view.ticks_until_turn(j) == 0 for j in self.enemies], np.int64))
-
     def gap(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
         """Per tile: steps still to go before the character can strike its nearest
         enemy with its better attack kind against it (higher expected damage: melee
@@ -274,8 +258,7 @@ class TurnFacts:
     def strike_squares(self) -> np.ndarray:
         """Per enemy: its Move plus its Range (at least 1), the half width of the
         Chebyshev square about it that holds its threat zone (:meth:`may_strike`)."""
-        return np.array([s.move + max(1, s.range) for s in map(self.view.sheet, self.enemies)],
-                        np.int64)
+        return self.numbers.square[self.eidx]
 
     def may_strike(self, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
         """Per enemy: whether some tile ``(fx[i], fy[i])`` lies within its Move plus its
@@ -338,7 +321,7 @@ class TurnFacts:
         for b in np.flatnonzero(strike).tolist():
             zones[b] = self._zone(b)
             j = self.enemies[b]
-            melee = self.view.sheet(j).range <= 1
+            melee = bool(self.numbers.melee[j])
             ax, ay = self.enemy_tiles[b]
             at = int(self.level[ay, ax])
             for li, level in enumerate(levels.tolist()):
@@ -392,10 +375,12 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
                        cost.move_cost + cost.attack_cost], np.int64)
 
     # the threat terms' inputs: turn counts, the enemies that may strike, the levels
+    numbers = f.numbers
     times, strike, levels = pp.stay_facts(
         cx, cy, qx, qy, dx, dy, present, f.level, view.ip(f.i), sheet.initiative, extras,
-        *f.due(), cost.turn_threshold, cost.turn_cost, cost.one_turn_per_tick, f.ex, f.ey,
-        f.strike_squares())
+        f.eidx, np.array(view.ips, np.int64), numbers.initiative,
+        np.array(view.acted, np.int64), cost.turn_threshold, cost.turn_cost,
+        cost.one_turn_per_tick, f.ex, f.ey, numbers.square)
     zones, q, threat_dmg = f.threat_inputs(strike, levels)
     if m:
         walks, walk_slots, fire, fire_slots, melee = f.approach_inputs()
@@ -407,9 +392,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     # every plan in one pass
     floor = rules.combat.defeated_at_or_below
     kind, stay, target_of, tile, utility, ranked = pp.plan_pass(
-        cx, cy, moved_now, qx, qy, dx, dy, present, extras, which, p, dmg, karma,
-        np.array([view.hp(j) for j in f.enemies], np.int64),
-        np.array([view.sheet(j).cost for j in f.enemies], np.int64), floor, w.damage, w.kill,
+        cx, cy, moved_now, qx, qy, dx, dy, present, extras, which, p, dmg, karma, f.eidx,
+        np.array(view.hps, np.int64), numbers.cost, floor, w.damage, w.kill,
         w.karma, times, zones, q, levels, threat_dmg, max(0, view.hp(f.i) - floor), walks,
         walk_slots, fire, fire_slots, melee, at, rows, used, f.ex, f.ey, sheet.range,
         f.metric, f.level, lo, *stacks, target, IMPEDED,
