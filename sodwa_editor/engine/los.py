@@ -31,10 +31,10 @@ from . import los_kernel as k
 from .los_inputs import (
     LosInputs,
     Stack,
-    _mark_characters,
     _place_characters,
     _stack,
     los_inputs,
+    mark_stack,
     pair_key,
 )
 from .model import Edge, MapModel
@@ -208,9 +208,11 @@ class LosBoard:
         self.model = model
         self.revision = model.revision
         self.inputs = los_inputs(model)
-        self.occupied = tuple((int(x), int(y)) for x, y in occupied)
+        self.occupied = tuple([(int(x), int(y)) for x, y in occupied])
+        w, h = model.width, model.height
         for tile in self.occupied:
-            _check(model, tile)
+            if not (0 <= tile[0] < w and 0 <= tile[1] < h):
+                _check(model, tile)
         self.names = names
         self._contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._stacks: dict[int, Stack] = {}
@@ -258,10 +260,10 @@ class LosBoard:
         """A copy of the stacked tile contexts ``tcs`` (layer ``j`` keyed ``keys[j]``)
         with the characters on :attr:`occupied` (L4)."""
         tcs = tcs.copy()
-        xs = [t[0] for t in self.occupied]
-        ys = [t[1] for t in self.occupied]
-        for j, (lo, level) in enumerate(keys):
-            _mark_characters(self.inputs, tcs[j], lo, level, xs, ys)
+        mark_stack(tcs, np.array([key[0] for key in keys], np.int64),
+                   np.array([key[1] for key in keys], np.int64), self.inputs.elev,
+                   self.inputs.tile_los, np.array([t[0] for t in self.occupied], np.int64),
+                   np.array([t[1] for t in self.occupied], np.int64))
         return tcs
 
     def packed(self) -> tuple[int, Stack]:

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
+from numba.extending import register_jitable
 
 from . import los_kernel as k
 from .model import Change, MapModel, Rect
@@ -257,12 +259,30 @@ def _place_characters(inp: LosInputs, tc: np.ndarray, lo: int, level: bool,
 
 def _mark_characters(inp: LosInputs, out: np.ndarray, lo: int, level: bool,
                      xs: Iterable[int], ys: Iterable[int]) -> None:
-    """:func:`_place_characters` in place (the one statement of L4)."""
+    """:func:`_place_characters` in place."""
+    mark_characters(out, lo, level, inp.elev, inp.tile_los, np.asarray(xs, np.int64),
+                    np.asarray(ys, np.int64))
+
+
+@register_jitable  # also compiled: :func:`mark_stack`
+def mark_characters(out, lo, level, elev, tile_los, xs, ys):
+    """Characters on tiles ``(xs[i], ys[i])`` marked in the coded tile context ``out``
+    of a pair at ``lo`` that is ``level`` or not (the one statement of L4, with L8:
+    only a level pair, only on tiles at ``lo``, where the tile itself does not block
+    already)."""
     if level:
-        e, t = inp.elev, inp.tile_los
-        for x, y in zip(xs, ys, strict=True):
-            if e[y, x] == lo and t[y, x] != 2:
+        for i in range(len(xs)):
+            x, y = xs[i], ys[i]
+            if elev[y, x] == lo and tile_los[y, x] != 2:
                 out[y, x] = CHARACTER_CODE
+
+
+@njit(cache=True, nogil=True)
+def mark_stack(tcs, los, levels, elev, tile_los, xs, ys):  # pragma: no cover - compiled
+    """:func:`mark_characters` in every layer ``j`` of stacked tile contexts ``tcs``,
+    layer ``j`` keyed ``(los[j], levels[j])``."""
+    for j in range(tcs.shape[0]):
+        mark_characters(tcs[j], los[j], levels[j] != 0, elev, tile_los, xs, ys)
 
 
 def _border_context(cls: np.ndarray, elev: np.ndarray, lo: int, level: bool) -> np.ndarray:
