@@ -35,6 +35,10 @@ def firing(facts: TurnFacts, melee: np.ndarray) -> np.ndarray:
     pool's next :meth:`~.memo.Pool.reserve`: read them before another call."""
     memo, rng, flight = facts.memo, facts.sheet.range, facts.sheet.flight
     pool = memo.firing
+    at = (tuple(facts.enemy_tiles), melee.tobytes(), rng, facts.metric, flight)
+    slots = pool.kept(at)
+    if slots is not None:
+        return slots
     pool.reserve(len(facts.enemies))
     slots = np.full(len(facts.enemies), -1, np.int64)
     packed = None
@@ -52,6 +56,7 @@ def firing(facts: TurnFacts, melee: np.ndarray) -> np.ndarray:
                            target, IMPEDED, own_steps(facts), adj.BLOCKED, DDX, DDY,
                            pool.block[slot])
         slots[b] = slot
+    pool.keep(at, slots)
     return slots
 
 
@@ -69,6 +74,10 @@ def walks(facts: TurnFacts) -> np.ndarray:
     until the pool's next :meth:`~.memo.Pool.reserve`: read them before another
     call."""
     b, flight, pool = facts.board, facts.sheet.flight, facts.memo.walks
+    at = (tuple(facts.enemy_tiles), flight)
+    slots = pool.kept(at)
+    if slots is not None:
+        return slots
     pool.reserve(len(facts.enemies))
     slots = np.empty(len(facts.enemies), np.int64)
     for i, (x, y) in enumerate(zip(facts.ex.tolist(), facts.ey.tolist(), strict=True)):
@@ -80,4 +89,5 @@ def walks(facts: TurnFacts) -> np.ndarray:
                       np.array([y]), one)
             one[one < 0] = b.width + b.height
         slots[i] = slot
+    pool.keep(at, slots)
     return slots

@@ -40,17 +40,31 @@ class Pool:
     (0, -1, 42)
     """
 
-    __slots__ = ("block", "slots", "limit")
+    __slots__ = ("block", "slots", "limit", "sets")
 
     def __init__(self, shape: tuple[int, int], limit: int) -> None:
         self.block = np.empty((0, *shape), np.int64)
         self.slots: dict[object, int] = {}
         self.limit = limit
+        #: A caller's arrays of slots for several keys at once, kept by its own key
+        #: (:meth:`kept`, :meth:`keep`) while those slots hold.
+        self.sets: dict[object, np.ndarray] = {}
 
     def reserve(self, n: int) -> None:
         """Make room for ``n`` more arrays (dropping every kept one if need be)."""
         if len(self.slots) + n > self.limit:
-            self.slots = {}
+            self.slots, self.sets = {}, {}
+
+    def kept(self, key: object) -> np.ndarray | None:
+        """The slots :meth:`keep` kept for ``key``, if they still hold."""
+        return self.sets.get(key)
+
+    def keep(self, key: object, slots: np.ndarray) -> None:
+        """Keep ``slots`` (taken since the last :meth:`reserve`) for ``key`` until the
+        pool starts again."""
+        if len(self.sets) >= 4096:
+            self.sets.clear()
+        self.sets[key] = slots
 
     def get(self, key: object) -> int:
         """The slot of ``key``'s array, or -1."""
@@ -121,8 +135,9 @@ class Memo:
         #: Per character: its sheet's number among the sheets ``shared_bases`` has
         #: seen (equal sheets, one number), the cheap key of its side of a pair.
         self.sheet_keys: tuple[int, ...] = ()
-        #: Per (attacker, defender, karma): whether melee is the better attack kind.
-        self.kinds: dict[tuple[int, int, int], bool] = {}
+        #: Per (attacker, karma, its enemies): whether melee is the better attack kind
+        #: against each enemy.
+        self.kinds: dict[tuple[int, ...], np.ndarray] = {}
         #: Per (enemy, character, karma, melee, levels): the enemy's P(hit) on the
         #: character standing still and having moved, and its damage on a hit.
         self.threats: dict[tuple[int, ...], tuple[float, float, int]] = {}

@@ -235,19 +235,18 @@ class TurnFacts:
         for melee) and whether melee is the better kind against it.  The slots hold
         until the pools' next :meth:`~.memo.Pool.reserve`: read them before another
         call."""
-        melee = np.zeros(len(self.enemies), bool)
         kinds = self.memo.kinds
-        for b, j in enumerate(self.enemies):
-            key = (self.i, j, self.my_karma)
-            hit = kinds.get(key)
-            if hit is None:
+        key = (self.i, self.my_karma, *self.enemies)
+        melee = kinds.get(key)
+        if melee is None:
+            melee = np.zeros(len(self.enemies), bool)
+            for b, j in enumerate(self.enemies):
                 close = self._preview(self.i, j, self.my_karma, *PLAIN_MELEE)
                 far = self._preview(self.i, j, self.my_karma, *PLAIN_RANGED)
-                hit = close[0] * close[1] >= far[0] * far[1] or self.sheet.range <= 1
-                if len(kinds) >= 4096:
-                    kinds.clear()
-                kinds[key] = hit
-            melee[b] = hit
+                melee[b] = close[0] * close[1] >= far[0] * far[1] or self.sheet.range <= 1
+            if len(kinds) >= 4096:
+                kinds.clear()
+            kinds[key] = melee
         walk_slots = approach.walks(self)
         walks = self.memo.walks.block
         if melee.all():  # the firing walks are not read: every enemy is approached for melee
