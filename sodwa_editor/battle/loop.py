@@ -144,6 +144,12 @@ class View:
         """Took a Move Action since the start of its last turn (B22)."""
         return self._state.moved[i]
 
+    @property
+    def moved_flags(self) -> Sequence[bool]:
+        """:meth:`moved` of every character, by index (the battle's own list: do not
+        change it)."""
+        return self._state.moved
+
     def ip(self, i: int) -> int:
         return self._state.clock.ip[i]
 

@@ -274,10 +274,8 @@ class Memo:
 def fingerprint(view: View, weights: GreedyWeights, limit: int | None) -> tuple[object, ...]:
     """Everything the plans of ``view``'s position are a function of (with the
     board, sheets and rules, which a battle does not change between two decisions)."""
-    n = range(view.size)
     return (id(weights), limit, view.team, view.actor, view.turns, view.tick,
             view.move_this_turn, view.karma(0), view.karma(1), view.map.revision,
-            tuple(view.tile(j) for j in n), tuple(view.hp(j) for j in n),
-            tuple(view.ip(j) for j in n), tuple(view.moved(j) for j in n),
-            tuple(view.alive(j) for j in n),
-            tuple(view.can_take(t) for t in (ActionType.MOVE, ActionType.ATTACK)))
+            view.placement, tuple(view.hps), tuple(view.ips), tuple(view.moved_flags),
+            tuple(view.acted),
+            view.can_take(ActionType.MOVE), view.can_take(ActionType.ATTACK))
