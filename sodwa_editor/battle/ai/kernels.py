@@ -113,8 +113,11 @@ def sight_of(px, py, at, rows, used, ex, ey, rng, metric, level, lo, ctx, tcs, e
             used += 1
             v = level[y, x] - lo
             for b in range(ex.shape[0]):
+                if not bk.in_range(ex[b] - x, ey[b] - y, rng, metric):
+                    rows[r, b] = OUT_OF_RANGE
+                    continue
                 k = ctx[v, ey[b], ex[b]]
-                rows[r, b] = _sight_class(x, y, ex[b], ey[b], rng, metric, tcs[k], ecs[k],
+                rows[r, b] = _sight_class(x, y, ex[b], ey[b], -1, metric, tcs[k], ecs[k],
                                           scs[k], tg)
         for b in range(ex.shape[0]):
             out[i, b] = rows[r, b]
