@@ -46,7 +46,7 @@ def features(ax, ay, rng, metric, ctx, tcs, ecs, scs, tg, fx, fy, fs, out):
                 out[i] = OUT_OF_RANGE
                 continue
             k = ctx[y, x]
-            c, kind, rx, ry, _side = lk.walk(ax, ay, x, y, tcs[k], ecs[k], scs[k], tg)
+            c, kind, rx, ry, _side = lk.walk_in(ax, ay, x, y, tcs, ecs, scs, k, tg)
             ok = c == 2 and kind == lk.R_TARGET and rx == x and ry == y
             out[i] = REACHED if ok else BLOCKED
             continue
@@ -61,6 +61,6 @@ def features(ax, ay, rng, metric, ctx, tcs, ecs, scs, tg, fx, fy, fs, out):
             out[i] = OUT_OF_RANGE
             continue
         k = ctx[ty, tx]
-        c, kind, rx, ry, side = lk.walk(ax, ay, tx, ty, tcs[k], ecs[k], scs[k], tg)
+        c, kind, rx, ry, side = lk.walk_in(ax, ay, tx, ty, tcs, ecs, scs, k, tg)
         ok = c == 2 and kind == lk.R_BORDER and rx == x and ry == y and side == s
         out[i] = REACHED if ok else BLOCKED

@@ -20,6 +20,7 @@ around the corner (via R or via S) of ``max(edge, tile, edge)``.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 # Reason kinds (los.REASON_KINDS names them).
@@ -38,8 +39,10 @@ SIDE_S = 2
 
 
 @njit(cache=True, nogil=True)
-def walk(ax, ay, bx, by, tc, ec, sc, tg):
-    """Walk the centre-to-centre line from tile A to tile B.
+def walk_in(ax, ay, bx, by, tcs, ecs, scs, k, tg):
+    """Walk the centre-to-centre line from tile A to tile B on layer ``k`` of stacked
+    context arrays (``tcs[k]``, ``ecs[k]``, ``scs[k]``; no slice is taken: a slice
+    costs a reference count, which a caller walking many lines would pay per line).
 
     Returns ``(class, reason_kind, rx, ry, side)``: the most restrictive class
     met and the first feature that reached it (tile ``(rx, ry)``; for a border
@@ -74,14 +77,14 @@ def walk(ax, ay, bx, by, tc, ec, sc, tg):
             step = -1 if lhs < rhs else (1 if lhs > rhs else 0)
         if step < 0:  # cross a vertical grid line
             ex = cx + ox
-            c = ec[cy, ex]
+            c = ecs[k, cy, ex]
             if c > best:
                 best, kind, rx, ry, rside = c, R_BORDER, ex, cy, SIDE_E
             cx += sx
             nx += 2
         elif step > 0:  # cross a horizontal grid line
             ey = cy + oy
-            c = sc[ey, cx]
+            c = scs[k, ey, cx]
             if c > best:
                 best, kind, rx, ry, rside = c, R_BORDER, cx, ey, SIDE_S
             cy += sy
@@ -91,8 +94,8 @@ def walk(ax, ay, bx, by, tc, ec, sc, tg):
             ey = cy + oy
             qx = cx + sx
             qy = cy + sy
-            route_r = max(max(ec[cy, ex], tc[cy, qx] & 3), sc[ey, qx])
-            route_s = max(max(sc[ey, cx], tc[qy, cx] & 3), ec[qy, ex])
+            route_r = max(max(ecs[k, cy, ex], tcs[k, cy, qx] & 3), scs[k, ey, qx])
+            route_s = max(max(scs[k, ey, cx], tcs[k, qy, cx] & 3), ecs[k, qy, ex])
             c = min(route_r, route_s)
             if c > best:
                 best, kind, rx, ry, rside = c, R_CORNER, max(cx, qx), max(cy, qy), SIDE_NONE
@@ -107,11 +110,23 @@ def walk(ax, ay, bx, by, tc, ec, sc, tg):
             if (t & 3) > best:
                 best, kind, rx, ry, rside = t & 3, t >> 2, cx, cy, SIDE_NONE
             return best, kind, rx, ry, rside
-        t = tc[cy, cx]
+        t = tcs[k, cy, cx]
         if (t & 3) > best:
             best, kind, rx, ry, rside = t & 3, t >> 2, cx, cy, SIDE_NONE
             if best == 2:
                 return best, kind, rx, ry, rside
+
+
+@njit(cache=True, nogil=True)
+def walk(ax, ay, bx, by, tc, ec, sc, tg):
+    """:func:`walk_in` on one set of context arrays ``tc``, ``ec``, ``sc``.
+
+    Returns ``(class, reason_kind, rx, ry, side)``: the most restrictive class
+    met and the first feature that reached it (tile ``(rx, ry)``; for a border
+    the tile west/north of it and ``side`` 1=E / 2=S; for a corner the grid
+    point ``(rx, ry)``).  Stops at the first blocking feature.
+    """
+    return walk_in(ax, ay, bx, by, tc[np.newaxis], ec[np.newaxis], sc[np.newaxis], 0, tg)
 
 
 @njit(cache=True, nogil=True)
@@ -146,7 +161,7 @@ def fan_rows(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, buf, y0):
                 if sat[hy, hx] - sat[ly, hx] - sat[hy, lx] + sat[ly, lx] == 0:
                     buf[y - y0, x] = tg[y, x] & 3
                     continue
-            c, _k, _x, _y, _s = walk(ax, ay, x, y, tcs[k], ecs[k], scs[k], tg)
+            c, _k, _x, _y, _s = walk_in(ax, ay, x, y, tcs, ecs, scs, k, tg)
             buf[y - y0, x] = c
 
 

@@ -17,13 +17,13 @@ OUT_OF_RANGE = 3
 
 
 @njit(cache=True, nogil=True)
-def _sight_class(x, y, tx, ty, rng, metric, tc, ec, sc, tg):  # pragma: no cover
-    """The LoS class from ``(x, y)`` to ``(tx, ty)`` on the context ``tc, ec, sc``, or
-    OUT_OF_RANGE when the target is beyond Range ``rng`` (``rng < 0``: no range
-    check)."""
+def _sight_class(x, y, tx, ty, rng, metric, tcs, ecs, scs, k, tg):  # pragma: no cover
+    """The LoS class from ``(x, y)`` to ``(tx, ty)`` on layer ``k`` of the stacked
+    contexts ``tcs, ecs, scs``, or OUT_OF_RANGE when the target is beyond Range
+    ``rng`` (``rng < 0``: no range check)."""
     if rng >= 0 and not bk.in_range(tx - x, ty - y, rng, metric):
         return OUT_OF_RANGE
-    c, _k, _x, _y, _s = lk.walk(x, y, tx, ty, tc, ec, sc, tg)
+    c, _k, _x, _y, _s = lk.walk_in(x, y, tx, ty, tcs, ecs, scs, k, tg)
     return c
 
 
@@ -33,7 +33,7 @@ def sight_to(px, py, tx, ty, rng, metric, ctx, tcs, ecs, scs, tg, out):  # pragm
     viewer stands at the level the stack was built for."""
     k = ctx[ty, tx]
     for i in range(px.shape[0]):
-        out[i] = _sight_class(px[i], py[i], tx, ty, rng, metric, tcs[k], ecs[k], scs[k], tg)
+        out[i] = _sight_class(px[i], py[i], tx, ty, rng, metric, tcs, ecs, scs, k, tg)
 
 
 @njit(cache=True, nogil=True)
@@ -117,8 +117,8 @@ def sight_of(px, py, at, rows, used, ex, ey, rng, metric, level, lo, ctx, tcs, e
                     rows[r, b] = OUT_OF_RANGE
                     continue
                 k = ctx[v, ey[b], ex[b]]
-                rows[r, b] = _sight_class(x, y, ex[b], ey[b], -1, metric, tcs[k], ecs[k],
-                                          scs[k], tg)
+                rows[r, b] = _sight_class(x, y, ex[b], ey[b], -1, metric, tcs, ecs, scs, k,
+                                          tg)
         for b in range(ex.shape[0]):
             out[i, b] = rows[r, b]
     return used
@@ -140,7 +140,7 @@ def firing_walks(x, y, rng, metric, level, lo, ctx, tcs, ecs, scs, tg, impeded, 
             if vx == x and vy == y:
                 continue
             k = ctx[level[vy, vx] - lo, y, x]
-            if _sight_class(vx, vy, x, y, rng, metric, tcs[k], ecs[k], scs[k], tg) <= impeded:
+            if _sight_class(vx, vy, x, y, rng, metric, tcs, ecs, scs, k, tg) <= impeded:
                 fx[n] = vx
                 fy[n] = vy
                 n += 1

@@ -55,7 +55,7 @@ def seen_packed(ex, ey, px, py, level, lo, ctx, tcs, ecs, scs, tg, targets,
                 continue
             x, y = px[i], py[i]
             k = ctx[v, y, x]
-            c, _k, _x, _y, _s = lk.walk(sx, sy, x, y, tcs[k], ecs[k], scs[k], tg)
+            c, _k, _x, _y, _s = lk.walk_in(sx, sy, x, y, tcs, ecs, scs, k, tg)
             out[i, b] = c
 
 @njit(cache=True, nogil=True)
