@@ -193,7 +193,8 @@ def _threat_one(x, y, c, li, mv, times, zones, q, dmg, lethal, dist,
     chance ``q[b, li, mv]`` for ``dmg[b]``; the damage taken is a distribution over
     ``0..lethal`` (``dist``; the last entry: lethal or more), updated one attack at a
     time in enemy order (``shifted``: scratch of the same size)."""
-    dist[:] = 0.0
+    for k in range(lethal + 1):  # loops, not slices: a slice costs a reference count
+        dist[k] = 0.0
     dist[0] = 1.0
     e = 0.0
     for b in range(zones.shape[0]):
@@ -206,9 +207,10 @@ def _threat_one(x, y, c, li, mv, times, zones, q, dmg, lethal, dist,
         if d <= 0:
             continue
         for _ in range(t):
-            shifted[:] = 0.0
-            if d < lethal:
-                shifted[d:lethal] = dist[:lethal - d]
+            for k in range(min(d, lethal)):
+                shifted[k] = 0.0
+            for k in range(d, lethal):  # shifted[d:lethal] = dist[:lethal - d]
+                shifted[k] = dist[k - d]
             total = 0.0
             for k in range(max(0, lethal - d), lethal + 1):
                 total += dist[k]
