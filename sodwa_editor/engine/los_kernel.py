@@ -144,6 +144,7 @@ def fan_rows(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, buf, y0):
     (1, 1) table turns that off.
     """
     h, w = buf.shape
+    shortcut = sats.shape[1] > 1  # (1, 1) tables: no shortcut
     for y in range(y0, y0 + h):
         for x in range(w):
             if not mask[y, x]:
@@ -152,13 +153,12 @@ def fan_rows(ax, ay, ctx, tcs, ecs, scs, sats, tg, mask, buf, y0):
                 buf[y - y0, x] = 0
                 continue
             k = ctx[y, x]
-            sat = sats[k]
-            if sat.shape[0] > 1:  # a (1, 1) table: no shortcut
+            if shortcut:  # (indexed, not sliced: a slice costs a reference count)
                 lx = min(ax, x)
                 hx = max(ax, x) + 1
                 ly = min(ay, y)
                 hy = max(ay, y) + 1
-                if sat[hy, hx] - sat[ly, hx] - sat[hy, lx] + sat[ly, lx] == 0:
+                if sats[k, hy, hx] - sats[k, ly, hx] - sats[k, hy, lx] + sats[k, ly, lx] == 0:
                     buf[y - y0, x] = tg[y, x] & 3
                     continue
             c, _k, _x, _y, _s = walk_in(ax, ay, x, y, tcs, ecs, scs, k, tg)
