@@ -44,6 +44,15 @@ _PREFERENCE = np.array([2, 0, 3, 1], np.int64)
 
 
 @njit(cache=True, nogil=True)
+def _window(sx, sy, budget, h, w):  # pragma: no cover - compiled
+    """``(x0, y0, x1, y1)``, half-open: the tiles within ``budget`` steps (Chebyshev)
+    of ``(sx, sy)``, clipped to an ``h`` x ``w`` map.  Each step goes to one of the 8
+    neighbouring tiles, so a search with that budget reaches no tile outside it."""
+    return (max(0, sx - budget), max(0, sy - budget),
+            min(w, sx + budget + 1), min(h, sy + budget + 1))
+
+
+@njit(cache=True, nogil=True)
 def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budget,
             order, ddx, ddy, preference):  # pragma: no cover - compiled
     """Breadth-first search; returns ``(steps, chosen, states, parents, must_stop)``:
@@ -53,34 +62,43 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
     states it reached, not for every state of the map.
 
     State ``k = layer * H * W + y * W + x`` with ``layer = g * 2 + stop``: ``g`` the
-    mover is still inside its start group, ``stop`` movement ended on entering.
+    mover is still inside its start group, ``stop`` movement ended on entering.  The
+    search works on the window of :func:`_window` alone (its bookkeeping indexed
+    ``layer * A + (y - y0) * ww + (x - x0)`` there, ``A`` the window's area), and
+    what follows it goes over the states reached: only filling the full-size answers
+    costs the whole map.
     """
     h, w = hinder.shape
     hw = h * w
-    dist = np.full(4 * hw, -1, np.int32)
-    parent = np.empty(4 * hw, np.int32)
-    queue = np.empty(4 * hw, np.int32)
-    k0 = start_g * 2 * hw + sy * w + sx
-    dist[k0] = 0
-    parent[k0] = -1
-    queue[0] = k0
+    x0, y0, x1, y1 = _window(sx, sy, budget, h, w)
+    ww = x1 - x0
+    area = ww * (y1 - y0)
+    at = np.full(4 * area, -1, np.int32)  # per window state: its index in ``seen``
+    seen = np.empty(4 * area, np.int32)  # the states reached, in search order
+    dist = np.empty(4 * area, np.int32)  # per index in ``seen``
+    parents = np.empty(4 * area, np.int32)  # per index in ``seen``
+    queue = np.empty(4 * area, np.int32)  # indices in ``seen`` to go on from
+    at[start_g * 2 * area + (sy - y0) * ww + sx - x0] = 0
+    seen[0] = start_g * 2 * hw + sy * w + sx
+    dist[0] = 0
+    parents[0] = -1
+    queue[0] = 0
     head, tail = 0, 1
     n_seen = 1
-    seen = np.empty(4 * hw, np.int32)
-    seen[0] = k0
     while head < tail:
-        k = queue[head]
+        j = queue[head]
         head += 1
-        d0 = dist[k]
+        d0 = dist[j]
         if d0 >= budget:
             continue
+        k = seen[j]
         g = k // hw // 2
         p = k % hw
         y, x = p // w, p % w
         for i in range(8):
             di = order[i]
             nx, ny = x + ddx[di], y + ddy[di]
-            if nx < 0 or ny < 0 or nx >= w or ny >= h:
+            if nx < x0 or ny < y0 or nx >= x1 or ny >= y1:  # off the map (see _window)
                 continue
             c = gstep[di, y, x] if g == 1 else step[di, y, x]
             if c == 2 or not passable[ny, nx]:
@@ -91,19 +109,22 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
                 ng, stop = 0, c == 1 or hinder[ny, nx]
             if stop and not endable[ny, nx]:
                 continue
-            nk = (ng * 2 + (1 if stop else 0)) * hw + ny * w + nx
-            if dist[nk] >= 0:
+            layer = ng * 2 + (1 if stop else 0)
+            local = layer * area + (ny - y0) * ww + nx - x0
+            if at[local] >= 0:
                 continue
-            dist[nk] = d0 + 1
-            parent[nk] = k
-            seen[n_seen] = nk
-            n_seen += 1
+            at[local] = n_seen
+            seen[n_seen] = layer * hw + ny * w + nx
+            dist[n_seen] = d0 + 1
+            parents[n_seen] = j
             if not stop:
-                queue[tail] = nk
+                queue[tail] = n_seen
                 tail += 1
+            n_seen += 1
     steps = np.full((h, w), -1, np.int32)
     chosen = np.full((h, w), -1, np.int32)
-    rank = np.zeros((h, w), np.int8)
+    must = np.zeros((h, w), np.bool_)
+    rank = np.zeros((y1 - y0, ww), np.int8)
     for j in range(n_seen):
         k = seen[j]
         p = k % hw
@@ -115,39 +136,26 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
         for i in range(4):
             if preference[i] == layer:
                 r = i
-        d = dist[k]
-        if steps[y, x] < 0 or d < steps[y, x] or (d == steps[y, x] and r < rank[y, x]):
+        d = dist[j]
+        s = steps[y, x]
+        if s < 0 or d < s or (d == s and r < rank[y - y0, x - x0]):
             steps[y, x] = d
-            chosen[y, x] = k
-            rank[y, x] = r
-    must = np.zeros((h, w), np.bool_)
-    for y in range(h):
-        for x in range(w):
-            if steps[y, x] >= 0:
-                must[y, x] = (chosen[y, x] // hw) % 2 == 1
-    at = queue  # no longer needed: the index in ``seen`` of each state reached
-    for j in range(n_seen):
-        at[seen[j]] = j
-    parents = np.empty(n_seen, np.int32)
-    for j in range(n_seen):
-        p = parent[seen[j]]
-        parents[j] = at[p] if p >= 0 else -1
-    for y in range(h):
-        for x in range(w):
-            if chosen[y, x] >= 0:
-                chosen[y, x] = at[chosen[y, x]]
-    return steps, chosen, seen[:n_seen].copy(), parents, must
+            chosen[y, x] = j
+            rank[y - y0, x - x0] = r
+            must[y, x] = layer % 2 == 1
+    return steps, chosen, seen[:n_seen].copy(), parents[:n_seen].copy(), must
 
 
 @njit(cache=True, nogil=True)
-def _end_tiles(steps):  # pragma: no cover - compiled
-    """``(xs, ys)`` of the tiles with ``steps > 0``, row-major (:attr:`Reach.moves`)."""
-    h, w = steps.shape
-    xs = np.empty(h * w, np.int64)
-    ys = np.empty(h * w, np.int64)
+def _end_tiles(steps, sx, sy, budget):  # pragma: no cover - compiled
+    """``(xs, ys)`` of the tiles with ``steps > 0``, row-major (:attr:`Reach.moves`),
+    looked for in the window of a search from ``(sx, sy)`` with ``budget`` steps."""
+    x0, y0, x1, y1 = _window(sx, sy, budget, steps.shape[0], steps.shape[1])
     n = 0
-    for y in range(h):
-        for x in range(w):
+    xs = np.empty((y1 - y0) * (x1 - x0), np.int64)
+    ys = np.empty((y1 - y0) * (x1 - x0), np.int64)
+    for y in range(y0, y1):
+        for x in range(x0, x1):
             if steps[y, x] > 0:
                 xs[n] = x
                 ys[n] = y
@@ -202,10 +210,17 @@ class Reach:
         (int64, read-only: a range is shared; worked out once)."""
         hit = self.__dict__.get("_moves")
         if hit is None:
-            xs, ys = _end_tiles(self.steps)
+            xs, ys = _end_tiles(self.steps, *self.start, self.budget)
             xs.flags.writeable = ys.flags.writeable = False
             hit = self.__dict__["_moves"] = (xs, ys)
         return hit
+
+    @property
+    def window(self) -> tuple[int, int, int, int]:
+        """``(x0, y0, x1, y1)``, half-open: the tiles within ``budget`` steps
+        (Chebyshev) of the start, clipped to the map; the range holds no tile outside."""
+        h, w = self.steps.shape
+        return _window(self.start[0], self.start[1], self.budget, h, w)
 
     @property
     def nbytes(self) -> int:
