@@ -260,6 +260,18 @@ def whole_map_search(step, gstep, group, hinder, endable, passable, sx, sy, star
     return steps, chosen, np.array(seen, np.int32), np.array(parents, np.int32), must
 
 
+def path(j, states, parents, shape):
+    """The tiles of the path to state ``states[j]`` of a search on a map of ``shape``
+    (``(H, W)``), from the start, by its parent links."""
+    h, w = shape
+    out = []
+    while j >= 0:
+        p = int(states[j]) % (h * w)
+        out.append((p % w, p // w))
+        j = parents[j]
+    return out[::-1]
+
+
 @settings(max_examples=150, deadline=None)
 @given(random_maps(max_side=12, characters=6), st.data())
 def test_the_search_in_the_window_of_its_budget_equals_the_whole_map_search(m, data):
@@ -288,10 +300,15 @@ def test_the_search_in_the_window_of_its_budget_equals_the_whole_map_search(m, d
         r = reach(m, start, team=team, flight=flight, budget=budget, hindered_start=hindered)
     finally:
         movement._search = search
-    want = whole_map_search(*calls[0][:10])
+    steps, chosen, states, parents, must = whole_map_search(*calls[0][:10])
+    x0, y0, x1, y1 = r.window  # the choices are kept for the window only
+    assert (chosen[y0:y1, x0:x1] >= 0).sum() == (chosen >= 0).sum()
+    want = (steps, chosen[y0:y1, x0:x1], states, parents, must)
     got = (r.steps, r._chosen, r._states, r._parents, r.must_stop)
     for a, b in zip(got, want, strict=True):
         assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert all(r.path_to((int(x), int(y))) == path(chosen[y, x], states, parents, m.shape)
+               for y, x in zip(*np.nonzero(steps >= 0), strict=True))
     ys, xs = np.nonzero(r.steps > 0)
     assert np.array_equal(r.moves[0], xs) and np.array_equal(r.moves[1], ys)
     rng, metric = data.draw(st.integers(1, 4)), data.draw(st.integers(0, 2))

@@ -57,16 +57,16 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
             order, ddx, ddy, preference):  # pragma: no cover - compiled
     """Breadth-first search; returns ``(steps, chosen, states, parents, must_stop)``:
     ``states`` the states reached in search order, ``parents[j]`` the index in it of
-    state ``j``'s parent (-1 for the start) and ``chosen[y, x]`` the index of the
-    state a move to the tile ends in (-1: none), so a range keeps links for the few
-    states it reached, not for every state of the map.
+    state ``j``'s parent (-1 for the start) and ``chosen[y - y0, x - x0]`` the index of
+    the state a move to the tile ends in (-1: none), over the window ``(x0, y0, x1,
+    y1)`` of :func:`_window` only, so a range keeps links for the few states it
+    reached, not for every state of the map.
 
     State ``k = layer * H * W + y * W + x`` with ``layer = g * 2 + stop``: ``g`` the
     mover is still inside its start group, ``stop`` movement ended on entering.  The
-    search works on the window of :func:`_window` alone (its bookkeeping indexed
-    ``layer * A + (y - y0) * ww + (x - x0)`` there, ``A`` the window's area), and
-    what follows it goes over the states reached: only filling the full-size answers
-    costs the whole map.
+    search works on the window alone (its bookkeeping indexed ``layer * A + (y - y0)
+    * ww + (x - x0)`` there, ``A`` the window's area), and what follows it goes over
+    the states reached: only filling the full-size answers costs the whole map.
     """
     h, w = hinder.shape
     hw = h * w
@@ -122,7 +122,7 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
                 tail += 1
             n_seen += 1
     steps = np.full((h, w), -1, np.int32)
-    chosen = np.full((h, w), -1, np.int32)
+    chosen = np.full((y1 - y0, ww), -1, np.int32)
     must = np.zeros((h, w), np.bool_)
     rank = np.zeros((y1 - y0, ww), np.int8)
     for j in range(n_seen):
@@ -140,7 +140,7 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
         s = steps[y, x]
         if s < 0 or d < s or (d == s and r < rank[y - y0, x - x0]):
             steps[y, x] = d
-            chosen[y, x] = j
+            chosen[y - y0, x - x0] = j
             rank[y - y0, x - x0] = r
             must[y, x] = layer % 2 == 1
     return steps, chosen, seen[:n_seen].copy(), parents[:n_seen].copy(), must
@@ -241,7 +241,8 @@ class Reach:
         if tile not in self:
             return None
         h, w = self.steps.shape
-        j = int(self._chosen[tile[1], tile[0]])
+        x0, y0, _x1, _y1 = self.window
+        j = int(self._chosen[tile[1] - y0, tile[0] - x0])
         out = []
         while j >= 0:
             p = int(self._states[j]) % (h * w)
