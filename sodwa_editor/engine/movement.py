@@ -73,16 +73,16 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
     x0, y0, x1, y1 = _window(sx, sy, budget, h, w)
     ww = x1 - x0
     area = ww * (y1 - y0)
-    at = np.full(4 * area, -1, np.int32)  # per window state: its index in ``seen``
-    seen = np.empty(4 * area, np.int32)  # the states reached, in search order
-    dist = np.empty(4 * area, np.int32)  # per index in ``seen``
-    parents = np.empty(4 * area, np.int32)  # per index in ``seen``
-    queue = np.empty(4 * area, np.int32)  # indices in ``seen`` to go on from
+    # One scratch block: per window state its index in search order (-1: not yet
+    # reached), then per index in search order its tile, layer, steps and parent,
+    # the queue of indices to go on from, and per window tile the rank of the state
+    # kept (read only once written).
+    work = np.empty((8, 4 * area), np.int32)
+    at, tx, ty, tl = work[0], work[1], work[2], work[3]
+    dist, parents, queue, rank = work[4], work[5], work[6], work[7]
+    at[:] = -1
     at[start_g * 2 * area + (sy - y0) * ww + sx - x0] = 0
-    seen[0] = start_g * 2 * hw + sy * w + sx
-    dist[0] = 0
-    parents[0] = -1
-    queue[0] = 0
+    tx[0], ty[0], tl[0], dist[0], parents[0], queue[0] = sx, sy, start_g * 2, 0, -1, 0
     head, tail = 0, 1
     n_seen = 1
     while head < tail:
@@ -91,10 +91,7 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
         d0 = dist[j]
         if d0 >= budget:
             continue
-        k = seen[j]
-        g = k // hw // 2
-        p = k % hw
-        y, x = p // w, p % w
+        x, y, g = tx[j], ty[j], tl[j] // 2
         for i in range(8):
             di = order[i]
             nx, ny = x + ddx[di], y + ddy[di]
@@ -114,36 +111,35 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
             if at[local] >= 0:
                 continue
             at[local] = n_seen
-            seen[n_seen] = layer * hw + ny * w + nx
+            tx[n_seen], ty[n_seen], tl[n_seen] = nx, ny, layer
             dist[n_seen] = d0 + 1
             parents[n_seen] = j
             if not stop:
                 queue[tail] = n_seen
                 tail += 1
             n_seen += 1
+    rank_of = np.empty(4, np.int32)  # rank of each layer: 0 the best
+    for i in range(4):
+        rank_of[preference[i]] = i
     steps = np.full((h, w), -1, np.int32)
     chosen = np.full((y1 - y0, ww), -1, np.int32)
     must = np.zeros((h, w), np.bool_)
-    rank = np.zeros((y1 - y0, ww), np.int8)
+    states = np.empty(n_seen, np.int32)
     for j in range(n_seen):
-        k = seen[j]
-        p = k % hw
-        y, x = p // w, p % w
+        x, y, layer = tx[j], ty[j], tl[j]
+        states[j] = layer * hw + y * w + x
         if not endable[y, x]:
             continue
-        layer = k // hw
-        r = 0
-        for i in range(4):
-            if preference[i] == layer:
-                r = i
+        r = rank_of[layer]
         d = dist[j]
         s = steps[y, x]
-        if s < 0 or d < s or (d == s and r < rank[y - y0, x - x0]):
+        p = (y - y0) * ww + x - x0
+        if s < 0 or d < s or (d == s and r < rank[p]):
             steps[y, x] = d
             chosen[y - y0, x - x0] = j
-            rank[y - y0, x - x0] = r
+            rank[p] = r
             must[y, x] = layer % 2 == 1
-    return steps, chosen, seen[:n_seen].copy(), parents[:n_seen].copy(), must
+    return steps, chosen, states, parents[:n_seen].copy(), must
 
 
 @njit(cache=True, nogil=True)
