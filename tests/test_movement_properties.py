@@ -210,10 +210,16 @@ def test_placed_reach_with_only_the_near_characters_equals_reach(m, data):
         t: i.path for t, i in full.tiles().items()}
 
 
-def whole_map_search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budget):
+def whole_map_search(step, gstep, group, hinder, endable, others, sx, sy, start_g, budget):
     """The movement search as it was before it kept to the window of its budget: the
-    same breadth-first search with its bookkeeping over every state of the map and
-    its answers picked tile by tile over the whole map (plain Python)."""
+    characters marked on copies of the whole map, the same breadth-first search with
+    its bookkeeping over every state of the map and its answers picked tile by tile
+    over the whole map (plain Python)."""
+    endable, passable = endable.copy(), np.ones(endable.shape, bool)
+    for x, y, friend in others:
+        endable[y, x] = False
+        passable[y, x] = passable[y, x] and bool(friend)
+    endable[sy, sx] = True
     h, w = hinder.shape
     hw = h * w
     dist = np.full(4 * hw, -1, np.int64)
@@ -279,12 +285,12 @@ def test_the_search_in_the_window_of_its_budget_equals_the_whole_map_search(m, d
     (``kernels.zone_of``) worked out in the window of the budget alone (the tiles
     within it, Chebyshev, of the start, clipped to the map) equal the whole-map
     work: every array, in the same search order, on maps up to 12x12 with starts
-    anywhere (at the edges too) and budgets from 0 to more than the map."""
+    anywhere (at the edges and on Obstructing tiles too) and budgets from 0 to more
+    than the map."""
     from sodwa_editor.battle.ai import kernels
 
-    if not starts(m):
-        return
-    start = data.draw(st.sampled_from(starts(m)), label="start")
+    start = data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)),
+                      label="start")
     budget = data.draw(st.integers(0, 14), label="budget")
     team = data.draw(st.sampled_from([None, "red", "blue"]), label="team")
     flight, hindered = data.draw(st.booleans()), data.draw(st.booleans())

@@ -41,6 +41,8 @@ _DY = np.array([d[1] for d in adj.DIRS], np.int64)
 #: State layers ``g * 2 + stop``, best first when a tile is reached several ways
 #: in the same number of steps: going on beats having to stop.
 _PREFERENCE = np.array([2, 0, 3, 1], np.int64)
+#: ``others`` of a search with no other character.
+_NOBODY = np.empty((0, 3), np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -53,7 +55,7 @@ def _window(sx, sy, budget, h, w):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budget,
+def _search(step, gstep, group, hinder, endable, others, sx, sy, start_g, budget,
             order, ddx, ddy, preference):  # pragma: no cover - compiled
     """Breadth-first search; returns ``(steps, chosen, states, parents, must_stop)``:
     ``states`` the states reached in search order, ``parents[j]`` the index in it of
@@ -67,6 +69,7 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
     search works on the window alone (its bookkeeping indexed ``layer * A + (y - y0)
     * ww + (x - x0)`` there, ``A`` the window's area), and what follows it goes over
     the states reached: only filling the full-size answers costs the whole map.
+    ``others``: ``(x, y, friend)`` rows of the other characters (:func:`placed_reach`).
     """
     h, w = hinder.shape
     hw = h * w
@@ -81,6 +84,17 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
     at, tx, ty, tl = work[0], work[1], work[2], work[3]
     dist, parents, queue, rank = work[4], work[5], work[6], work[7]
     at[:] = -1
+    # What the characters leave of the window's tiles: bit 1 a move may end there,
+    # bit 2 it may pass; nobody ends on an occupied tile and only a friend is passed.
+    room = np.empty((y1 - y0, ww), np.uint8)
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            room[y - y0, x - x0] = 3 if endable[y, x] else 2
+    for i in range(others.shape[0]):
+        x, y = others[i, 0], others[i, 1]
+        if x0 <= x < x1 and y0 <= y < y1:
+            room[y - y0, x - x0] &= 2 if others[i, 2] else 0
+    room[sy - y0, sx - x0] |= 1  # the start is an end tile
     at[start_g * 2 * area + (sy - y0) * ww + sx - x0] = 0
     tx[0], ty[0], tl[0], dist[0], parents[0], queue[0] = sx, sy, start_g * 2, 0, -1, 0
     head, tail = 0, 1
@@ -98,13 +112,14 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
             if nx < x0 or ny < y0 or nx >= x1 or ny >= y1:  # off the map (see _window)
                 continue
             c = gstep[di, y, x] if g == 1 else step[di, y, x]
-            if c == 2 or not passable[ny, nx]:
+            free = room[ny - y0, nx - x0]
+            if c == 2 or not free & 2:
                 continue
             if g == 1 and group[ny, nx]:
                 ng, stop = 1, c == 1
             else:
                 ng, stop = 0, c == 1 or hinder[ny, nx]
-            if stop and not endable[ny, nx]:
+            if stop and not free & 1:
                 continue
             layer = ng * 2 + (1 if stop else 0)
             local = layer * area + (ny - y0) * ww + nx - x0
@@ -128,7 +143,7 @@ def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budg
     for j in range(n_seen):
         x, y, layer = tx[j], ty[j], tl[j]
         states[j] = layer * hw + y * w + x
-        if not endable[y, x]:
+        if not room[y - y0, x - x0] & 1:
             continue
         r = rank_of[layer]
         d = dist[j]
@@ -329,7 +344,6 @@ class _TerrainPart:
     hinder: np.ndarray
     endable: np.ndarray
     no_group: np.ndarray
-    all_pass: np.ndarray
     starts: dict[Tile, tuple[np.ndarray, np.ndarray, bool]]
 
 
@@ -347,13 +361,11 @@ def _terrain_part(model: MapModel, flight: bool) -> _TerrainPart:
         # A flyer passes over Outdoor Obstructing tiles but may not end there.
         bases = model.registry.base_table()[model.terrain]
         endable = (tile_class != adj.BLOCKED) & (bases != Base.OBSTRUCTING)
-        endable.flags.writeable = False  # read by every search without a character near
+        endable.flags.writeable = False  # read by every search
         no_group = np.zeros(model.shape, np.bool_)
         no_group.flags.writeable = False  # shared by every Reach without a start group
-        all_pass = np.ones(model.shape, np.bool_)
-        all_pass.flags.writeable = False  # read by every search without an enemy near
         part = _TerrainPart(model.revision, data.step, tile_class == adj.IMPEDED, endable,
-                            no_group, all_pass, {})
+                            no_group, {})
         _TERRAIN.setdefault(model, {})[flight] = part
     return part
 
@@ -461,23 +473,14 @@ def placed_reach(model: MapModel, start: Tile, move: int, *, team: str | None,
     _check_counts(move, budget)
     sx, sy = start
     part = _terrain_part(model, flight)
-    endable, passable = part.endable, part.all_pass
-    if others or not endable[sy, sx]:
-        endable = endable.copy()
-        for x, y, friend in others:
-            endable[y, x] = False
-            if not friend:
-                if passable is part.all_pass:
-                    passable = passable.copy()
-                passable[y, x] = False
-        endable[sy, sx] = True
     group, gstep, some = (_start(model, part, start, flight) if hindered_start
                           else (part.no_group, part.step, False))
     halving, halved = _halve(part, start, move)
     if budget is None:
         budget = halving
     steps, chosen, states, parents, must_stop = _search(
-        part.step, gstep, group, part.hinder, endable, passable, sx, sy, int(some), budget,
+        part.step, gstep, group, part.hinder, part.endable,
+        np.array(others, np.int64) if others else _NOBODY, sx, sy, int(some), budget,
         ORDER, _DX, _DY, _PREFERENCE)
     return Reach(start, move, budget, halved, flight, team, steps, must_stop, group,
                  chosen, states, parents)
