@@ -237,18 +237,21 @@ def test_a_threat_zone_lies_within_move_plus_range_so_far_enemies_are_skipped(se
 def test_a_threat_zone_from_the_range_steps_equals_the_tile_by_tile_zone(metric):
     """``kernels.zone_of`` (one span per row) marks what the reference's ``zone`` marks
     tile by tile with the range rule, for every metric and Range, on random movement
-    ranges."""
+    ranges held in a random window (the whole map among them)."""
     from sodwa_editor.battle.ai import kernels as k
 
     rng = np.random.default_rng(metric)
     for r in (1, 2, 3, 5, 8):
-        for _ in range(20):
+        for i in range(20):
             steps = np.where(rng.random((13, 17)) < 0.1, 1, -1).astype(np.int32)
+            x0, x1 = sorted(rng.integers(0, 18, 2)) if i else (0, 17)
+            y0, y1 = sorted(rng.integers(0, 14, 2)) if i else (0, 13)
+            steps[:, :x0] = steps[:, x1:] = steps[:y0] = steps[y1:] = -1
             want = np.zeros(steps.shape, bool)
             got = np.zeros(steps.shape, bool)
             ys, xs = np.nonzero(steps >= 0)
             ref.zone(xs.astype(np.int64), ys.astype(np.int64), r, metric, want)
-            k.zone_of(steps, r, metric, got)
+            k.zone_of(steps, x0, y0, x1, y1, r, metric, got)
             assert (got == want).all()
 
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_adjacency_strategies import random_maps
 
+from sodwa_editor.engine import movement
 from sodwa_editor.engine.adjacency import pair_crossing
 from sodwa_editor.engine.model import Character, MapModel
 from sodwa_editor.engine.movement import placed_reach, reach
@@ -207,3 +208,117 @@ def test_placed_reach_with_only_the_near_characters_equals_reach(m, data):
         assert a.dtype == b.dtype and np.array_equal(a, b)
     assert {t: i.path for t, i in lean.tiles().items()} == {
         t: i.path for t, i in full.tiles().items()}
+
+
+def whole_map_search(step, gstep, group, hinder, endable, others, sx, sy, start_g, budget):
+    """The movement search as it was before it kept to the window of its budget: the
+    characters marked on copies of the whole map, the same breadth-first search with
+    its bookkeeping over every state of the map and its answers picked tile by tile
+    over the whole map (plain Python)."""
+    endable, passable = endable.copy(), np.ones(endable.shape, bool)
+    for x, y, friend in others:
+        endable[y, x] = False
+        passable[y, x] = passable[y, x] and bool(friend)
+    endable[sy, sx] = True
+    h, w = hinder.shape
+    hw = h * w
+    dist = np.full(4 * hw, -1, np.int64)
+    parent = np.full(4 * hw, -1, np.int64)
+    k0 = start_g * 2 * hw + sy * w + sx
+    dist[k0] = 0
+    queue, seen = deque([k0]), [k0]
+    while queue:
+        k = queue.popleft()
+        if dist[k] >= budget:
+            continue
+        g, p = k // hw // 2, k % hw
+        y, x = p // w, p % w
+        for di in movement.ORDER:
+            nx, ny = x + movement._DX[di], y + movement._DY[di]
+            if not (0 <= nx < w and 0 <= ny < h):
+                continue
+            c = gstep[di, y, x] if g == 1 else step[di, y, x]
+            if c == 2 or not passable[ny, nx]:
+                continue
+            ng = 1 if g == 1 and group[ny, nx] else 0
+            stop = bool(c == 1 or (ng == 0 and hinder[ny, nx]))
+            if stop and not endable[ny, nx]:
+                continue
+            nk = (ng * 2 + stop) * hw + ny * w + nx
+            if dist[nk] < 0:
+                dist[nk], parent[nk] = dist[k] + 1, k
+                seen.append(nk)
+                if not stop:
+                    queue.append(nk)
+    preference = movement._PREFERENCE.tolist()
+    best: dict[int, tuple[int, int, int]] = {}  # tile -> (steps, rank, state)
+    for k in seen:
+        if endable.flat[k % hw]:
+            cand = (int(dist[k]), preference.index(k // hw), k)
+            best[k % hw] = min(best.get(k % hw, cand), cand)
+    at = {k: j for j, k in enumerate(seen)}
+    steps = np.full((h, w), -1, np.int32)
+    chosen = np.full((h, w), -1, np.int32)
+    must = np.zeros((h, w), bool)
+    for p, (d, _rank, k) in best.items():
+        steps.flat[p], chosen.flat[p], must.flat[p] = d, at[k], (k // hw) % 2 == 1
+    parents = [at[parent[k]] if parent[k] >= 0 else -1 for k in seen]
+    return steps, chosen, np.array(seen, np.int32), np.array(parents, np.int32), must
+
+
+def path(j, states, parents, shape):
+    """The tiles of the path to state ``states[j]`` of a search on a map of ``shape``
+    (``(H, W)``), from the start, by its parent links."""
+    h, w = shape
+    out = []
+    while j >= 0:
+        p = int(states[j]) % (h * w)
+        out.append((p % w, p // w))
+        j = parents[j]
+    return out[::-1]
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_maps(max_side=12, characters=6), st.data())
+def test_the_search_in_the_window_of_its_budget_equals_the_whole_map_search(m, data):
+    """The search, the end tiles (``Reach.moves``) and a threat zone
+    (``kernels.zone_of``) worked out in the window of the budget alone (the tiles
+    within it, Chebyshev, of the start, clipped to the map) equal the whole-map
+    work: every array, in the same search order, on maps up to 12x12 with starts
+    anywhere (at the edges and on Obstructing tiles too) and budgets from 0 to more
+    than the map."""
+    from sodwa_editor.battle.ai import kernels
+
+    start = data.draw(st.tuples(st.integers(0, m.width - 1), st.integers(0, m.height - 1)),
+                      label="start")
+    budget = data.draw(st.integers(0, 14), label="budget")
+    team = data.draw(st.sampled_from([None, "red", "blue"]), label="team")
+    flight, hindered = data.draw(st.booleans()), data.draw(st.booleans())
+    calls = []
+
+    def recorded(*args):
+        calls.append(args)
+        return search(*args)
+
+    search = movement._search
+    movement._search = recorded
+    try:
+        r = reach(m, start, team=team, flight=flight, budget=budget, hindered_start=hindered)
+    finally:
+        movement._search = search
+    steps, chosen, states, parents, must = whole_map_search(*calls[0][:10])
+    x0, y0, x1, y1 = r.window  # the choices are kept for the window only
+    assert (chosen[y0:y1, x0:x1] >= 0).sum() == (chosen >= 0).sum()
+    want = (steps, chosen[y0:y1, x0:x1], states, parents, must)
+    got = (r.steps, r._chosen, r._states, r._parents, r.must_stop)
+    for a, b in zip(got, want, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert all(r.path_to((int(x), int(y))) == path(chosen[y, x], states, parents, m.shape)
+               for y, x in zip(*np.nonzero(steps >= 0), strict=True))
+    ys, xs = np.nonzero(r.steps > 0)
+    assert np.array_equal(r.moves[0], xs) and np.array_equal(r.moves[1], ys)
+    rng, metric = data.draw(st.integers(1, 4)), data.draw(st.integers(0, 2))
+    zone, whole = np.zeros(m.shape, bool), np.zeros(m.shape, bool)
+    kernels.zone_of(r.steps, *r.window, rng, metric, zone)
+    kernels.zone_of(r.steps, 0, 0, m.width, m.height, rng, metric, whole)
+    assert np.array_equal(zone, whole)

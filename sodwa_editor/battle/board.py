@@ -17,6 +17,7 @@ does reaches another battle or the map it came from.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -75,7 +76,7 @@ class Board:
                                np.array([f[1] for f in features], np.int64),
                                np.array([" ES".index(f[2]) for f in features], np.int64))
         self.step = adj.steps(m).step  # grounded adjacency: melee (A9: flight is movement only)
-        self.reaches: dict[tuple[object, ...], Reach] = {}
+        self.reaches: OrderedDict[tuple[object, ...], Reach] = OrderedDict()  # oldest first
         self.reach_bytes = 0  # what the ranges in ``reaches`` hold (``Reach.nbytes``)
         self.kept: dict[str, Any] = {}
         self._budgets: dict[tuple[int, int, int, bool], tuple[int, bool]] = {}

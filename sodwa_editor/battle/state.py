@@ -255,7 +255,7 @@ class BattleState:
                                hindered_start=hindered)
             size = hit.nbytes
             while cache and board.reach_bytes + size > REACH_CACHE_BYTES:
-                board.reach_bytes -= cache.pop(next(iter(cache))).nbytes  # the oldest first
+                board.reach_bytes -= cache.popitem(last=False)[1].nbytes  # the oldest first
             cache[key] = hit
             board.reach_bytes += size
         return hit

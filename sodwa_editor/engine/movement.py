@@ -41,113 +41,132 @@ _DY = np.array([d[1] for d in adj.DIRS], np.int64)
 #: State layers ``g * 2 + stop``, best first when a tile is reached several ways
 #: in the same number of steps: going on beats having to stop.
 _PREFERENCE = np.array([2, 0, 3, 1], np.int64)
+#: ``others`` of a search with no other character.
+_NOBODY = np.empty((0, 3), np.int64)
 
 
 @njit(cache=True, nogil=True)
-def _search(step, gstep, group, hinder, endable, passable, sx, sy, start_g, budget,
+def _window(sx, sy, budget, h, w):  # pragma: no cover - compiled
+    """``(x0, y0, x1, y1)``, half-open: the tiles within ``budget`` steps (Chebyshev)
+    of ``(sx, sy)``, clipped to an ``h`` x ``w`` map.  Each step goes to one of the 8
+    neighbouring tiles, so a search with that budget reaches no tile outside it."""
+    return (max(0, sx - budget), max(0, sy - budget),
+            min(w, sx + budget + 1), min(h, sy + budget + 1))
+
+
+@njit(cache=True, nogil=True)
+def _search(step, gstep, group, hinder, endable, others, sx, sy, start_g, budget,
             order, ddx, ddy, preference):  # pragma: no cover - compiled
     """Breadth-first search; returns ``(steps, chosen, states, parents, must_stop)``:
     ``states`` the states reached in search order, ``parents[j]`` the index in it of
-    state ``j``'s parent (-1 for the start) and ``chosen[y, x]`` the index of the
-    state a move to the tile ends in (-1: none), so a range keeps links for the few
-    states it reached, not for every state of the map.
+    state ``j``'s parent (-1 for the start) and ``chosen[y - y0, x - x0]`` the index of
+    the state a move to the tile ends in (-1: none), over the window ``(x0, y0, x1,
+    y1)`` of :func:`_window` only, so a range keeps links for the few states it
+    reached, not for every state of the map.
 
     State ``k = layer * H * W + y * W + x`` with ``layer = g * 2 + stop``: ``g`` the
-    mover is still inside its start group, ``stop`` movement ended on entering.
+    mover is still inside its start group, ``stop`` movement ended on entering.  The
+    search works on the window alone (its bookkeeping indexed ``layer * A + (y - y0)
+    * ww + (x - x0)`` there, ``A`` the window's area), and what follows it goes over
+    the states reached: only filling the full-size answers costs the whole map.
+    ``others``: ``(x, y, friend)`` rows of the other characters (:func:`placed_reach`).
     """
     h, w = hinder.shape
     hw = h * w
-    dist = np.full(4 * hw, -1, np.int32)
-    parent = np.empty(4 * hw, np.int32)
-    queue = np.empty(4 * hw, np.int32)
-    k0 = start_g * 2 * hw + sy * w + sx
-    dist[k0] = 0
-    parent[k0] = -1
-    queue[0] = k0
+    x0, y0, x1, y1 = _window(sx, sy, budget, h, w)
+    ww = x1 - x0
+    area = ww * (y1 - y0)
+    # One scratch block: per window state its index in search order (-1: not yet
+    # reached), then per index in search order its tile, layer, steps and parent,
+    # the queue of indices to go on from, and per window tile the rank of the state
+    # kept (read only once written).
+    work = np.empty((8, 4 * area), np.int32)
+    at, tx, ty, tl = work[0], work[1], work[2], work[3]
+    dist, parents, queue, rank = work[4], work[5], work[6], work[7]
+    at[:] = -1
+    # What the characters leave of the window's tiles: bit 1 a move may end there,
+    # bit 2 it may pass; nobody ends on an occupied tile and only a friend is passed.
+    room = np.empty((y1 - y0, ww), np.uint8)
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            room[y - y0, x - x0] = 3 if endable[y, x] else 2
+    for i in range(others.shape[0]):
+        x, y = others[i, 0], others[i, 1]
+        if x0 <= x < x1 and y0 <= y < y1:
+            room[y - y0, x - x0] &= 2 if others[i, 2] else 0
+    room[sy - y0, sx - x0] |= 1  # the start is an end tile
+    at[start_g * 2 * area + (sy - y0) * ww + sx - x0] = 0
+    tx[0], ty[0], tl[0], dist[0], parents[0], queue[0] = sx, sy, start_g * 2, 0, -1, 0
     head, tail = 0, 1
     n_seen = 1
-    seen = np.empty(4 * hw, np.int32)
-    seen[0] = k0
     while head < tail:
-        k = queue[head]
+        j = queue[head]
         head += 1
-        d0 = dist[k]
+        d0 = dist[j]
         if d0 >= budget:
             continue
-        g = k // hw // 2
-        p = k % hw
-        y, x = p // w, p % w
+        x, y, g = tx[j], ty[j], tl[j] // 2
         for i in range(8):
             di = order[i]
             nx, ny = x + ddx[di], y + ddy[di]
-            if nx < 0 or ny < 0 or nx >= w or ny >= h:
+            if nx < x0 or ny < y0 or nx >= x1 or ny >= y1:  # off the map (see _window)
                 continue
             c = gstep[di, y, x] if g == 1 else step[di, y, x]
-            if c == 2 or not passable[ny, nx]:
+            free = room[ny - y0, nx - x0]
+            if c == 2 or not free & 2:
                 continue
             if g == 1 and group[ny, nx]:
                 ng, stop = 1, c == 1
             else:
                 ng, stop = 0, c == 1 or hinder[ny, nx]
-            if stop and not endable[ny, nx]:
+            if stop and not free & 1:
                 continue
-            nk = (ng * 2 + (1 if stop else 0)) * hw + ny * w + nx
-            if dist[nk] >= 0:
+            layer = ng * 2 + (1 if stop else 0)
+            local = layer * area + (ny - y0) * ww + nx - x0
+            if at[local] >= 0:
                 continue
-            dist[nk] = d0 + 1
-            parent[nk] = k
-            seen[n_seen] = nk
-            n_seen += 1
+            at[local] = n_seen
+            tx[n_seen], ty[n_seen], tl[n_seen] = nx, ny, layer
+            dist[n_seen] = d0 + 1
+            parents[n_seen] = j
             if not stop:
-                queue[tail] = nk
+                queue[tail] = n_seen
                 tail += 1
+            n_seen += 1
+    rank_of = np.empty(4, np.int32)  # rank of each layer: 0 the best
+    for i in range(4):
+        rank_of[preference[i]] = i
     steps = np.full((h, w), -1, np.int32)
-    chosen = np.full((h, w), -1, np.int32)
-    rank = np.zeros((h, w), np.int8)
-    for j in range(n_seen):
-        k = seen[j]
-        p = k % hw
-        y, x = p // w, p % w
-        if not endable[y, x]:
-            continue
-        layer = k // hw
-        r = 0
-        for i in range(4):
-            if preference[i] == layer:
-                r = i
-        d = dist[k]
-        if steps[y, x] < 0 or d < steps[y, x] or (d == steps[y, x] and r < rank[y, x]):
-            steps[y, x] = d
-            chosen[y, x] = k
-            rank[y, x] = r
+    chosen = np.full((y1 - y0, ww), -1, np.int32)
     must = np.zeros((h, w), np.bool_)
-    for y in range(h):
-        for x in range(w):
-            if steps[y, x] >= 0:
-                must[y, x] = (chosen[y, x] // hw) % 2 == 1
-    at = queue  # no longer needed: the index in ``seen`` of each state reached
+    states = np.empty(n_seen, np.int32)
     for j in range(n_seen):
-        at[seen[j]] = j
-    parents = np.empty(n_seen, np.int32)
-    for j in range(n_seen):
-        p = parent[seen[j]]
-        parents[j] = at[p] if p >= 0 else -1
-    for y in range(h):
-        for x in range(w):
-            if chosen[y, x] >= 0:
-                chosen[y, x] = at[chosen[y, x]]
-    return steps, chosen, seen[:n_seen].copy(), parents, must
+        x, y, layer = tx[j], ty[j], tl[j]
+        states[j] = layer * hw + y * w + x
+        if not room[y - y0, x - x0] & 1:
+            continue
+        r = rank_of[layer]
+        d = dist[j]
+        s = steps[y, x]
+        p = (y - y0) * ww + x - x0
+        if s < 0 or d < s or (d == s and r < rank[p]):
+            steps[y, x] = d
+            chosen[y - y0, x - x0] = j
+            rank[p] = r
+            must[y, x] = layer % 2 == 1
+    return steps, chosen, states, parents[:n_seen].copy(), must
 
 
 @njit(cache=True, nogil=True)
-def _end_tiles(steps):  # pragma: no cover - compiled
-    """``(xs, ys)`` of the tiles with ``steps > 0``, row-major (:attr:`Reach.moves`)."""
-    h, w = steps.shape
-    xs = np.empty(h * w, np.int64)
-    ys = np.empty(h * w, np.int64)
+def _end_tiles(steps, sx, sy, budget):  # pragma: no cover - compiled
+    """``(xs, ys)`` of the tiles with ``steps > 0``, row-major (:attr:`Reach.moves`),
+    looked for in the window of a search from ``(sx, sy)`` with ``budget`` steps."""
+    x0, y0, x1, y1 = _window(sx, sy, budget, steps.shape[0], steps.shape[1])
     n = 0
-    for y in range(h):
-        for x in range(w):
+    xs = np.empty((y1 - y0) * (x1 - x0), np.int64)
+    ys = np.empty((y1 - y0) * (x1 - x0), np.int64)
+    for y in range(y0, y1):
+        for x in range(x0, x1):
             if steps[y, x] > 0:
                 xs[n] = x
                 ys[n] = y
@@ -202,10 +221,17 @@ class Reach:
         (int64, read-only: a range is shared; worked out once)."""
         hit = self.__dict__.get("_moves")
         if hit is None:
-            xs, ys = _end_tiles(self.steps)
+            xs, ys = _end_tiles(self.steps, *self.start, self.budget)
             xs.flags.writeable = ys.flags.writeable = False
             hit = self.__dict__["_moves"] = (xs, ys)
         return hit
+
+    @property
+    def window(self) -> tuple[int, int, int, int]:
+        """``(x0, y0, x1, y1)``, half-open: the tiles within ``budget`` steps
+        (Chebyshev) of the start, clipped to the map; the range holds no tile outside."""
+        h, w = self.steps.shape
+        return _window(self.start[0], self.start[1], self.budget, h, w)
 
     @property
     def nbytes(self) -> int:
@@ -226,7 +252,8 @@ class Reach:
         if tile not in self:
             return None
         h, w = self.steps.shape
-        j = int(self._chosen[tile[1], tile[0]])
+        x0, y0, _x1, _y1 = self.window
+        j = int(self._chosen[tile[1] - y0, tile[0] - x0])
         out = []
         while j >= 0:
             p = int(self._states[j]) % (h * w)
@@ -317,7 +344,6 @@ class _TerrainPart:
     hinder: np.ndarray
     endable: np.ndarray
     no_group: np.ndarray
-    all_pass: np.ndarray
     starts: dict[Tile, tuple[np.ndarray, np.ndarray, bool]]
 
 
@@ -335,13 +361,11 @@ def _terrain_part(model: MapModel, flight: bool) -> _TerrainPart:
         # A flyer passes over Outdoor Obstructing tiles but may not end there.
         bases = model.registry.base_table()[model.terrain]
         endable = (tile_class != adj.BLOCKED) & (bases != Base.OBSTRUCTING)
-        endable.flags.writeable = False  # read by every search without a character near
+        endable.flags.writeable = False  # read by every search
         no_group = np.zeros(model.shape, np.bool_)
         no_group.flags.writeable = False  # shared by every Reach without a start group
-        all_pass = np.ones(model.shape, np.bool_)
-        all_pass.flags.writeable = False  # read by every search without an enemy near
         part = _TerrainPart(model.revision, data.step, tile_class == adj.IMPEDED, endable,
-                            no_group, all_pass, {})
+                            no_group, {})
         _TERRAIN.setdefault(model, {})[flight] = part
     return part
 
@@ -449,23 +473,14 @@ def placed_reach(model: MapModel, start: Tile, move: int, *, team: str | None,
     _check_counts(move, budget)
     sx, sy = start
     part = _terrain_part(model, flight)
-    endable, passable = part.endable, part.all_pass
-    if others or not endable[sy, sx]:
-        endable = endable.copy()
-        for x, y, friend in others:
-            endable[y, x] = False
-            if not friend:
-                if passable is part.all_pass:
-                    passable = passable.copy()
-                passable[y, x] = False
-        endable[sy, sx] = True
     group, gstep, some = (_start(model, part, start, flight) if hindered_start
                           else (part.no_group, part.step, False))
     halving, halved = _halve(part, start, move)
     if budget is None:
         budget = halving
     steps, chosen, states, parents, must_stop = _search(
-        part.step, gstep, group, part.hinder, endable, passable, sx, sy, int(some), budget,
+        part.step, gstep, group, part.hinder, part.endable,
+        np.array(others, np.int64) if others else _NOBODY, sx, sy, int(some), budget,
         ORDER, _DX, _DY, _PREFERENCE)
     return Reach(start, move, budget, halved, flight, team, steps, must_stop, group,
                  chosen, states, parents)

@@ -37,12 +37,13 @@ def sight_to(px, py, tx, ty, rng, metric, ctx, tcs, ecs, scs, tg, out):  # pragm
 
 
 @njit(cache=True, nogil=True)
-def zone_of(steps, rng, metric, out):  # pragma: no cover
+def zone_of(steps, x0, y0, x1, y1, rng, metric, out):  # pragma: no cover
     """Mark in ``out[y, x]`` every tile within Range ``rng`` of a tile a movement range
-    can end on (``steps >= 0``: an attacker standing there may reach it, LoS aside).
-    Each row of a tile's neighbourhood is one span, its half width per row offset taken
-    from the range rule once per call (every metric's range is a convex shape: the
-    offsets within it on a row are one run about 0)."""
+    can end on (``steps >= 0``: an attacker standing there may reach it, LoS aside);
+    only the window ``x0 <= x < x1, y0 <= y < y1`` may hold such tiles (the range's
+    ``Reach.window``).  Each row of a tile's neighbourhood is one span, its half width
+    per row offset taken from the range rule once per call (every metric's range is a
+    convex shape: the offsets within it on a row are one run about 0)."""
     h, w = steps.shape
     half = np.empty(rng + 1, np.int64)
     for dy in range(rng + 1):
@@ -51,14 +52,14 @@ def zone_of(steps, rng, metric, out):  # pragma: no cover
             if bk.in_range(dx, dy, rng, metric):
                 half[dy] = dx
                 break
-    for y0 in range(h):
-        for x0 in range(w):
-            if steps[y0, x0] < 0:
+    for ty in range(y0, y1):
+        for tx in range(x0, x1):
+            if steps[ty, tx] < 0:
                 continue
-            for y in range(max(0, y0 - rng), min(h, y0 + rng + 1)):
-                k = half[abs(y - y0)]
+            for y in range(max(0, ty - rng), min(h, ty + rng + 1)):
+                k = half[abs(y - ty)]
                 if k >= 0:
-                    out[y, max(0, x0 - k):min(w, x0 + k + 1)] = True
+                    out[y, max(0, tx - k):min(w, tx + k + 1)] = True
 
 
 @njit(cache=True, nogil=True)

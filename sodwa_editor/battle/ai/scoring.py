@@ -284,7 +284,7 @@ class TurnFacts:
                 hit = kept[1]
             else:
                 hit = np.zeros((self.board.height, self.board.width), bool)
-                k.zone_of(reach.steps, rng, metric, hit)
+                k.zone_of(reach.steps, *reach.window, rng, metric, hit)
                 if len(zones) >= self.memo.limit:
                     zones.clear()
                 # a weak reference: the zone does not keep its range alive (the board's
