@@ -22,10 +22,17 @@ if TYPE_CHECKING:
 TERRAIN_CACHE_BYTES = 32 << 20
 
 
+def step_type(shape: tuple[int, int]) -> type[np.signedinteger]:
+    """The narrowest integer type that holds every walking distance on a board of
+    ``shape`` (at most its width plus height): 2 bytes a tile on any map a file can
+    hold, so a board's pools touch a quarter of the memory ``int64`` would."""
+    return np.int16 if shape[0] + shape[1] < np.iinfo(np.int16).max else np.int32
+
+
 class Pool:
-    """Board-sized ``int64`` arrays kept in one block by key, so that compiled code reads
-    the arrays of several keys through their slots (``block[slot]``) without their
-    being stacked into a new array each time.
+    """Board-sized integer arrays (``dtype``) kept in one block by key, so that compiled
+    code reads the arrays of several keys through their slots (``block[slot]``)
+    without their being stacked into a new array each time.
 
     At most ``limit`` arrays: :meth:`reserve` starts the pool again when the next ``n``
     would not fit, so the slots a caller takes after it stay valid until its next
@@ -42,8 +49,9 @@ class Pool:
 
     __slots__ = ("block", "slots", "limit", "sets")
 
-    def __init__(self, shape: tuple[int, int], limit: int) -> None:
-        self.block = np.empty((0, *shape), np.int64)
+    def __init__(self, shape: tuple[int, int], limit: int,
+                 dtype: type[np.signedinteger] = np.int64) -> None:
+        self.block = np.empty((0, *shape), dtype)
         self.slots: dict[object, int] = {}
         self.limit = limit
         #: A caller's arrays of slots for several keys at once, kept by its own key
@@ -75,7 +83,7 @@ class Pool:
         slot = len(self.slots)
         if slot >= len(self.block):
             grown = np.empty((min(self.limit, max(256, 2 * len(self.block))),
-                              *self.block.shape[1:]), np.int64)
+                              *self.block.shape[1:]), self.block.dtype)
             grown[:len(self.block)] = self.block
             self.block = grown
         self.slots[key] = slot
@@ -226,8 +234,11 @@ class Memo:
             #: Entries of one board-sized array a terrain cache keeps at most.
             self.limit = max(64, TERRAIN_CACHE_BYTES // (8 * max(1, self.level.size)))
             shape = (board.height, board.width)
-            self.walks = kept.setdefault("walks", Pool(shape, self.limit))
-            self.firing = kept.setdefault("firing", Pool(shape, self.limit))
+            steps = step_type(shape)
+            count = max(64, TERRAIN_CACHE_BYTES // (np.dtype(steps).itemsize
+                                                    * max(1, self.level.size)))
+            self.walks = kept.setdefault("walks", Pool(shape, count, steps))
+            self.firing = kept.setdefault("firing", Pool(shape, count, steps))
 
     def placed(self, view: View, actor: int) -> Placed:
         """:class:`Placed` for the arrangement ``view`` shows and ``actor`` (kept: the
