@@ -129,7 +129,7 @@ class Memo:
                  "walks", "firing", "board",
                  "revision", "los", "zones", "level", "liquid", "level_lo", "level_span",
                  "limit", "shared_bases", "sheet_keys", "pending", "placed_zones",
-                 "arrangements", "numbers")
+                 "arrangements", "numbers", "cases")
 
     def __init__(self) -> None:
         self.sheets: tuple[object, ...] = ()
@@ -169,6 +169,10 @@ class Memo:
         #: battle whose board and sheets stand (a tie's candidates and the plans after
         #: an attack see the same arrangement again).
         self.placed_zones: dict[tuple[object, ...], dict[int, np.ndarray]] = {}
+        #: The BIP's numbers of an attack case per (actor, enemy, karma, the case's
+        #: code without the enemy's place, the enemy's Move flag and tile)
+        #: (:meth:`.scoring.TurnFacts.case_values`).
+        self.cases: dict[tuple[object, ...], tuple[float, int, float]] = {}
         #: :meth:`placed` per (arrangement, actor).
         self.arrangements: dict[tuple[object, int], Placed] = {}
         self.numbers = SheetNumbers(*(np.zeros(0, np.int64) for _ in range(4)))
@@ -206,7 +210,7 @@ class Memo:
             self.rules = view.rules
             self.previews, self.bases = {}, {}
             self.kinds, self.threats, self.placed_zones = {}, {}, {}
-            self.arrangements = {}
+            self.arrangements, self.cases = {}, {}
             self.numbers = SheetNumbers(
                 np.array([s.initiative for s in sheets], np.int64),
                 np.array([s.cost for s in sheets], np.int64),
@@ -222,7 +226,7 @@ class Memo:
             self.sheet_keys = tuple(numbers.setdefault(s, len(numbers)) for s in sheets)
         if board is not self.board or board.revision != self.revision:
             self.board, self.revision = board, board.revision
-            self.placed_zones, self.arrangements = {}, {}
+            self.placed_zones, self.arrangements, self.cases = {}, {}, {}
             kept = board.kept
             self.zones = kept.setdefault("zones", {})
             self.los = kept.setdefault("los", {})

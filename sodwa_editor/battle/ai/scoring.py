@@ -186,21 +186,36 @@ class TurnFacts:
         once per distinct situation, not once per tile)."""
         n = len(cases)
         p, dmg, karma = np.empty(n), np.empty(n, np.int64), np.empty(n)
-        view, mode, span, lo = self.view, self.rules.awareness.mode, self.span, self.lo
+        view, span, i, my_karma = self.view, self.span, self.i, self.my_karma
+        kept, moved = self.memo.cases, view.moved_flags
+        per_enemy = 32 * span  # the code's factor of the enemy's place in the list
         for c, value in enumerate(cases.tolist()):
-            value, li = divmod(value, span)
-            value, has_moved = divmod(value, 2)
-            value, on_liquid = divmod(value, 2)
-            value, sees = divmod(value, 2)
-            value, impeded = divmod(value, 2)
-            b, is_adjacent = divmod(value, 2)
+            b, rest = divmod(value, per_enemy)
             j = self.enemies[b]
-            jx, jy = self.enemy_tiles[b]
-            p[c], dmg[c], karma[c] = self._preview(
-                self.i, j, self.my_karma, is_adjacent, impeded, li + lo,
-                int(self.level[jy, jx]), has_moved, view.moved(j), is_aware(mode, bool(sees)),
-                on_liquid, int(self.liquid[jy, jx]))
+            key = (i, j, my_karma, rest, moved[j], self.enemy_tiles[b])
+            hit = kept.get(key)
+            if hit is None:
+                hit = self._case(j, b, rest)
+                if len(kept) >= 1 << 14:
+                    kept.clear()
+                kept[key] = hit
+            p[c], dmg[c], karma[c] = hit
         return p, dmg, karma
+
+    def _case(self, j: int, b: int, rest: int) -> tuple[float, int, float]:
+        """:meth:`_preview` of the actor attacking enemy ``j`` (place ``b``) in the
+        situation code ``rest`` (the code without the enemy's place)."""
+        value, li = divmod(rest, self.span)
+        value, has_moved = divmod(value, 2)
+        value, on_liquid = divmod(value, 2)
+        value, sees = divmod(value, 2)
+        is_adjacent, impeded = divmod(value, 2)
+        jx, jy = self.enemy_tiles[b]
+        return self._preview(
+            self.i, j, self.my_karma, is_adjacent, impeded, li + self.lo,
+            int(self.level[jy, jx]), has_moved, self.view.moved(j),
+            is_aware(self.rules.awareness.mode, bool(sees)), on_liquid,
+            int(self.liquid[jy, jx]))
 
     def sight(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
         """``(len(px), len(enemies))``: the LoS class from each tile to each enemy, or
