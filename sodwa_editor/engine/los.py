@@ -34,7 +34,8 @@ from .los_inputs import (
     _place_characters,
     _stack,
     los_inputs,
-    mark_stack,
+    marked_copy,
+    pack_keys,
     pair_key,
 )
 from .model import Edge, MapModel
@@ -259,12 +260,14 @@ class LosBoard:
     def _with_characters(self, tcs: np.ndarray, keys: list[tuple[int, bool]]) -> np.ndarray:
         """A copy of the stacked tile contexts ``tcs`` (layer ``j`` keyed ``keys[j]``)
         with the characters on :attr:`occupied` (L4)."""
-        tcs = tcs.copy()
-        mark_stack(tcs, np.array([key[0] for key in keys], np.int64),
-                   np.array([key[1] for key in keys], np.int64), self.inputs.elev,
-                   self.inputs.tile_los, np.array([t[0] for t in self.occupied], np.int64),
-                   np.array([t[1] for t in self.occupied], np.int64))
-        return tcs
+        los, levels = pack_keys(keys)
+        return marked_copy(tcs, los, levels, self.inputs.elev, self.inputs.tile_los,
+                           *self._tiles())
+
+    def _tiles(self) -> tuple[np.ndarray, np.ndarray]:
+        """The occupied tiles' ``x`` and ``y`` arrays."""
+        return (np.array([t[0] for t in self.occupied], np.int64),
+                np.array([t[1] for t in self.occupied], np.int64))
 
     def packed(self) -> tuple[int, Stack]:
         """``(lo, (ctx, tcs, ecs, scs))``: :meth:`stack` of every viewer level of the map
@@ -281,8 +284,7 @@ class LosBoard:
         (0, 2, True)
         """
         if self._packed is None:
-            lo, (ctx, tcs, ecs, scs), keys = self.inputs.terrain_packed()
-            self._packed = (lo, (ctx, self._with_characters(tcs, keys), ecs, scs))
+            self._packed = self.inputs.packed_with(*self._tiles())
         return self._packed
 
     def fan(self, src: Tile) -> np.ndarray:

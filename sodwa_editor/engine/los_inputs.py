@@ -50,6 +50,8 @@ class LosInputs:
         default_factory=dict)
     stacks: dict[int, tuple[Stack, list[tuple[int, bool]]]] = field(default_factory=dict)
     packs: tuple[int, Stack, list[tuple[int, bool]]] | None = None
+    #: :func:`pack_keys` of :attr:`packs`' keys.
+    pack_arrays: tuple[np.ndarray, np.ndarray] | None = None
     sats: dict[tuple[int, bool], np.ndarray] = field(default_factory=dict)
     _levels: tuple[np.ndarray, np.ndarray] | None = None
     _counts: np.ndarray = field(default_factory=lambda: np.zeros(256, np.intp))
@@ -189,8 +191,19 @@ class LosInputs:
             for arr in stack:
                 arr.flags.writeable = False
             self.packs = (lo, stack, keys)  # type: ignore[assignment]
+            self.pack_arrays = pack_keys(keys)
         assert self.packs is not None
         return self.packs
+
+    def packed_with(self, xs: np.ndarray, ys: np.ndarray) -> tuple[int, Stack]:
+        """:meth:`terrain_packed` with characters on the tiles ``(xs[i], ys[i])`` (L4):
+        ``(lo, (ctx, tcs, ecs, scs))``, the tile contexts a new array, the rest
+        shared."""
+        lo, (ctx, tcs, ecs, scs), _keys = self.terrain_packed()
+        assert self.pack_arrays is not None
+        los, levels = self.pack_arrays
+        return lo, (ctx, marked_copy(tcs, los, levels, self.elev, self.tile_los, xs, ys),
+                    ecs, scs)
 
     def terrain_context(self, lo: int, level: bool
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -283,6 +296,21 @@ def mark_stack(tcs, los, levels, elev, tile_los, xs, ys):  # pragma: no cover - 
     layer ``j`` keyed ``(los[j], levels[j])``."""
     for j in range(tcs.shape[0]):
         mark_characters(tcs[j], los[j], levels[j] != 0, elev, tile_los, xs, ys)
+
+
+@njit(cache=True, nogil=True)
+def marked_copy(tcs, los, levels, elev, tile_los, xs, ys):  # pragma: no cover - compiled
+    """A copy of ``tcs`` with :func:`mark_stack` applied (one call: a caller that
+    builds many arrangements pays no Python per layer or character)."""
+    out = tcs.copy()
+    mark_stack(out, los, levels, elev, tile_los, xs, ys)
+    return out
+
+
+def pack_keys(keys: list[tuple[int, bool]]) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(lo, level)`` keys of stacked layers as two arrays (:func:`mark_stack`)."""
+    return (np.array([key[0] for key in keys], np.int64),
+            np.array([key[1] for key in keys], np.int64))
 
 
 def _border_context(cls: np.ndarray, elev: np.ndarray, lo: int, level: bool) -> np.ndarray:

@@ -48,8 +48,8 @@ def firing(facts: TurnFacts, melee: np.ndarray) -> np.ndarray:
         slot = pool.get(key)
         if slot < 0:
             if packed is None:
-                terrain = memo.los_board(facts.view, [])
-                packed = (*terrain.packed(), terrain.inputs.target)
+                terrain = memo.lines(facts.view, [])
+                packed = (terrain.lo, terrain.stacks, terrain.target)
             lo, (ctx, tcs, ecs, scs), target = packed
             slot = pool.add(key)
             k.firing_walks(x, y, rng, facts.metric, facts.level, lo, ctx, tcs, ecs, scs,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from ...engine.los import LosBoard
+from ...engine.los_inputs import Stack, los_inputs
 from ..clock import ActionType
 from ..loop import View
 from .profile import GreedyWeights
@@ -90,6 +90,16 @@ class Pool:
         return slot
 
 
+class Lines(NamedTuple):
+    """The LoS kernel's inputs for one arrangement of the characters: the stacks of
+    every viewer level packed, the lowest level, and the targets' own tiles
+    (:meth:`~sodwa_editor.engine.los_inputs.LosInputs.packed_with`)."""
+
+    lo: int
+    stacks: Stack
+    target: np.ndarray
+
+
 class Placed(NamedTuple):
     """What one arrangement of the characters means for one actor (:meth:`Memo.placed`):
     its enemies (battle indices, ascending) with their tiles and ``x``, ``y`` and index
@@ -101,7 +111,7 @@ class Placed(NamedTuple):
     ex: np.ndarray
     ey: np.ndarray
     indices: np.ndarray
-    los: LosBoard
+    lines: Lines
     zones: dict[int, np.ndarray]
 
 
@@ -159,7 +169,7 @@ class Memo:
         self.firing = Pool((0, 0), 0)
         self.board: object = None
         self.revision = -1
-        self.los: dict[tuple[tuple[int, int], ...], LosBoard] = {}
+        self.los: dict[tuple[tuple[int, int], ...], Lines] = {}
         #: Threat zones per movement range object (``id`` -> (a weak reference to the
         #: range, its zone)):
         #: the battle hands out the same range object while the range is the same.
@@ -229,7 +239,7 @@ class Memo:
             self.placed_zones, self.arrangements, self.cases = {}, {}, {}
             kept = board.kept
             self.zones = kept.setdefault("zones", {})
-            self.los = kept.setdefault("los", {})
+            self.los = kept.setdefault("lines", {})
             self.level = np.array(board.level, np.int64)
             self.liquid = np.array(board.liquid, bool)
             if self.level.size:
@@ -260,7 +270,7 @@ class Memo:
             hit = self.arrangements[key] = Placed(
                 enemies, tiles, np.array([t[0] for t in tiles], np.int64),
                 np.array([t[1] for t in tiles], np.int64), np.array(enemies, np.int64),
-                self.los_board(view, occupied), self.zones_placed(placement))
+                self.lines(view, occupied), self.zones_placed(placement))
         return hit
 
     def zones_placed(self, placement: tuple[object, ...]) -> dict[int, np.ndarray]:
@@ -274,7 +284,7 @@ class Memo:
             hit = self.placed_zones[key] = {}
         return hit
 
-    def los_board(self, view: View, occupied: list[tuple[int, int]]) -> LosBoard:
+    def lines(self, view: View, occupied: list[tuple[int, int]]) -> Lines:
         """Lines of sight on the board with characters on ``occupied`` (kept per
         arrangement on the board, for every battle on it)."""
         key = tuple(occupied)
@@ -282,7 +292,10 @@ class Memo:
         if hit is None:
             if len(self.los) >= 64:
                 self.los.clear()
-            hit = self.los[key] = LosBoard(view.map, occupied)
+            inputs = los_inputs(view.map)
+            lo, stacks = inputs.packed_with(np.array([t[0] for t in occupied], np.int64),
+                                            np.array([t[1] for t in occupied], np.int64))
+            hit = self.los[key] = Lines(lo, stacks, inputs.target)
         return hit
 
 

@@ -132,7 +132,7 @@ class TurnFacts:
         #: The enemies (battle indices, ascending), their tiles by their place in it,
         #: ``x``, ``y`` and index arrays, the lines of sight with the other characters
         #: (the actor off its tile: it may move) and the arrangement's threat zones.
-        self.enemies, self.enemy_tiles, self.ex, self.ey, self.eidx, self.los, self._zones \
+        self.enemies, self.enemy_tiles, self.ex, self.ey, self.eidx, self.lines, self._zones \
             = memo.placed(view, actor)
         self.numbers = memo.numbers
         self.level, self.liquid = memo.level, memo.liquid
@@ -224,10 +224,10 @@ class TurnFacts:
         h, w = self.board.height, self.board.width
         m = len(self.enemies)
         out = np.empty((len(px), m), np.int64)
-        lo, stacks = self.los.packed()
+        lines = self.lines
         k.sight_of(px, py, np.full((h, w), -1, np.int64), np.empty((h * w, m), np.int64), 0,
-                   self.ex, self.ey, self.sheet.range, self.metric, self.level, lo, *stacks,
-                   self.los.inputs.target, out)
+                   self.ex, self.ey, self.sheet.range, self.metric, self.level, lines.lo,
+                   *lines.stacks, lines.target, out)
         return out
 
     # ------------------------------------------------------------ threat
@@ -363,9 +363,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     moved_now = int(view.moved(f.i))
     cx, cy = f.tile
     dx, dy = (move_x, move_y) if can_move else (NO_TILES, NO_TILES)
-    lo, stacks = f.los.packed()
+    lo, stacks, target = f.lines
     assert lo == f.lo  # the stacks and the situation codes count levels alike
-    target = f.los.inputs.target
 
     # the attacks from here and from every Move's end tile
     here = False
