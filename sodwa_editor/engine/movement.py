@@ -353,8 +353,18 @@ _TERRAIN: weakref.WeakKeyDictionary[MapModel, dict[bool, _TerrainPart]] = (
 START_CACHE_BYTES = 32 * 1024 * 1024
 
 
+#: The last part handed out per mover kind, with a weak reference to its model: a
+#: battle asks for the same model's again and again (a look-up without a new weak
+#: reference, which ``_TERRAIN.get`` makes every time).
+_LAST: dict[bool, tuple[weakref.ref[MapModel], _TerrainPart]] = {}
+
+
 def _terrain_part(model: MapModel, flight: bool) -> _TerrainPart:
-    part = _TERRAIN.get(model, {}).get(flight)
+    last = _LAST.get(flight)
+    if last is not None and last[0]() is model:
+        part: _TerrainPart | None = last[1]
+    else:
+        part = _TERRAIN.get(model, {}).get(flight)
     if part is None or part.revision != model.revision or part.hinder.shape != model.shape:
         data = adj.steps(model, flight=flight)
         tile_class = data.inputs.tile
@@ -367,6 +377,8 @@ def _terrain_part(model: MapModel, flight: bool) -> _TerrainPart:
         part = _TerrainPart(model.revision, data.step, tile_class == adj.IMPEDED, endable,
                             no_group, {})
         _TERRAIN.setdefault(model, {})[flight] = part
+    if last is None or last[1] is not part:
+        _LAST[flight] = (weakref.ref(model), part)
     return part
 
 
