@@ -332,3 +332,38 @@ def test_threat_zones_are_kept_per_arrangement_and_dropped_with_the_terrain(monk
     plans(View(s, 0), WEIGHTS, None, fresh)
     placement = View(s, 0).placement
     assert np.array_equal(memo.zones_placed(placement)[b], fresh.zones_placed(placement)[b])
+
+
+def test_plans_kept_for_a_tie_loser_are_the_plans_it_would_make(monkeypatch):
+    """A same-team tie scores every candidate's turn on a fork and keeps each one's
+    plans; a loser takes them at its own turn when the winner's turn changed nothing
+    the plans read (:func:`memo.fingerprint`).  On greedy battles with many ties,
+    every plan taken equals the plans made afresh for the position, and some are a
+    loser's."""
+    from sodwa_editor.battle.ai import greedy
+    from sodwa_editor.battle.loop import run_battle
+
+    winners: list[int] = []
+    taken = {"winner": 0, "loser": 0}
+    real_take, real_best = Memo.take, greedy.best_actor
+
+    def best_actor(view, candidates, *args, **kwargs):
+        winners.append(real_best(view, candidates, *args, **kwargs))
+        return winners[-1]
+
+    def take(self, view, weights, limit):
+        kept = real_take(self, view, weights, limit)
+        if kept is not None:
+            fresh = plans(view, weights, limit, Memo())
+            assert [(p.utility, p.steps) for p in kept] == [(p.utility, p.steps)
+                                                             for p in fresh]
+            taken["winner" if winners and view.actor == winners[-1] else "loser"] += 1
+        return kept
+
+    monkeypatch.setattr(greedy, "best_actor", best_actor)
+    monkeypatch.setattr(Memo, "take", take)
+    model = make_mixed_map(20, seed=5)
+    for seed in range(4):
+        state = BattleState.from_teams(model, random_teams(seed, 4), seed=seed)
+        run_battle(state, make_controllers(["greedy", "greedy"], state))
+    assert taken["winner"] > 10 and taken["loser"] > 2, taken

@@ -34,8 +34,9 @@ def best_actor(view: View, candidates: Sequence[int], weights: GreedyWeights,
                rng: np.random.Generator, memo: Memo | None = None,
                limit: int | None = 1) -> int:
     """The tied character whose best plan is worth most (its turn begun on a fork).
-    The winner's plans (``limit`` of them) are kept in ``memo`` for its first
-    decision, which sees the same position."""
+    Every candidate's plans (``limit`` of them) are kept in ``memo``: the winner's
+    first decision sees the same position, and so does a loser's when the winner's
+    turn changed nothing its plans read (:func:`.memo.fingerprint`)."""
     scored, made = [], []
     for order, c in enumerate(sorted(candidates)):
         state = view.fork()
@@ -46,7 +47,8 @@ def best_actor(view: View, candidates: Sequence[int], weights: GreedyWeights,
     scored.sort(key=lambda p: (-p.utility, p.order))
     chosen = pick(scored, rng).order
     if memo is not None:
-        memo.keep(made[chosen][0], weights, limit, made[chosen][1])
+        for fork, kept in made:
+            memo.keep(fork, weights, limit, kept)
     return sorted(candidates)[chosen]
 
 

@@ -191,18 +191,25 @@ class Memo:
         #: The lowest level on the board and how many levels from it to the highest.
         self.level_lo, self.level_span = 0, 1
         self.limit = 64
-        #: Plans made on a fork for the state the next decision will see (a same-team
-        #: tie scores each candidate's turn): ``(fingerprint, plans)``, used once.
-        self.pending: tuple[tuple[object, ...], list[Plan]] | None = None
+        #: Plans made on forks for positions a later decision may see, per actor with
+        #: their :func:`fingerprint` (a same-team tie scores each candidate's turn:
+        #: the winner's first decision sees its position, and a loser's turn begins
+        #: on its own when the winner's turn changed nothing the plans read); the
+        #: actor's next decision takes them or drops them.
+        self.pending: dict[int, tuple[tuple[object, ...], list[Plan]]] = {}
 
     def keep(self, view: View, weights: GreedyWeights, limit: int | None,
              made: list[Plan]) -> None:
-        """Keep ``made`` (the plans of ``view``'s position) for the next decision."""
-        self.pending = (fingerprint(view, weights, limit), made)
+        """Keep ``made`` (the plans of ``view``'s position) for the actor's next
+        decision."""
+        assert view.actor is not None
+        self.pending[view.actor] = (fingerprint(view, weights, limit), made)
 
     def take(self, view: View, weights: GreedyWeights, limit: int | None) -> list[Plan] | None:
-        """The kept plans if ``view`` shows the very position they were made for."""
-        kept, self.pending = self.pending, None
+        """The plans kept for the actor if ``view`` shows the position they were made
+        for (as far as the plans read it); they are dropped either way."""
+        assert view.actor is not None
+        kept = self.pending.pop(view.actor, None)
         if kept is None or kept[0] != fingerprint(view, weights, limit):
             return None
         return list(kept[1])
@@ -220,7 +227,7 @@ class Memo:
             self.rules = view.rules
             self.previews, self.bases = {}, {}
             self.kinds, self.threats, self.placed_zones = {}, {}, {}
-            self.arrangements, self.cases = {}, {}
+            self.arrangements, self.cases, self.pending = {}, {}, {}
             self.numbers = SheetNumbers(
                 np.array([s.initiative for s in sheets], np.int64),
                 np.array([s.cost for s in sheets], np.int64),
@@ -237,6 +244,7 @@ class Memo:
         if board is not self.board or board.revision != self.revision:
             self.board, self.revision = board, board.revision
             self.placed_zones, self.arrangements, self.cases = {}, {}, {}
+            self.pending = {}
             kept = board.kept
             self.zones = kept.setdefault("zones", {})
             self.los = kept.setdefault("lines", {})
@@ -300,10 +308,21 @@ class Memo:
 
 
 def fingerprint(view: View, weights: GreedyWeights, limit: int | None) -> tuple[object, ...]:
-    """Everything the plans of ``view``'s position are a function of (with the
-    board, sheets and rules, which a battle does not change between two decisions)."""
-    return (id(weights), limit, view.team, view.actor, view.turns, view.tick,
-            view.move_this_turn, view.karma(0), view.karma(1), view.map.revision,
-            view.placement, tuple(view.hps), tuple(view.ips), tuple(view.moved_flags),
-            tuple(view.acted),
-            view.can_take(ActionType.MOVE), view.can_take(ActionType.ATTACK))
+    """Everything the plans of ``view``'s position read (with the sheets and rules,
+    which a battle does not change, and the board, named here by identity and
+    revision): the actor and its turn so far, its HP, IP and Move flag, every
+    character's tile, the enemies' HP, IP, Move flags and whether they had their
+    turn in this tick, and both karma pools.  Not the friends' HP, IP or flags, nor
+    the tick: the plans do not read them (a tie's loser, whose turn follows a
+    winner's that moved nobody and hurt nobody, sees its plans again)."""
+    actor = view.actor
+    assert actor is not None, "plans are made during a turn"
+    team = view.team_of(actor)
+    hps, ips, moved, acted = view.hps, view.ips, view.moved_flags, view.acted
+    placement = view.placement
+    enemies = tuple((hps[j], ips[j], moved[j], acted[j]) for j, t in enumerate(placement)
+                    if t is not None and view.team_of(j) != team)
+    return (id(weights), limit, view.team, actor, id(view.board), view.map.revision,
+            view.move_this_turn, view.can_take(ActionType.MOVE),
+            view.can_take(ActionType.ATTACK), hps[actor], ips[actor], moved[actor],
+            view.karma(0), view.karma(1), placement, enemies)

@@ -350,7 +350,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     row-major, enemies by index): the best ``limit`` (None: all) and every plan as
     good as the best.  Utilities are scored in arrays (:mod:`.plan_passes`); only the
     plans returned are built as objects."""
-    if memo is not None and memo.pending is not None:
+    if memo is not None and memo.pending:
+        memo.check(view)  # (another battle's plans are dropped)
         kept = memo.take(view, weights, limit)
         if kept is not None:
             return kept
