@@ -286,3 +286,26 @@ def test_simulate_uses_every_core_by_default_for_a_large_batch(capsys, monkeypat
         main(argv + (["--workers", given] if given else []))
     cores = len(os.sched_getaffinity(0))
     assert seen == [cores if expected == "cores" else expected]
+
+
+def test_a_worker_process_freezes_what_it_keeps_after_its_first_battle_only():
+    """A batch worker (a process that plays nothing else) collects and freezes the
+    objects it holds after its first battle, so later full collections skip them;
+    the records are those of the plain path, and a process that is not a worker
+    (the CLI with one worker, the editor, a test) is never frozen."""
+    import subprocess
+
+    code = (
+        "import gc, json\n"
+        "from sodwa_editor.battle.batch import play_chunk\n"
+        "from sodwa_editor.battle.setup import BattleSetup\n"
+        "from sodwa_editor.engine.generate import make_mixed_map\n"
+        "setup = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=('random', 'random'))\n"
+        "plain = play_chunk(setup, 3, 0, 3, False)\n"
+        "before = gc.get_freeze_count()\n"
+        "worker = play_chunk(setup, 3, 0, 3, False, worker=True)\n"
+        "print(json.dumps([before, gc.get_freeze_count(), plain == worker]))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, check=True)
+    before, after, same = json.loads(out.stdout)
+    assert before == 0 and after > 10_000 and same

@@ -44,6 +44,7 @@ the interpreter lock, and a cancel needs no battle to finish).
 
 from __future__ import annotations
 
+import gc
 import math
 import signal
 from collections import Counter
@@ -146,9 +147,33 @@ def tile_counts(counts: Counter[tuple[int, int]]) -> list[list[int]]:
                                                         key=lambda kv: (kv[0][1], kv[0][0]))]
 
 
-def play_chunk(setup: BattleSetup, root: int, start: int, stop: int, swap_sides: bool
-               ) -> list[Record]:
-    return [play(setup, root, i, swap_sides) for i in range(start, stop)]
+def play_chunk(setup: BattleSetup, root: int, start: int, stop: int, swap_sides: bool,
+               *, worker: bool = False) -> list[Record]:
+    """Battles ``start .. stop-1``; ``worker``: this process plays nothing but the
+    batch's battles (:func:`settle_worker` after its first one)."""
+    out = []
+    for i in range(start, stop):
+        out.append(play(setup, root, i, swap_sides))
+        if worker:
+            settle_worker()
+    return out
+
+
+_SETTLED = False
+
+
+def settle_worker() -> None:
+    """Once per worker process, after its first battle has loaded the compiled kernels
+    and filled the board's caches: collect, then freeze what is left
+    (:func:`gc.freeze`), so that the collector's full passes over the rest of the
+    batch skip the ~150,000 objects the worker keeps to its end.  Each such pass
+    took ~90 ms, 7 % of a worker's CPU on ``maps/indoor-compound.json``.  A worker
+    process only: the objects frozen are never collected."""
+    global _SETTLED
+    if not _SETTLED:
+        _SETTLED = True
+        gc.collect()
+        gc.freeze()
 
 
 def chunks(battles: int, workers: int, size: int | None = None) -> list[tuple[int, int]]:
@@ -177,7 +202,7 @@ def _init_worker(setup: BattleSetup) -> None:
 def _worker_chunk(task: tuple[int, int, int, bool]) -> tuple[int, list[Record]]:
     root, start, stop, swap_sides = task
     assert _WORKER_SETUP is not None
-    return start, play_chunk(_WORKER_SETUP, root, start, stop, swap_sides)
+    return start, play_chunk(_WORKER_SETUP, root, start, stop, swap_sides, worker=True)
 
 
 def run_batch(setup: BattleSetup, battles: int, *, seed: int = 0, swap_sides: bool = False,

@@ -42,7 +42,7 @@ def _chunk(boxed: list[Any], root: int, start: int, stop: int, swap_sides: bool
     setup = _SETUPS.get(key)
     if setup is None:
         setup = _SETUPS[key] = ray.get(ref)
-    return play_chunk(setup, root, start, stop, swap_sides)
+    return play_chunk(setup, root, start, stop, swap_sides, worker=True)
 
 
 def run_ray(setup: BattleSetup, parts: list[tuple[int, int]], seed: int, swap_sides: bool,
