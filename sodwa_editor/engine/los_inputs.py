@@ -264,17 +264,11 @@ def _place_characters(inp: LosInputs, tc: np.ndarray, lo: int, level: bool,
     ys)``: RB *Line of Sight* "If this imaginary line crosses ... any tiles occupied by
     characters, then LoS is blocked" (L4), for a level pair only and on tiles at
     ``lo`` (a pair at different elevations ignores characters at ``lo``: "Elevated
-    characters ignore all grounded characters", L8; higher tiles block anyway)."""
-    out = tc.copy()
-    _mark_characters(inp, out, lo, level, xs, ys)
-    return out
-
-
-def _mark_characters(inp: LosInputs, out: np.ndarray, lo: int, level: bool,
-                     xs: Iterable[int], ys: Iterable[int]) -> None:
-    """:func:`_place_characters` in place."""
-    mark_characters(out, lo, level, inp.elev, inp.tile_los, np.asarray(xs, np.int64),
-                    np.asarray(ys, np.int64))
+    characters ignore all grounded characters", L8; higher tiles block anyway).
+    :func:`mark_characters` in one compiled call (:func:`marked_copy`)."""
+    return marked_copy(tc[np.newaxis], np.array([lo], np.int64), np.array([level], np.int64),
+                       inp.elev, inp.tile_los, np.asarray(xs, np.int64),
+                       np.asarray(ys, np.int64))[0]
 
 
 @register_jitable  # also compiled: :func:`mark_stack`
