@@ -170,6 +170,23 @@ def preview_attack(attacker: Sheet, defender: Sheet, situation: Situation, rules
     attacker's team holds (:func:`.karma.available`).
     """
     melee = situation.adjacent
+    mods, acc, dfn, evasion, tav, tdv = _totals(attacker, defender, situation, rules)
+    difficulty = tdv - tav
+    dr, dealt = damage_on_hit(attacker, defender, melee, rules)
+    need = needed_roll(difficulty, rules.dice)
+    hits = karma_rules.successes(difficulty, 0, rules)
+    return AttackPreview(
+        kind="melee" if melee else "ranged", accuracy=acc, defense=dfn, evasion=evasion,
+        modifiers=mods, tav=tav, tdv=tdv, difficulty=difficulty, need_roll=need, dr=dr,
+        damage_on_hit=dealt, hits=hits, karma=karma,
+        hits_with_karma=karma_rules.successes(difficulty, karma, rules) if karma > 0 else hits)
+
+
+def _totals(attacker: Sheet, defender: Sheet, situation: Situation, rules: Rules
+            ) -> tuple[tuple[Modifier, ...], int, int, int, int, int]:
+    """``(modifiers, accuracy, defense, evasion, TAV, TDV)`` of an attack (the
+    arithmetic of :func:`preview_attack`, which documents it)."""
+    melee = situation.adjacent
     mods = modifiers(situation, rules)
     acc = attacker.accuracy(melee)
     dfn = defender.defense(melee)
@@ -180,15 +197,15 @@ def preview_attack(attacker: Sheet, defender: Sheet, situation: Situation, rules
             tav += mod.amount
         else:
             tdv += mod.amount
-    difficulty = tdv - tav
-    dr, dealt = damage_on_hit(attacker, defender, melee, rules)
-    need = needed_roll(difficulty, rules.dice)
-    hits = karma_rules.successes(difficulty, 0, rules)
-    return AttackPreview(
-        kind="melee" if melee else "ranged", accuracy=acc, defense=dfn, evasion=evasion,
-        modifiers=mods, tav=tav, tdv=tdv, difficulty=difficulty, need_roll=need, dr=dr,
-        damage_on_hit=dealt, hits=hits, karma=karma,
-        hits_with_karma=karma_rules.successes(difficulty, karma, rules) if karma > 0 else hits)
+    return mods, acc, dfn, evasion, tav, tdv
+
+
+def difficulty_and_damage(attacker: Sheet, defender: Sheet, situation: Situation,
+                          rules: Rules) -> tuple[int, int]:
+    """:func:`preview_attack`'s ``difficulty`` and ``damage_on_hit`` without the rest of
+    the preview (for callers that ask many situations: the AIs)."""
+    _mods, _acc, _dfn, _evasion, tav, tdv = _totals(attacker, defender, situation, rules)
+    return tdv - tav, damage_on_hit(attacker, defender, situation.adjacent, rules)[1]
 
 
 @dataclass(frozen=True, slots=True)

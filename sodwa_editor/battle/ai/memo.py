@@ -154,8 +154,9 @@ class Memo:
         #: seen (equal sheets, one number), the cheap key of its side of a pair.
         self.sheet_keys: tuple[int, ...] = ()
         #: Per (attacker, karma, its enemies): whether melee is the better attack kind
-        #: against each enemy.
-        self.kinds: dict[tuple[int, ...], np.ndarray] = {}
+        #: against each enemy, whether it is against all of them, and -1 slots for
+        #: them (:meth:`.scoring.TurnFacts.approach_inputs`).
+        self.kinds: dict[tuple[int, ...], tuple[np.ndarray, bool, np.ndarray]] = {}
         #: Per (enemy, character, karma, melee, levels): the enemy's P(hit) on the
         #: character standing still and having moved, and its damage on a hit.
         self.threats: dict[tuple[int, ...], tuple[float, float, int]] = {}

@@ -40,8 +40,7 @@ from ...engine import adjacency as adj
 from ...engine.terrain import Crossing
 from .. import karma as karma_rules
 from ..actions import Action, Attack, Move, Pass
-from ..attack import Situation, is_aware
-from ..attack import preview_attack as bip
+from ..attack import Situation, difficulty_and_damage, is_aware
 from ..clock import ActionType, move_after_attack
 from ..kernels import METRICS
 from ..loop import View
@@ -166,9 +165,9 @@ class TurnFacts:
                     s = Situation(bool(adjacent), bool(impeded), int(a_level), int(d_level),
                                   bool(a_moved), bool(d_moved), bool(aware), bool(a_liq),
                                   bool(d_liq))
-                    p = bip(self.view.sheet(a), self.view.sheet(d), s, self.rules)
-                    base = (p.difficulty, p.damage_on_hit,
-                            karma_rules.gain(p.difficulty, self.rules))
+                    difficulty, damage = difficulty_and_damage(self.view.sheet(a),
+                                                               self.view.sheet(d), s, self.rules)
+                    base = (difficulty, damage, karma_rules.gain(difficulty, self.rules))
                     if len(self._shared_bases) >= SHARED_BASES:
                         self._shared_bases.clear()
                     self._shared_bases[sheets] = base
@@ -237,7 +236,7 @@ class TurnFacts:
         needs adjacency, ranged Range and a line of sight that is not blocked)."""
         out = np.empty(len(fx))
         walks, walk_slots, fire, fire_slots, melee = self.approach_inputs()
-        sight = (np.zeros((len(fx), len(self.enemies)), np.int64) if melee.all()
+        sight = (np.zeros((len(fx), len(self.enemies)), np.int64) if bool(melee.all())
                  else self.sight(fx, fy))
         k.gap(fx, fy, walks, walk_slots, fire, fire_slots, melee, sight, self.sheet.range,
               IMPEDED, out)
@@ -252,8 +251,8 @@ class TurnFacts:
         call."""
         kinds = self.memo.kinds
         key = (self.i, self.my_karma, *self.enemies)
-        melee = kinds.get(key)
-        if melee is None:
+        hit = kinds.get(key)
+        if hit is None:
             melee = np.zeros(len(self.enemies), bool)
             for b, j in enumerate(self.enemies):
                 close = self._preview(self.i, j, self.my_karma, *PLAIN_MELEE)
@@ -261,11 +260,15 @@ class TurnFacts:
                 melee[b] = close[0] * close[1] >= far[0] * far[1] or self.sheet.range <= 1
             if len(kinds) >= 4096:
                 kinds.clear()
-            kinds[key] = melee
+            # (with whether every enemy is approached for melee: then the firing walks
+            # are not read, and -1 slots stand for them)
+            hit = kinds[key] = (melee, bool(melee.all()),
+                                np.full(len(self.enemies), -1, np.int64))
+        melee, all_melee, no_slots = hit
         walk_slots = approach.walks(self)
         walks = self.memo.walks.block
-        if melee.all():  # the firing walks are not read: every enemy is approached for melee
-            return walks, walk_slots, walks, np.full(len(self.enemies), -1, np.int64), melee
+        if all_melee:
+            return walks, walk_slots, walks, no_slots, melee
         fire_slots = approach.firing(self, melee)
         return walks, walk_slots, self.memo.firing.block, fire_slots, melee
 
