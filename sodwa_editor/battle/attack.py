@@ -29,6 +29,7 @@ from typing import Literal
 
 from . import karma as karma_rules
 from .dice import D100, needed_roll
+from .records import quick_init
 from .rules import Rules
 from .sheet import Sheet
 
@@ -36,6 +37,7 @@ Kind = Literal["melee", "ranged"]
 Stat = Literal["accuracy", "defense", "evasion"]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Modifier:
     """One modifier of an attack, listed by source in the BIP (``stat`` it changes)."""
@@ -45,6 +47,7 @@ class Modifier:
     amount: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Situation:
     """Facts about one attack that the battle state reads off the board.
@@ -68,6 +71,7 @@ class Situation:
     extra: tuple[Modifier, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AttackPreview:
     """Everything the BIP shows before an attack is confirmed (RB *The Battle UI*).
@@ -208,6 +212,7 @@ def difficulty_and_damage(attacker: Sheet, defender: Sheet, situation: Situation
     return tdv - tav, damage_on_hit(attacker, defender, situation.adjacent, rules)[1]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AttackResult:
     """What the BIP shows after the attack (RB: "the Attack Difficulty ..., your roll

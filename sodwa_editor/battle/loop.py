@@ -49,6 +49,7 @@ from .board import Board
 from .clock import ActionType, Prediction
 from .events import Event
 from .karma import available
+from .records import quick_init
 from .rules import Rules
 from .sheet import Sheet
 from .state import BattleState, Result
@@ -234,7 +235,8 @@ class Controller(Protocol):
     def decide(self, view: View) -> Action: ...
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Decision:
     """One controller answer: the actor picked among tied ones, or an action."""
 
