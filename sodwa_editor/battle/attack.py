@@ -179,11 +179,10 @@ def preview_attack(attacker: Sheet, defender: Sheet, situation: Situation, rules
     dr, dealt = damage_on_hit(attacker, defender, melee, rules)
     need = needed_roll(difficulty, rules.dice)
     hits = karma_rules.successes(difficulty, 0, rules)
-    return AttackPreview(
-        kind="melee" if melee else "ranged", accuracy=acc, defense=dfn, evasion=evasion,
-        modifiers=mods, tav=tav, tdv=tdv, difficulty=difficulty, need_roll=need, dr=dr,
-        damage_on_hit=dealt, hits=hits, karma=karma,
-        hits_with_karma=karma_rules.successes(difficulty, karma, rules) if karma > 0 else hits)
+    return AttackPreview(  # by position, in field order (an attack's hot path)
+        "melee" if melee else "ranged", acc, dfn, evasion, mods, tav, tdv, difficulty, need,
+        dr, dealt, hits, karma,
+        karma_rules.successes(difficulty, karma, rules) if karma > 0 else hits)
 
 
 def _totals(attacker: Sheet, defender: Sheet, situation: Situation, rules: Rules
@@ -246,17 +245,15 @@ def resolve_attack(preview: AttackPreview, dice: D100, pool: int, team: int, hp_
     ``combat.defeated_at_or_below`` or below (B32).
     """
     roll = dice.value
-    out = karma_rules.resolve_roll(preview.difficulty, roll, pool, team, rules)
+    success, natural, spent, gained, pool_after = karma_rules.resolve_roll(
+        preview.difficulty, roll, pool, team, rules)
     doubles = dice.doubles
-    damage = preview.damage_on_hit if out.success else 0
+    damage = preview.damage_on_hit if success else 0
     hp_after = hp_before - damage
-    return AttackResult(
-        preview=preview, dice=dice, roll=roll, success=out.success, natural=out.natural,
-        doubles=doubles,
-        doubles_effect=doubles and (out.success or not rules.doubles.require_success),
-        karma_spent=out.karma_spent, karma_gained=out.karma_gained, pool_before=pool,
-        pool_after=out.pool_after, damage=damage, hp_before=hp_before, hp_after=hp_after,
-        defeated=hp_after <= rules.combat.defeated_at_or_below)
+    return AttackResult(  # by position, in field order (an attack's hot path)
+        preview, dice, roll, success, natural, doubles,
+        doubles and (success or not rules.doubles.require_success), spent, gained, pool,
+        pool_after, damage, hp_before, hp_after, hp_after <= rules.combat.defeated_at_or_below)
 
 
 def distance(a: tuple[int, int], b: tuple[int, int], metric: str) -> float:
