@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from los_maps import random_maps
 
-from sodwa_editor.engine.los import LosBoard, los, los_fan
+from sodwa_editor.engine.los import LosBoard, crossing_among, los, los_fan
 from sodwa_editor.engine.model import Edge
 from sodwa_editor.engine.terrain import Base, Crossing
 from sodwa_editor.engine.transform import SYMMETRIES, apply
@@ -77,8 +77,9 @@ def test_fan_equals_single_queries_everywhere(model, data):
 @settings(max_examples=80, deadline=None)
 @given(random_maps(max_side=9, max_level=2), st.data())
 def test_los_board_equals_los_with_the_characters_on_the_model(model, data):
-    """``LosBoard`` (characters given apart from the model, as a battle keeps them)
-    answers exactly as ``los``/``los_fan`` on the model with those characters."""
+    """``LosBoard`` and ``crossing_among`` (characters given apart from the model, as a
+    battle keeps them) answer exactly as ``los``/``los_fan`` on the model with those
+    characters."""
     occupied = sorted({(c.x, c.y) for c in model.characters.values()})
     bare = model.copy()
     bare.characters = {}
@@ -88,6 +89,8 @@ def test_los_board_equals_los_with_the_characters_on_the_model(model, data):
     src, dst = draw_tile(data, model), draw_tile(data, model)
     assert board.los(src, dst) == los(model, src, dst)
     assert board.crossing(src, dst) == los(model, src, dst).crossing
+    xs, ys = (np.array([t[i] for t in occupied], np.int64) for i in (0, 1))
+    assert crossing_among(bare, xs, ys, src, dst) == los(model, src, dst).crossing
     assert np.array_equal(board.fan(src), los_fan(model, src))
 
 

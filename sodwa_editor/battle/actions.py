@@ -36,7 +36,7 @@ from . import abilities as ab
 from .abilities import UseAbility
 from .attack import resolve_attack
 from .board import Feature, Tile
-from .clock import ActionType, TurnChoice
+from .clock import ActionType, Clock, Turn, TurnChoice
 from .dice import D100
 from .events import Attacked, BattleEnded, Defeated, Event, Moved, TurnEnded, TurnStarted
 from .obstructions import feature_refusal, feature_targets, strike
@@ -78,6 +78,8 @@ class Pass:
 
 Action = Move | Attack | AttackTerrain | Pass | UseAbility
 Roll = Callable[[], D100]
+#: Action types the hot paths ask about, looked up once (an enum member is a slow read).
+MOVE, ATTACK = ActionType.MOVE, ActionType.ATTACK
 
 __all__ = ["Action", "Attack", "AttackTerrain", "IllegalAction", "Move", "Pass", "UseAbility",
            "Options", "apply", "apply_checked", "begin_turn", "defeat", "legal_actions",
@@ -116,14 +118,15 @@ def begin_turn(state: BattleState, actor: int) -> TurnStarted:
     ip_before = clock.ip[actor]
     clock.begin_turn(actor)
     state.moved[actor] = False
-    state.last_actor[state.team[actor]] = actor
-    pos, sheet = state.pos[actor], state.sheets[actor]
-    budget, halved = state.board.move_budget(pos[0], pos[1], sheet.move, sheet.flight)
-    if state.board.liquid[pos[1]][pos[0]]:
+    team = state.team[actor]
+    state.last_actor[team] = actor
+    pos, sheet, board = state.pos[actor], state.sheets[actor], state.board
+    budget, halved = board.move_budget(pos[0], pos[1], sheet.move, sheet.flight)
+    if board.liquid[pos[1]][pos[0]]:
         budget = max(0, budget + state.rules.terrain.liquid.move)
     state.turn_start, state.turn_move, state.turn_hindered = pos, budget, halved
-    event = TurnStarted(clock.turns, clock.tick, actor, state.team[actor], ip_before,
-                        clock.ip[actor], choice.reason, choice.candidates, budget)
+    event = TurnStarted(clock.turns, clock.tick, actor, team, ip_before, clock.ip[actor],
+                        choice.reason, choice.candidates, budget)
     state.log(event)
     return event
 
@@ -229,9 +232,9 @@ def refusal(state: BattleState, action: Action) -> str | None:
     if isinstance(action, Pass):
         return None
     if isinstance(action, Move):
-        return _move_refusal(state, actor, action.to)
-    if isinstance(action, Attack | AttackTerrain):
-        if not turn.can_take(ActionType.ATTACK):
+        return _move_refusal(state, turn, actor, action.to)
+    if isinstance(action, (Attack, AttackTerrain)):
+        if not turn.can_take(ATTACK):
             return "Attack Action already taken this turn"
         if isinstance(action, Attack):
             return attack_refusal(state, actor, action.target)
@@ -241,10 +244,8 @@ def refusal(state: BattleState, action: Action) -> str | None:
     return f"unknown action {action!r}"
 
 
-def _move_refusal(state: BattleState, actor: int, to: Tile) -> str | None:
-    turn = state.turn
-    assert turn is not None
-    if not turn.can_take(ActionType.MOVE):
+def _move_refusal(state: BattleState, turn: Turn, actor: int, to: Tile) -> str | None:
+    if not turn.can_take(MOVE):
         return "Move Action already taken this turn"
     allowance = move_allowance(state)
     if allowance <= 0:
@@ -297,16 +298,14 @@ def apply_checked(state: BattleState, action: Action, roll: Roll | None = None) 
     turn = clock.current
     assert turn is not None
     actor = turn.actor
-    if roll is None:
-        roll = _stream_roll(state)
     events: list[Event]
     if isinstance(action, Pass):
-        events = _end_turn(state)
+        events = _end_turn(state, clock, turn)
     elif isinstance(action, Move):
         allowance = move_allowance(state)
         path = state.reach_of(actor, allowance).path_to(action.to)
         assert path is not None
-        clock.take(turn, ActionType.MOVE)
+        clock.take(turn, MOVE)
         del state.occ[state.pos[actor]]
         state.pos[actor] = action.to
         state.occ[action.to] = actor
@@ -314,15 +313,15 @@ def apply_checked(state: BattleState, action: Action, roll: Roll | None = None) 
         state.changed()
         events = [Moved(actor, tuple(path), len(path) - 1, allowance, clock.ip[actor])]
     elif isinstance(action, Attack):
-        events = _attack(state, actor, action.target, roll)
+        events = _attack(state, turn, actor, action.target, roll or _stream_roll(state))
     elif isinstance(action, AttackTerrain):
-        clock.take(turn, ActionType.ATTACK)
+        clock.take(turn, ATTACK)
         events = strike(state, actor, action.feature, clock.ip[actor])
     else:
         ability = ab.find(state, action.ability)
         assert ability is not None
         clock.take(turn, ability.action_type(action), ability.cost(state, action))
-        events = list(ability.resolve(state, actor, action, roll))
+        events = list(ability.resolve(state, actor, action, roll or _stream_roll(state)))
     for ability in state.abilities:
         for event in list(events):
             events += ability.on_event(state, event)
@@ -341,14 +340,13 @@ def _stream_roll(state: BattleState) -> Roll:
     return missing
 
 
-def _attack(state: BattleState, actor: int, target: int, roll: Roll) -> list[Event]:
+def _attack(state: BattleState, turn: Turn, actor: int, target: int, roll: Roll
+            ) -> list[Event]:
     """A Basic Attack on a character (RB *Attacking and Defending*): the BIP numbers,
     one d100, karma, damage, and a defeat."""
-    turn = state.turn
-    assert turn is not None
     preview = bip(state, actor, target)  # allowed: refusal said so
     dice = roll()
-    state.clock.take(turn, ActionType.ATTACK)
+    state.clock.take(turn, ATTACK)
     team = state.team[actor]
     res = resolve_attack(preview, dice, state.karma, team, state.hp[target], state.rules)
     state.karma = res.pool_after
@@ -364,11 +362,9 @@ def _attack(state: BattleState, actor: int, target: int, roll: Roll) -> list[Eve
     return events
 
 
-def _end_turn(state: BattleState) -> list[Event]:
+def _end_turn(state: BattleState, clock: Clock, turn: Turn) -> list[Event]:
     """End the turn (a pass if it took no action); at ``battle.max_turns`` turns the
     battle is a draw (B41)."""
-    clock, turn = state.clock, state.turn
-    assert turn is not None
     clock.end_turn(turn)
     state.turn_start = None
     events: list[Event] = [TurnEnded(turn.actor, sum(turn.used) == 0, turn.spent,

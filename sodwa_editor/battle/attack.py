@@ -29,6 +29,7 @@ from typing import Literal
 
 from . import karma as karma_rules
 from .dice import D100, needed_roll
+from .records import quick_init
 from .rules import Rules
 from .sheet import Sheet
 
@@ -36,6 +37,7 @@ Kind = Literal["melee", "ranged"]
 Stat = Literal["accuracy", "defense", "evasion"]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Modifier:
     """One modifier of an attack, listed by source in the BIP (``stat`` it changes)."""
@@ -45,6 +47,7 @@ class Modifier:
     amount: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Situation:
     """Facts about one attack that the battle state reads off the board.
@@ -68,6 +71,7 @@ class Situation:
     extra: tuple[Modifier, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AttackPreview:
     """Everything the BIP shows before an attack is confirmed (RB *The Battle UI*).
@@ -175,11 +179,10 @@ def preview_attack(attacker: Sheet, defender: Sheet, situation: Situation, rules
     dr, dealt = damage_on_hit(attacker, defender, melee, rules)
     need = needed_roll(difficulty, rules.dice)
     hits = karma_rules.successes(difficulty, 0, rules)
-    return AttackPreview(
-        kind="melee" if melee else "ranged", accuracy=acc, defense=dfn, evasion=evasion,
-        modifiers=mods, tav=tav, tdv=tdv, difficulty=difficulty, need_roll=need, dr=dr,
-        damage_on_hit=dealt, hits=hits, karma=karma,
-        hits_with_karma=karma_rules.successes(difficulty, karma, rules) if karma > 0 else hits)
+    return AttackPreview(  # by position, in field order (an attack's hot path)
+        "melee" if melee else "ranged", acc, dfn, evasion, mods, tav, tdv, difficulty, need,
+        dr, dealt, hits, karma,
+        karma_rules.successes(difficulty, karma, rules) if karma > 0 else hits)
 
 
 def _totals(attacker: Sheet, defender: Sheet, situation: Situation, rules: Rules
@@ -208,6 +211,7 @@ def difficulty_and_damage(attacker: Sheet, defender: Sheet, situation: Situation
     return tdv - tav, damage_on_hit(attacker, defender, situation.adjacent, rules)[1]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AttackResult:
     """What the BIP shows after the attack (RB: "the Attack Difficulty ..., your roll
@@ -241,17 +245,15 @@ def resolve_attack(preview: AttackPreview, dice: D100, pool: int, team: int, hp_
     ``combat.defeated_at_or_below`` or below (B32).
     """
     roll = dice.value
-    out = karma_rules.resolve_roll(preview.difficulty, roll, pool, team, rules)
+    success, natural, spent, gained, pool_after = karma_rules.resolve_roll(
+        preview.difficulty, roll, pool, team, rules)
     doubles = dice.doubles
-    damage = preview.damage_on_hit if out.success else 0
+    damage = preview.damage_on_hit if success else 0
     hp_after = hp_before - damage
-    return AttackResult(
-        preview=preview, dice=dice, roll=roll, success=out.success, natural=out.natural,
-        doubles=doubles,
-        doubles_effect=doubles and (out.success or not rules.doubles.require_success),
-        karma_spent=out.karma_spent, karma_gained=out.karma_gained, pool_before=pool,
-        pool_after=out.pool_after, damage=damage, hp_before=hp_before, hp_after=hp_after,
-        defeated=hp_after <= rules.combat.defeated_at_or_below)
+    return AttackResult(  # by position, in field order (an attack's hot path)
+        preview, dice, roll, success, natural, doubles,
+        doubles and (success or not rules.doubles.require_success), spent, gained, pool,
+        pool_after, damage, hp_before, hp_after, hp_after <= rules.combat.defeated_at_or_below)
 
 
 def distance(a: tuple[int, int], b: tuple[int, int], metric: str) -> float:

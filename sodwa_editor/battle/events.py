@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .attack import Modifier
+from .records import quick_init
 
 Tile = tuple[int, int]
 #: An Obstructing feature: ``(x, y, "")`` a tile, ``(x, y, "E")``/``(x, y, "S")`` the border
@@ -45,6 +46,7 @@ class Event:
         return out
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
     """A turn begins (RB *The Turn System*): the turn number (from 1), the tick, the
@@ -63,6 +65,7 @@ class TurnStarted(Event):
     move: int = 0  # steps a Move Action may cover this turn (after the halving, B15)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
     """A Move Action: the path (start and end included), steps, the allowance it had,
@@ -76,6 +79,7 @@ class Moved(Event):
     ip: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Attacked(Event):
     """A Basic Attack on a character, as the BIP shows it after confirming (RB: "the
@@ -106,6 +110,7 @@ class Attacked(Event):
     ip: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TerrainAttacked(Event):
     """A Basic Attack on an Obstructing tile or border: damage dealt, the feature's
@@ -121,6 +126,7 @@ class TerrainAttacked(Event):
     ip: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TerrainDestroyed(Event):
     """An Obstructing feature destroyed (RB: it becomes Difficult Terrain; the tiles
@@ -131,6 +137,7 @@ class TerrainDestroyed(Event):
     rubble: tuple[Tile, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Defeated(Event):
     """A character defeated and removed from the board (B32, B35)."""
@@ -141,6 +148,7 @@ class Defeated(Event):
     tile: Tile
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     """The turn is over: ``passed`` when it took no action (RB TSB: a pass, 500 IP);
@@ -153,6 +161,7 @@ class TurnEnded(Event):
     ip: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BattleEnded(Event):
     """The result: ``winner`` team (None for a draw) and why."""

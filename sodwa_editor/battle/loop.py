@@ -49,6 +49,7 @@ from .board import Board
 from .clock import ActionType, Prediction
 from .events import Event
 from .karma import available
+from .records import quick_init
 from .rules import Rules
 from .sheet import Sheet
 from .state import BattleState, Result
@@ -234,7 +235,8 @@ class Controller(Protocol):
     def decide(self, view: View) -> Action: ...
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Decision:
     """One controller answer: the actor picked among tied ones, or an action."""
 
@@ -269,6 +271,7 @@ def run_battle(state: BattleState, controllers: Sequence[Controller], *,
     decisions: list[Decision] = []
     views = (View(state, 0), View(state, 1))
     clock = state.clock
+    move, attack, end = ActionType.MOVE, ActionType.ATTACK, Pass()
     while state.result is None:
         if clock.current is None:
             choice = next_turn(state)
@@ -288,9 +291,8 @@ def run_battle(state: BattleState, controllers: Sequence[Controller], *,
         for _ in range(MAX_ACTIONS_PER_TURN):
             if state.result is not None or clock.current is not turn:
                 break
-            if not (state.abilities or turn.can_take(ActionType.MOVE)
-                    or turn.can_take(ActionType.ATTACK)):
-                action: Action = Pass()
+            if not (state.abilities or turn.can_take(move) or turn.can_take(attack)):
+                action: Action = end
             else:
                 action = controllers[team].decide(views[team])
                 decisions.append(Decision(team, None, action))

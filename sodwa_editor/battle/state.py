@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ..engine.los import LosBoard
+from ..engine.los import LosBoard, crossing_among
 from ..engine.model import MapModel
 from ..engine.movement import Reach, placed_reach
 from ..engine.terrain import Crossing
@@ -67,10 +67,12 @@ class _Cache:
     Shared by copies of a state until one of them changes; then that one gets a new
     cache, so an entry is never wrong for anyone holding it."""
 
-    __slots__ = ("los", "crossings", "reach", "engaged", "placement")
+    __slots__ = ("los", "crossings", "occupied", "reach", "engaged", "placement")
 
     def __init__(self) -> None:
         self.los: LosBoard | None = None
+        #: ``x`` and ``y`` arrays of the characters' tiles (:meth:`BattleState.crossing`)
+        self.occupied: tuple[np.ndarray, np.ndarray] | None = None
         self.placement: tuple[Tile | None, ...] | None = None  # :meth:`BattleState.placement`
         self.crossings: dict[tuple[Tile, Tile], Crossing] = {}  # :meth:`BattleState.crossing`
         self.reach: dict[tuple[int, int, bool], Reach] = {}
@@ -207,12 +209,17 @@ class BattleState:
         return c.los
 
     def crossing(self, a: Tile, b: Tile) -> Crossing:
-        """The LoS class from tile ``a`` to tile ``b`` on :meth:`los_board` (kept with the
-        arrangement: a refusal and the attack it allows ask the same lines)."""
-        crossings = self._cache.crossings
-        hit = crossings.get((a, b))
+        """The LoS class from tile ``a`` to tile ``b`` with the undefeated characters where
+        they stand, as :meth:`los_board` answers it, without building that board
+        (:func:`~sodwa_editor.engine.los.crossing_among`; kept with the arrangement: a
+        refusal and the attack it allows ask the same lines)."""
+        c = self._cache
+        hit = c.crossings.get((a, b))
         if hit is None:
-            hit = crossings[(a, b)] = self.los_board().crossing(a, b)
+            if c.occupied is None:
+                c.occupied = (np.array([t[0] for t in self.occ], np.int64),
+                              np.array([t[1] for t in self.occ], np.int64))
+            hit = c.crossings[(a, b)] = crossing_among(self.board.model, *c.occupied, a, b)
         return hit
 
     def reach_of(self, i: int, budget: int) -> Reach:

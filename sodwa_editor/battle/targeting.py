@@ -100,12 +100,10 @@ def situation(state: BattleState, attacker: int, target: int) -> Situation:
     for ability in state.abilities:
         extra += tuple(ability.modifiers(state, attacker, target))
     liquid = state.board.liquid
-    return Situation(
-        adjacent=adjacent, impeded=impeded, attacker_level=level[a[1]][a[0]],
-        defender_level=level[d[1]][d[0]], attacker_moved=state.moved[attacker],
-        defender_moved=state.moved[target], defender_aware=is_aware(mode, sees),
-        attacker_on_liquid=liquid[a[1]][a[0]], defender_on_liquid=liquid[d[1]][d[0]],
-        extra=extra)
+    moved = state.moved
+    return Situation(  # by position, in field order (an attack's hot path)
+        adjacent, impeded, level[a[1]][a[0]], level[d[1]][d[0]], moved[attacker],
+        moved[target], is_aware(mode, sees), liquid[a[1]][a[0]], liquid[d[1]][d[0]], extra)
 
 
 def preview_attack(state: BattleState, attacker: int, target: int) -> AttackPreview:

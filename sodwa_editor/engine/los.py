@@ -42,7 +42,10 @@ from .model import Edge, MapModel
 from .terrain import Crossing
 
 Tile = tuple[int, int]
-__all__ = ["LosBoard", "LosInputs", "LosResult", "Reason", "los", "los_fan", "los_inputs"]
+#: :class:`Crossing` by value (a tuple read per line instead of an enum call).
+CROSSINGS = tuple(Crossing)
+__all__ = ["LosBoard", "LosInputs", "LosResult", "Reason", "crossing_among", "los",
+           "los_fan", "los_inputs"]
 
 REASON_KINDS = {
     k.R_TILE: "tile",
@@ -115,8 +118,9 @@ def los(model: MapModel, src: Tile, dst: Tile) -> LosResult:
 
 def _walk(inp: LosInputs, context: Callable[[int, bool], tuple[np.ndarray, ...]],
           src: Tile, dst: Tile) -> tuple[int, int, int, int, int]:
-    a = int(inp.elev[src[1], src[0]])
-    b = int(inp.elev[dst[1], dst[0]])
+    elev = inp.elev
+    a = elev.item(src[1], src[0])
+    b = elev.item(dst[1], dst[0])
     tc, ec, sc = context(*pair_key(a, b))
     cls, kind, rx, ry, side = k.walk(src[0], src[1], dst[0], dst[1], tc, ec, sc, inp.target)
     return int(cls), int(kind), int(rx), int(ry), int(side)
@@ -124,7 +128,7 @@ def _walk(inp: LosInputs, context: Callable[[int, bool], tuple[np.ndarray, ...]]
 
 def _result(model: MapModel, src: Tile, dst: Tile, raw: tuple[int, int, int, int, int],
             who: Callable[[Tile], str | None] | None) -> LosResult:
-    crossing = Crossing(raw[0])
+    crossing = CROSSINGS[raw[0]]
     if crossing is Crossing.IMPEDED and _adjacent(model, src, dst):
         return LosResult(Crossing.CLEAR, None)
     return LosResult(crossing, _explain(model, crossing, *raw[1:], who=who))
@@ -202,7 +206,7 @@ class LosBoard:
     """
 
     __slots__ = ("model", "inputs", "occupied", "names", "_contexts", "_stacks", "revision",
-                 "_packed")
+                 "_packed", "_xy")
 
     def __init__(self, model: MapModel, occupied: Sequence[Tile],
                  names: Callable[[Tile], str | None] | None = None) -> None:
@@ -218,15 +222,14 @@ class LosBoard:
         self._contexts: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._stacks: dict[int, Stack] = {}
         self._packed: tuple[int, Stack] | None = None
+        self._xy: tuple[np.ndarray, np.ndarray] | None = None
 
     def context(self, lo: int, level: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         key = (lo, level)
         hit = self._contexts.get(key)
         if hit is None:
             tc, ec, sc = self.inputs.terrain_context(lo, level)
-            hit = (_place_characters(self.inputs, tc, lo, level,
-                                     [t[0] for t in self.occupied],
-                                     [t[1] for t in self.occupied]), ec, sc)
+            hit = (_place_characters(self.inputs, tc, lo, level, *self._tiles()), ec, sc)
             self._contexts[key] = hit
         return hit
 
@@ -236,11 +239,9 @@ class LosBoard:
         return _walk(self.inputs, self.context, src, dst)
 
     def crossing(self, src: Tile, dst: Tile) -> Crossing:
-        """The LoS class from ``src`` to ``dst`` (as :func:`los`, without the reason)."""
-        cls = _walk(self.inputs, self.context, src, dst)[0]
-        if cls == Crossing.IMPEDED and _adjacent(self.model, src, dst):
-            return Crossing.CLEAR
-        return Crossing(cls)
+        """The LoS class from ``src`` to ``dst`` (as :func:`los`, without the reason;
+        both tiles on the map)."""
+        return _crossing(self.model, self.inputs, *self._tiles(), src, dst)
 
     def los(self, src: Tile, dst: Tile) -> LosResult:
         _check(self.model, src)
@@ -265,9 +266,11 @@ class LosBoard:
                            *self._tiles())
 
     def _tiles(self) -> tuple[np.ndarray, np.ndarray]:
-        """The occupied tiles' ``x`` and ``y`` arrays."""
-        return (np.array([t[0] for t in self.occupied], np.int64),
-                np.array([t[1] for t in self.occupied], np.int64))
+        """The occupied tiles' ``x`` and ``y`` arrays (made once)."""
+        if self._xy is None:
+            self._xy = (np.array([t[0] for t in self.occupied], np.int64),
+                        np.array([t[1] for t in self.occupied], np.int64))
+        return self._xy
 
     def packed(self) -> tuple[int, Stack]:
         """``(lo, (ctx, tcs, ecs, scs))``: :meth:`stack` of every viewer level of the map
@@ -292,6 +295,24 @@ class LosBoard:
         _check(self.model, src)
         level = int(self.inputs.elev[src[1], src[0]])
         return _fan(self.model, self.inputs, self.context, src, self.stack(level))
+
+
+def crossing_among(model: MapModel, xs: np.ndarray, ys: np.ndarray, src: Tile, dst: Tile
+                   ) -> Crossing:
+    """:meth:`LosBoard.crossing` on ``model`` with characters on the tiles ``(xs[i],
+    ys[i])`` (int64 arrays) instead of its own, without a board: for a caller that asks
+    a few lines of each arrangement (a battle state)."""
+    return _crossing(model, los_inputs(model), xs, ys, src, dst)
+
+
+def _crossing(model: MapModel, inputs: LosInputs, xs: np.ndarray, ys: np.ndarray, src: Tile,
+              dst: Tile) -> Crossing:
+    """The walked class (:meth:`LosInputs.marked_class`) with the adjacency exception
+    (L5: adjacent characters ignore Impeding terrain, :func:`_adjacent`)."""
+    crossing = CROSSINGS[inputs.marked_class(xs, ys, src, dst)]
+    if crossing is Crossing.IMPEDED and _adjacent(model, src, dst):
+        return Crossing.CLEAR
+    return crossing
 
 
 def _adjacent(model: MapModel, a: Tile, b: Tile) -> bool:

@@ -205,6 +205,16 @@ class LosInputs:
         return lo, (ctx, marked_copy(tcs, los, levels, self.elev, self.tile_los, xs, ys),
                     ecs, scs)
 
+    def marked_class(self, xs: np.ndarray, ys: np.ndarray, src: Tile, dst: Tile) -> int:
+        """The kernel's class of the line from ``src`` to ``dst`` (both on the map) with
+        characters on the tiles ``(xs[i], ys[i])`` (:func:`marked_walk` on
+        :meth:`terrain_packed`), before the adjacency exception (L5)."""
+        lo, (ctx, tcs, ecs, scs), _keys = self.terrain_packed()
+        assert self.pack_arrays is not None
+        los, levels = self.pack_arrays
+        return marked_walk(src[0], src[1], dst[0], dst[1], lo, ctx, tcs, ecs, scs, los, levels,
+                           self.elev, self.tile_los, self.target, xs, ys)
+
     def terrain_context(self, lo: int, level: bool
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """As :meth:`context` without any character (shared, read-only arrays)."""
@@ -299,6 +309,21 @@ def marked_copy(tcs, los, levels, elev, tile_los, xs, ys):  # pragma: no cover -
     out = tcs.copy()
     mark_stack(out, los, levels, elev, tile_los, xs, ys)
     return out
+
+
+@njit(cache=True, nogil=True)
+def marked_walk(ax, ay, bx, by, lo, ctx, tcs, ecs, scs, los, levels, elev, tile_los, target,
+                xs, ys):  # pragma: no cover - compiled
+    """The class of the line from tile A to tile B (:func:`.los_kernel.walk_in`) on
+    packed terrain contexts (``lo``, ``ctx``, ``tcs``, ``ecs``, ``scs`` of
+    :meth:`LosInputs.terrain_packed`, the layers keyed ``(los[j], levels[j])``) with
+    characters on the tiles ``(xs[i], ys[i])``: only the layer the line is walked on is
+    copied and marked (:func:`mark_characters`), so a caller that asks a few lines of an
+    arrangement builds no context for it."""
+    c = ctx[elev[ay, ax] - lo, by, bx]
+    tc = tcs[c:c + 1].copy()
+    mark_characters(tc[0], los[c], levels[c] != 0, elev, tile_los, xs, ys)
+    return k.walk_in(ax, ay, bx, by, tc, ecs[c:c + 1], scs[c:c + 1], 0, target)[0]
 
 
 def pack_keys(keys: list[tuple[int, bool]]) -> tuple[np.ndarray, np.ndarray]:
