@@ -265,3 +265,9 @@ def test_fan_equals_single_queries():
 def test_out_of_map_is_a_clear_error():
     with pytest.raises(IndexError, match=r"\(9, 0\) is outside the 3x1 map"):
         los(make(3, 1), (0, 0), (9, 0))
+    from sodwa_editor.engine.los import LosBoard
+
+    board = LosBoard(make(3, 1), [(1, 0)])
+    for src, dst in (((0, 0), (9, 0)), ((-1, 0), (2, 0)), ((0, 3), (2, 0))):
+        with pytest.raises(IndexError, match="is outside the 3x1 map"):
+            board.crossing(src, dst)

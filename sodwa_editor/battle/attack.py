@@ -179,10 +179,11 @@ def preview_attack(attacker: Sheet, defender: Sheet, situation: Situation, rules
     dr, dealt = damage_on_hit(attacker, defender, melee, rules)
     need = needed_roll(difficulty, rules.dice)
     hits = karma_rules.successes(difficulty, 0, rules)
-    return AttackPreview(  # by position, in field order (an attack's hot path)
-        "melee" if melee else "ranged", acc, dfn, evasion, mods, tav, tdv, difficulty, need,
-        dr, dealt, hits, karma,
-        karma_rules.successes(difficulty, karma, rules) if karma > 0 else hits)
+    return AttackPreview(
+        kind="melee" if melee else "ranged", accuracy=acc, defense=dfn, evasion=evasion,
+        modifiers=mods, tav=tav, tdv=tdv, difficulty=difficulty, need_roll=need, dr=dr,
+        damage_on_hit=dealt, hits=hits, karma=karma,
+        hits_with_karma=karma_rules.successes(difficulty, karma, rules) if karma > 0 else hits)
 
 
 def _totals(attacker: Sheet, defender: Sheet, situation: Situation, rules: Rules
@@ -250,10 +251,12 @@ def resolve_attack(preview: AttackPreview, dice: D100, pool: int, team: int, hp_
     doubles = dice.doubles
     damage = preview.damage_on_hit if success else 0
     hp_after = hp_before - damage
-    return AttackResult(  # by position, in field order (an attack's hot path)
-        preview, dice, roll, success, natural, doubles,
-        doubles and (success or not rules.doubles.require_success), spent, gained, pool,
-        pool_after, damage, hp_before, hp_after, hp_after <= rules.combat.defeated_at_or_below)
+    return AttackResult(
+        preview=preview, dice=dice, roll=roll, success=success, natural=natural,
+        doubles=doubles, doubles_effect=doubles and (success or not rules.doubles.require_success),
+        karma_spent=spent, karma_gained=gained, pool_before=pool, pool_after=pool_after,
+        damage=damage, hp_before=hp_before, hp_after=hp_after,
+        defeated=hp_after <= rules.combat.defeated_at_or_below)
 
 
 def distance(a: tuple[int, int], b: tuple[int, int], metric: str) -> float:

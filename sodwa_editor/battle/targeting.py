@@ -101,9 +101,12 @@ def situation(state: BattleState, attacker: int, target: int) -> Situation:
         extra += tuple(ability.modifiers(state, attacker, target))
     liquid = state.board.liquid
     moved = state.moved
-    return Situation(  # by position, in field order (an attack's hot path)
-        adjacent, impeded, level[a[1]][a[0]], level[d[1]][d[0]], moved[attacker],
-        moved[target], is_aware(mode, sees), liquid[a[1]][a[0]], liquid[d[1]][d[0]], extra)
+    return Situation(
+        adjacent=adjacent, impeded=impeded, attacker_level=level[a[1]][a[0]],
+        defender_level=level[d[1]][d[0]], attacker_moved=moved[attacker],
+        defender_moved=moved[target], defender_aware=is_aware(mode, sees),
+        attacker_on_liquid=liquid[a[1]][a[0]], defender_on_liquid=liquid[d[1]][d[0]],
+        extra=extra)
 
 
 def preview_attack(state: BattleState, attacker: int, target: int) -> AttackPreview:

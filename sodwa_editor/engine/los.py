@@ -239,8 +239,7 @@ class LosBoard:
         return _walk(self.inputs, self.context, src, dst)
 
     def crossing(self, src: Tile, dst: Tile) -> Crossing:
-        """The LoS class from ``src`` to ``dst`` (as :func:`los`, without the reason;
-        both tiles on the map)."""
+        """The LoS class from ``src`` to ``dst`` (as :func:`los`, without the reason)."""
         return _crossing(self.model, self.inputs, *self._tiles(), src, dst)
 
     def los(self, src: Tile, dst: Tile) -> LosResult:
@@ -308,7 +307,12 @@ def crossing_among(model: MapModel, xs: np.ndarray, ys: np.ndarray, src: Tile, d
 def _crossing(model: MapModel, inputs: LosInputs, xs: np.ndarray, ys: np.ndarray, src: Tile,
               dst: Tile) -> Crossing:
     """The walked class (:meth:`LosInputs.marked_class`) with the adjacency exception
-    (L5: adjacent characters ignore Impeding terrain, :func:`_adjacent`)."""
+    (L5: adjacent characters ignore Impeding terrain, :func:`_adjacent`).  A tile off
+    the map is an ``IndexError`` (the compiled walk reads no bounds)."""
+    w, h = model.width, model.height
+    for x, y in (src, dst):
+        if not (0 <= x < w and 0 <= y < h):
+            _check(model, (x, y))
     crossing = CROSSINGS[inputs.marked_class(xs, ys, src, dst)]
     if crossing is Crossing.IMPEDED and _adjacent(model, src, dst):
         return Crossing.CLEAR
