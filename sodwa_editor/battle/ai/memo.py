@@ -131,9 +131,10 @@ class Memo:
     """What an AI keeps between its decisions because the battle does not change it:
     the BIP's numbers per (attacker, defender, situation, karma) (the sheets and
     rules are fixed for a battle), the walking distances to a tile (the terrain is
-    fixed until a battle destroys some) and the lines-of-sight boards per
-    arrangement of the characters.  Each part is dropped as soon as what it rests
-    on is not the same object any more, so a memo is never wrong, only cold."""
+    fixed until a battle destroys some), the lines of sight and threat zones per
+    arrangement of the characters, and the plans a tie made on forks.  Each part is
+    dropped as soon as what it rests on is not the same object any more, so a memo is
+    never wrong, only cold."""
 
     __slots__ = ("sheets", "rules", "previews", "bases", "kinds", "threats",
                  "walks", "firing", "board",

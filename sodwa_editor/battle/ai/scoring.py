@@ -52,16 +52,14 @@ from .profile import GreedyWeights
 
 BLOCKED = int(Crossing.BLOCKED)
 IMPEDED = int(Crossing.IMPEDED)
-NO = -np.inf
-#: Empty arrays standing for what a decision does not have (no tiles, no cases, no
-#: lines of sight walked yet).
+#: Empty arrays standing for what a decision does not have (no cases, no slots).
 NONE = np.zeros(0, np.int64)
 #: No tiles, read-only as a movement range's tiles are (one compiled version of a pass).
 NO_TILES = np.zeros(0, np.int64)
 NO_TILES.flags.writeable = False
 NO_FLOAT = np.zeros(0)
+#: No lines of sight walked yet (``sight_of``'s tile index and rows).
 NO_SIGHT = np.zeros((0, 0), np.int64)
-NO_ROWS = np.zeros((0, 0), np.int64)
 #: The BIP's karma-free numbers kept per (sheets, situation) for a board at most.
 SHARED_BASES = 1 << 16
 #: Plan kinds, in enumeration order.
@@ -372,7 +370,7 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
 
     # the attacks from here and from every Move's end tile
     here = False
-    at, rows, used = NO_SIGHT, NO_ROWS, 0
+    at, rows, used = NO_SIGHT, NO_SIGHT, 0
     which, p, dmg, karma = np.zeros((0, m), np.int64), NO_FLOAT, NONE, NO_FLOAT
     if can_attack:
         cases, which, here, at, rows, used = pp.attack_pass(

@@ -19,10 +19,6 @@ from numba import njit
 from ..clock import ticks_to_reach
 from ..rules import ClockRules
 
-#: :func:`..clock.ticks_to_reach` compiled (the one rule; numba's ``//`` on integers
-#: floors, as Python's).
-_ticks_to_reach = njit(cache=True, nogil=True)(ticks_to_reach)
-
 
 @njit(cache=True, nogil=True)
 def _count(ip, initiative, due_now, tick, until, threshold, cost, once):  # pragma: no cover
@@ -33,7 +29,7 @@ def _count(ip, initiative, due_now, tick, until, threshold, cost, once):  # prag
         while not once and ip >= threshold:
             count, ip = count + 1, ip - cost
     while True:
-        k = max(1, _ticks_to_reach(ip, initiative, threshold))
+        k = max(1, ticks_to_reach(ip, initiative, threshold))
         t += k
         if t > until:
             return count
@@ -58,7 +54,7 @@ def turn_table(ip, initiative, extras, ips, initiatives, due, threshold, cost, o
     """:func:`turns_before_next` into ``out`` (compiled callers: the arrays as there,
     the clock rules as numbers)."""
     for c in range(extras.shape[0]):
-        ahead = max(1, _ticks_to_reach(ip - extras[c], initiative, threshold))
+        ahead = max(1, ticks_to_reach(ip - extras[c], initiative, threshold))
         for b in range(ips.shape[0]):
             out[c, b] = _count(ips[b], initiatives[b], due[b] != 0, 0, ahead, threshold,
                                cost, once)
@@ -81,7 +77,7 @@ def turns_before_next(ip: int, initiative: int, extras: np.ndarray, ips: np.ndar
     """
     out = np.empty((len(extras), len(ips)), np.int64)
     turn_table(ip, initiative, np.ascontiguousarray(extras, np.int64),
-           np.ascontiguousarray(ips, np.int64), np.ascontiguousarray(initiatives, np.int64),
-           np.ascontiguousarray(due, np.int64), rules.turn_threshold, rules.turn_cost,
-           rules.one_turn_per_tick, out)
+               np.ascontiguousarray(ips, np.int64), np.ascontiguousarray(initiatives, np.int64),
+               np.ascontiguousarray(due, np.int64), rules.turn_threshold, rules.turn_cost,
+               rules.one_turn_per_tick, out)
     return out
