@@ -267,7 +267,7 @@ def _move_refusal(state: BattleState, turn: Turn, actor: int, to: Tile) -> str |
 
 
 def _ability_refusal(state: BattleState, actor: int, action: UseAbility) -> str | None:
-    ability = ab.find(state, action.ability)
+    ability = ab.find(state.abilities, action.ability)
     if ability is None:
         return f"no ability {action.ability!r} in this battle"
     turn = state.turn
@@ -318,7 +318,7 @@ def apply_checked(state: BattleState, action: Action, roll: Roll | None = None) 
         clock.take(turn, ATTACK)
         events = strike(state, actor, action.feature, clock.ip[actor])
     else:
-        ability = ab.find(state, action.ability)
+        ability = ab.find(state.abilities, action.ability)
         assert ability is not None
         clock.take(turn, ability.action_type(action), ability.cost(state, action))
         events = list(ability.resolve(state, actor, action, roll or _stream_roll(state)))

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -34,6 +34,7 @@ from ..engine.los import LosBoard, crossing_among
 from ..engine.model import MapModel
 from ..engine.movement import Reach, placed_reach
 from ..engine.terrain import Crossing
+from .abilities import Ability
 from .board import Board, Feature, Tile, prepare
 from .clock import Clock, Turn, first_tie_team
 from .dice import Streams
@@ -42,9 +43,6 @@ from .jsonfiles import BattleInputError
 from .rules import Rules, default_rules
 from .sheet import Roster, Sheet, load_roster
 from .teams import Combatant, Team, combatants_from_map, place_teams
-
-if TYPE_CHECKING:
-    from .abilities import Ability
 
 
 class Result(NamedTuple):
@@ -90,7 +88,7 @@ class BattleState:
 
     def __init__(self, board: Board, fighters: Sequence[Combatant], rules: Rules,
                  seed: int | np.random.SeedSequence | Streams = 0,
-                 abilities: Sequence[Ability] = ()) -> None:
+                 abilities: Sequence[Ability[BattleState]] = ()) -> None:
         teams = sorted({f.team for f in fighters})
         if teams != [0, 1]:
             raise BattleInputError("a battle needs characters on both teams 0 and 1; it has "
@@ -127,7 +125,7 @@ class BattleState:
         self.destroyed: list[Feature] = []
         self.events: list[Event] = []
         self.result: Result | None = None
-        self.abilities: tuple[Ability, ...] = tuple(abilities)
+        self.abilities: tuple[Ability[BattleState], ...] = tuple(abilities)
         #: Abilities' own state (effects, charges, ...): immutable keys and values with a
         #: stable ``repr`` (copied shallowly with the state, part of its hash).
         self.effects: dict[Any, Any] = {}
@@ -138,7 +136,7 @@ class BattleState:
     @classmethod
     def from_map(cls, model: MapModel, *, rules: Rules | None = None,
                  roster: Roster | None = None, seed: int | np.random.SeedSequence = 0,
-                 board: Board | None = None, abilities: Sequence[Ability] = ()
+                 board: Board | None = None, abilities: Sequence[Ability[BattleState]] = ()
                  ) -> BattleState:
         """A battle of the characters placed on ``model``, where they stand (B3).
         ``board``: the map's shared :func:`~.board.prepare` result, if already made."""
@@ -149,7 +147,7 @@ class BattleState:
     @classmethod
     def from_teams(cls, model: MapModel, sides: Sequence[tuple[str, Team, str | None]], *,
                    rules: Rules | None = None, seed: int | np.random.SeedSequence = 0,
-                   board: Board | None = None, abilities: Sequence[Ability] = ()
+                   board: Board | None = None, abilities: Sequence[Ability[BattleState]] = ()
                    ) -> BattleState:
         """A battle of two teams placed by formation into the start zones named by
         ``sides`` (``(zone, team, formation)``, team 0 first; B4, B5)."""

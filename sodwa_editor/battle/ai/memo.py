@@ -4,18 +4,15 @@ change, so a decision does not work them out again."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from ...engine.los_inputs import Stack, los_inputs
 from ..clock import ActionType
 from ..loop import View
+from .plan import Plan
 from .profile import GreedyWeights
-
-if TYPE_CHECKING:
-    from .scoring import Plan
-
 
 #: What the board-sized arrays of one terrain cache (walks, firing tiles, zones) may
 #: take in memory before the cache starts again.
