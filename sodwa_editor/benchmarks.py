@@ -98,6 +98,22 @@ def _reach() -> Callable[[], object]:
     return lambda: reach(model, start, 12, team="bench")
 
 
+def _area(text: str, **kw: object) -> Callable[[], Callable[[], object]]:
+    """One area of effect query (issue 25: <= 1 ms on a 128x128 map with Reach 10) from
+    a clear tile near the centre of the mixed 128x128 map."""
+    def setup() -> Callable[[], object]:
+        from .engine.area_notation import parse_area
+        from .engine.areas import area
+
+        model = _mixed(128)
+        start = _free_tile_near_centre(model)
+        spec = parse_area(text)
+        area(model, spec, start, **kw)  # type: ignore[arg-type]
+        return lambda: area(model, spec, start, **kw)  # type: ignore[arg-type]
+
+    return setup
+
+
 def _free_tile_near_centre(model) -> tuple[int, int]:
     from .engine.terrain import Base
 
@@ -184,6 +200,13 @@ METRICS = [
            repeat=2000),
     Metric("reach_128_move12_ms", "movement range, Move 12, mixed 128x128", 2, 0.5, _reach,
            repeat=200),
+    Metric("area_blast_sphere_128_reach10_ms", "Blast Sphere, Reach 10, damage 9, mixed "
+           "128x128", 1, 0.25, _area("AoE - Blast - Sphere: 10", damage=9), repeat=100),
+    Metric("area_engulf_sphere_128_reach10_ms", "Engulf Sphere (flood), Reach 10, mixed "
+           "128x128", 1, 0.25, _area("AoE - Engulf - Sphere: 10"), repeat=100),
+    Metric("area_rail_128_reach2_ms", "Blast Rail, Range 20, Reach 2, damage 9, mixed "
+           "128x128", 1, 0.25, _area("AoE - Blast - Rail: Range: 20, Reach: 2",
+                                     direction="NE", damage=9), repeat=100),
     Metric("adjacency_build_128_ms", "whole adjacency graph, mixed 128x128", 50, 10,
            _adjacency_build, repeat=10),
     Metric("adjacency_patch_ms", "adjacency update after one tile change", 1, 0.1,
