@@ -41,7 +41,8 @@ Tile = tuple[int, int]
 class Size(NamedTuple):
     """A size category of *CS*'s table: its name, its rank (for "two or more size
     categories larger or smaller", *TP*) and its Combat Dimensions in *CS*'s squares
-    ("Each square is 1 square meter in size"); the three sizes "Less than 1x1" are 1."""
+    ("Each square is 1 square meter in size"); 0 for the three sizes "Less than 1x1",
+    which take one tile at any scale (S2)."""
 
     name: str
     rank: int
@@ -51,7 +52,7 @@ class Size(NamedTuple):
 #: *CS*: "Different Sizes take up different amounts of space on the grid, according to
 #: the table below" (docs/rules.md S1, S2).
 SIZES: tuple[Size, ...] = (
-    Size("mini", 0, 1), Size("tiny", 1, 1), Size("small", 2, 1), Size("medium", 3, 1),
+    Size("mini", 0, 0), Size("tiny", 1, 0), Size("small", 2, 0), Size("medium", 3, 1),
     Size("large", 4, 2), Size("huge", 5, 4), Size("massive", 6, 6), Size("gigantic", 7, 10))
 SIZE_BY_NAME = {s.name: s for s in SIZES}
 #: Metres per tile (*CS*: "Each square is 1 square meter in size"); the rules key
@@ -121,9 +122,9 @@ def footprint_for(size: str, *, dimensions: Footprint | None = None,
     roster or the map) replaces the table's Combat Dimensions, in the same unit.  Both
     are in *CS*'s squares of 1 m; on a grid of ``grid_scale_m`` metres per tile each side
     is ``ceil(side / grid_scale_m)`` tiles, at least 1 (*TP*: "the number of Spaces
-    varying depending upon the scale of the Abstract Grid").  Mini, Tiny and Small are
-    1x1: SODWA has one character per tile (S2).  Exact arithmetic (a scale of 0.1 m
-    makes a 1 m side 10 tiles, never 11).
+    varying depending upon the scale of the Abstract Grid").  Mini, Tiny and Small
+    ("Less than 1x1") are one tile at any scale: SODWA has one character per tile (S2).
+    Exact arithmetic (a scale of 0.1 m makes a 1 m side 10 tiles, never 11).
     """
     side = SIZE_BY_NAME.get(size.lower())
     if side is None:
