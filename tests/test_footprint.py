@@ -8,11 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_adjacency_strategies import random_maps
 
+from sodwa_editor.engine.area_notation import parse_area
+from sodwa_editor.engine.areas import area
 from sodwa_editor.engine.footprint import (
     SIZES,
     Footprint,
     cannot_stand,
     creatures_adjacent,
+    creatures_hit,
     footprint_for,
     size_rank,
     touching_squares,
@@ -179,3 +182,18 @@ def test_standing_and_adjacency_are_equivariant_under_the_8_symmetries(m, fp, sy
         bt, one = transform_anchor(sym, b, Footprint(1, 1), m.width, m.height)
         assert creatures_adjacent(m, a, fp, b, Footprint(1, 1)) == \
             creatures_adjacent(t, at, fpt, bt, one)
+
+
+def test_an_area_hits_a_creature_on_any_of_its_squares_and_once():
+    """S11: issue 26 "Areas of effect ... hit a creature when they reach any of its
+    squares, once"; a Blast's damage is taken where most of it is left."""
+    m = MapModel(12, 5)
+    m.set_border(Edge(7, 2, "E"), OBS)
+    blast = area(m, parse_area("AoE - Blast - Line: 8"), (0, 2), direction="E", damage=9)
+    creatures = {"huge": ((4, 1), Footprint(4, 4)), "far": ((9, 2), Footprint(1, 1)),
+                 "beside": ((2, 0), Footprint(1, 1))}
+    assert creatures_hit(blast.affected, creatures) == {"huge": (4, 2)}
+    line = area(m, parse_area("AoE - Blast - Line: 8"), (0, 2), direction="E")
+    assert creatures_hit(line.affected, creatures) == {"huge": (4, 2)}
+    spent = {(4, 2): 2, (5, 2): 5, (6, 2): 5, (7, 2): 1}
+    assert creatures_hit(spent, creatures, spent) == {"huge": (5, 2)}

@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
@@ -285,3 +285,21 @@ def squares_of(placed: Sequence[tuple[Tile, Footprint]]) -> list[Tile]:
     ``occupied`` tiles a :class:`.los.LosBoard` blocks lines at: a large creature on
     crossed tiles blocks a line as a character does, S9)."""
     return [t for anchor, fp in placed for t in fp.squares(anchor)]
+
+
+def creatures_hit(affected: Iterable[Tile], creatures: Mapping[str, tuple[Tile, Footprint]],
+                  damage: Mapping[Tile, int] | None = None) -> dict[str, Tile]:
+    """The creatures an area of effect reaches and the square each is hit on (docs/rules.md
+    S11): a creature is hit when the area reaches any of its squares, and once.  With a
+    Blast's ``damage`` left per tile (:attr:`.areas.Area.damage`) the square is the one
+    with the most left (it is hit where the area is strongest), else the first reached
+    square row-major; ties go to the first row-major.  In the order of ``creatures``."""
+    reached = set(affected)
+    out: dict[str, Tile] = {}
+    for name, (anchor, fp) in creatures.items():
+        hits = [t for t in sorted(fp.squares(anchor), key=lambda t: (t[1], t[0]))
+                if t in reached]
+        if hits:
+            out[name] = (max(hits, key=lambda t: (damage[t], -t[1], -t[0])) if damage
+                         else hits[0])
+    return out
