@@ -166,7 +166,7 @@ def test_transform_anchor_moves_the_covered_rectangle():
        st.sampled_from(SYMMETRIES), st.data())
 def test_standing_and_adjacency_are_equivariant_under_the_8_symmetries(m, fp, sym, data):
     t = apply(m, sym)
-    cols, rows = fp.anchors(m.width, m.height)
+    cols, rows = fp.anchor_grid(m.width, m.height)
     if not cols or not rows:
         return
     a = (data.draw(st.integers(0, cols - 1)), data.draw(st.integers(0, rows - 1)))

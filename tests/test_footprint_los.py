@@ -155,7 +155,7 @@ footprints = st.builds(Footprint, st.integers(1, 3), st.integers(1, 3))
 
 
 def standing(m: MapModel, fp: Footprint) -> list[tuple[int, int]]:
-    cols, rows = fp.anchors(m.width, m.height)
+    cols, rows = fp.anchor_grid(m.width, m.height)
     return [(x, y) for y in range(rows) for x in range(cols)
             if cannot_stand(m, (x, y), fp) is None]
 

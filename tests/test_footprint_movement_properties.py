@@ -137,7 +137,7 @@ def reference(m: MapModel, anchor, fp: Footprint, budget: int, team, flight: boo
 
 
 def standing_anchors(m: MapModel, fp: Footprint) -> list[tuple[int, int]]:
-    cols, rows = fp.anchors(m.width, m.height)
+    cols, rows = fp.anchor_grid(m.width, m.height)
     return [(x, y) for y in range(rows) for x in range(cols)
             if cannot_stand(m, (x, y), fp) is None]
 
@@ -205,8 +205,8 @@ def test_footprint_reach_is_equivariant_under_the_8_symmetries(m, fp, sym, data)
     anchor_t, fp_t = transform_anchor(sym, anchor, fp, m.width, m.height)
     r = footprint_reach(m, anchor, fp, move, team="blue", flight=flight)
     rt = footprint_reach(t, anchor_t, fp_t, move, team="blue", flight=flight)
-    cols, rows = fp.anchors(m.width, m.height)
-    cols_t, rows_t = fp_t.anchors(t.width, t.height)
+    cols, rows = fp.anchor_grid(m.width, m.height)
+    cols_t, rows_t = fp_t.anchor_grid(t.width, t.height)
     assert np.array_equal(sym.array(r.steps[:rows, :cols]), rt.steps[:rows_t, :cols_t])
     assert np.array_equal(sym.array(r.must_stop[:rows, :cols]), rt.must_stop[:rows_t, :cols_t])
     assert np.array_equal(sym.array(r.start_group), rt.start_group)

@@ -34,6 +34,7 @@ import numpy as np
 from . import adjacency as adj
 from .model import Edge, MapModel
 from .terrain import Base
+from .transform import Symmetry
 
 Tile = tuple[int, int]
 
@@ -82,7 +83,7 @@ class Footprint(NamedTuple):
         return (anchor[0] <= tile[0] < anchor[0] + self.width
                 and anchor[1] <= tile[1] < anchor[1] + self.height)
 
-    def anchors(self, width: int, height: int) -> tuple[int, int]:
+    def anchor_grid(self, width: int, height: int) -> tuple[int, int]:
         """``(columns, rows)`` of anchors that keep the footprint on a ``width`` x
         ``height`` map (0 when it does not fit at all)."""
         return max(0, width - self.width + 1), max(0, height - self.height + 1)
@@ -219,8 +220,8 @@ def touching_squares(model: MapModel, a: Tile, fa: Footprint, b: Tile, fb: Footp
     including corners"; SODWA: no adjacency across an Obstructing border or between
     levels without a transition.  ``flight`` as :func:`.adjacency.adjacent` (A9:
     grounded adjacency for every purpose but a flyer's movement)."""
-    _check_on_map(model, a, fa)
-    _check_on_map(model, b, fb)
+    check_on_map(model, a, fa)
+    check_on_map(model, b, fb)
     step = adj.steps(model, flight=flight).step
     out: list[tuple[Tile, Tile]] = []
     bx0, by0, bx1, by1 = b[0], b[1], b[0] + fb.width - 1, b[1] + fb.height - 1
@@ -238,12 +239,13 @@ def creatures_adjacent(model: MapModel, a: Tile, fa: Footprint, b: Tile, fb: Foo
     """Whether two creatures are adjacent: some square of one is adjacent to some square
     of the other (:func:`touching_squares`, docs/rules.md S5).  Overlapping footprints are
     a ``ValueError`` (no two creatures share a tile, S4)."""
-    if _overlap(a, fa, b, fb):
+    if overlaps(a, fa, b, fb):
         raise ValueError(f"the footprints {fa} at {a} and {fb} at {b} overlap")
     return bool(touching_squares(model, a, fa, b, fb, flight=flight))
 
 
-def _overlap(a: Tile, fa: Footprint, b: Tile, fb: Footprint) -> bool:
+def overlaps(a: Tile, fa: Footprint, b: Tile, fb: Footprint) -> bool:
+    """Whether two placed footprints share a tile."""
     return (a[0] < b[0] + fb.width and b[0] < a[0] + fa.width
             and a[1] < b[1] + fb.height and b[1] < a[1] + fa.height)
 
@@ -257,7 +259,8 @@ def _ring_inside(anchor: Tile, fp: Footprint) -> Iterator[Tile]:
                 yield x0 + i, y0 + j
 
 
-def _check_on_map(model: MapModel, anchor: Tile, fp: Footprint) -> None:
+def check_on_map(model: MapModel, anchor: Tile, fp: Footprint) -> None:
+    """An ``IndexError`` (one line) unless the whole footprint is on the map."""
     x, y = anchor
     if x < 0 or y < 0 or x + fp.width > model.width or y + fp.height > model.height:
         raise IndexError(f"a {fp} footprint at {x},{y} is not on the "
@@ -265,15 +268,12 @@ def _check_on_map(model: MapModel, anchor: Tile, fp: Footprint) -> None:
 
 
 # ------------------------------------------------------------------ symmetry
-def transform_anchor(sym: object, anchor: Tile, fp: Footprint, width: int, height: int
+def transform_anchor(sym: Symmetry, anchor: Tile, fp: Footprint, width: int, height: int
                      ) -> tuple[Tile, Footprint]:
     """Where a footprint goes under a map symmetry (:class:`.transform.Symmetry`): the
     covered rectangle is transformed and its new top-left tile is the new anchor; a
     transpose swaps width and height.  So a 4x2 at (0, 0) of a 10x10 map turned a
     quarter clockwise is a 2x4 at (8, 0)."""
-    from .transform import Symmetry
-
-    assert isinstance(sym, Symmetry)
     corners = [sym.tile(t, width, height) for t in
                (anchor, (anchor[0] + fp.width - 1, anchor[1] + fp.height - 1))]
     new = Footprint(fp.height, fp.width) if sym.transpose else fp

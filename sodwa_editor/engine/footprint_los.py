@@ -12,13 +12,16 @@ character does (L4).  When the two creatures are adjacent (S5), Impeding terrain
 not affect their LoS (L5).  For two one-tile creatures this is :func:`.los.los`
 (property-tested).
 
->>> from sodwa_editor.engine.model import MapModel
+>>> from sodwa_editor.engine.model import MapModel, Rect
 >>> from sodwa_editor.engine.footprint import Footprint
->>> m = MapModel(7, 3)
->>> m.set_terrain(3, 0, m.registry.id_of("obstructing"))
->>> r = footprint_los(m, (0, 0), Footprint(2, 2), (5, 0), Footprint(1, 1))
+>>> from sodwa_editor.engine.los import los
+>>> m = MapModel(8, 4)
+>>> m.fill_terrain(Rect(3, 1, 3, 2), m.registry.id_of("obstructing"))
+>>> los(m, (1, 1), (6, 1)).crossing.label
+'blocked'
+>>> r = footprint_los(m, (0, 0), Footprint(2, 4), (6, 1), Footprint(1, 1))
 >>> r.crossing.label, r.src, r.dst
-('clear', (1, 1), (5, 0))
+('clear', (1, 0), (6, 1))
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from numba import njit
 
 from . import fan_runner
 from . import los_kernel as k
-from .footprint import Footprint, _check_on_map, _overlap, creatures_adjacent
+from .footprint import Footprint, check_on_map, creatures_adjacent, overlaps
 from .los import CROSSINGS, LosResult, _explain
 from .los_inputs import los_inputs, marked_copy, pack_keys, pair_key
 from .model import MapModel
@@ -103,9 +106,9 @@ def footprint_los(model: MapModel, a: Tile, fa: Footprint, b: Tile, fb: Footprin
     square of every other creature (None: the model's characters); squares of the two
     creatures themselves are left out.  Of the least restrictive lines, the shortest (then
     the first by the viewer's square, then the target's, row-major) is reported."""
-    _check_on_map(model, a, fa)
-    _check_on_map(model, b, fb)
-    if _overlap(a, fa, b, fb):
+    check_on_map(model, a, fa)
+    check_on_map(model, b, fb)
+    if overlaps(a, fa, b, fb):
         raise ValueError(f"the footprints {fa} at {a} and {fb} at {b} overlap")
     la, lb = _level(model, a, fa), _level(model, b, fb)
     inp = los_inputs(model)
@@ -138,7 +141,7 @@ def footprint_los_fan(model: MapModel, a: Tile, fa: Footprint, *,
     at ``a`` to a one-tile target on every tile: the least restrictive line from any of its
     squares (S9); its own tiles are clear.  ``occupied`` as in :func:`footprint_los`.  For
     a 1x1 creature this is :func:`.los.los_fan`."""
-    _check_on_map(model, a, fa)
+    check_on_map(model, a, fa)
     la = _level(model, a, fa)
     inp = los_inputs(model)
     (ctx, tcs, ecs, scs), keys = inp.terrain_stack(la)

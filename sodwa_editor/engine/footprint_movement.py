@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from . import adjacency as adj
-from .footprint import Footprint, cannot_stand, size_rank
+from .footprint import Footprint, cannot_stand, check_on_map, size_rank
 from .model import MapModel
 from .movement import (
     _DX,
@@ -280,9 +280,7 @@ def footprint_reach(model: MapModel, anchor: Tile, footprint: Footprint, move: i
     """
     fw, fh = footprint
     sx, sy = anchor
-    if sx < 0 or sy < 0 or sx + fw > model.width or sy + fh > model.height:
-        raise IndexError(f"a {footprint} footprint at {sx},{sy} is not on the "
-                         f"{model.width}x{model.height} map")
+    check_on_map(model, anchor, footprint)
     _check_counts(move, budget)
     if footprint.area > 1:
         refusal = cannot_stand(model, anchor, footprint)
