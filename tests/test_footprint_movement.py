@@ -148,6 +148,26 @@ def test_a_large_creature_climbs_a_stairway_as_wide_as_itself():
     assert not r.must_stop[0, 4] and r.path_to((4, 0)) == [(2, 0), (3, 0), (4, 0)]
 
 
+def test_a_diagonal_step_of_a_creature_on_two_levels_checks_its_inner_squares_too():
+    """S6 with A4 ("Characters, objects, and effects that exist on different elevations
+    are not considered to be adjacent"; transitions are edges): in the middle of a climb a
+    2x2 stands with only its bottom-left square below (its start squares' own transition
+    borders are free, M7); a diagonal step NE would take that inner square diagonally up a
+    level, so it is not allowed although every leading square stays on the plateau."""
+    m = MapModel(6, 5)
+    m.elevation[:, 3:] = 1
+    m.elevation[:2, :] = 1
+    m.transition[2:4, 1:3] = True  # the 2x2 starts on these stair tiles (level 0)
+    m.transition_e[2:4, 2] = True  # 2|3 on rows 2 and 3
+    m.transition_s[1, 2] = True  # (2, 1) over (2, 2)
+    m.notify_bulk_change()
+    r = footprint_reach(m, (1, 2), TWO, 8)
+    assert r.budget == 4 and r.steps[2, 3] == 2  # over the stair's east borders
+    assert r.steps[0, 3] == 4  # not 3 by (2, 2), (2, 1) and a diagonal step
+    assert r.path_to((3, 0)) == [(1, 2), (2, 2), (3, 2), (3, 1), (3, 0)]
+    assert (2, 1) not in r  # it passes there on two levels, never ends there (S4)
+
+
 def test_a_bare_transition_border_is_not_a_way_up_for_a_large_creature():
     """S7: crossing a transition border ends the move (RB "once a character has passed
     over the border, they must end their turn"), and the leading squares cross it while the

@@ -57,73 +57,98 @@ Tile = tuple[int, int]
 
 
 @njit(cache=True, nogil=True)
-def _anchor_flags(x0, y0, x1, y1, fw, fh, tile_ok, pass_e, pass_s, endable, elev, cut_e,
-                  cut_s, group, others, sx, sy):  # pragma: no cover - compiled
-    """Per anchor of the window ``(x0, y0, x1, y1)``: bit 1 the footprint may end there
-    (it may stand: :func:`.footprint.cannot_stand` and no other character under it),
-    bit 2 it may pass (it holds together and no character it may not pass is under it),
-    bit 4 it covers a start-group tile.  ``others``: ``(x, y, passable)`` rows of the
-    other characters' squares."""
+def _anchor_flag(ax, ay, fw, fh, x0, y0, room, tile_ok, pass_e, pass_s, endable, elev, cut_e,
+                 cut_s, group, melev):  # pragma: no cover - compiled
+    """The footprint with top-left tile ``(ax, ay)``: bit 1 it may end there (it may stand,
+    :func:`.footprint.cannot_stand`, and no other character is under it), bit 2 it may pass
+    (it holds together and no character it may not pass is under it), bit 4 it covers a
+    start-group tile, bit 8 all its tiles are on one level for the mover (``melev``: the
+    adjacency rule's elevations, all 0 for a flyer).  ``room[y - y0, x - x0]``: per tile,
+    bit 1 no other character, bit 2 none that the mover may not pass."""
     h, w = endable.shape
+    if ax + fw > w or ay + fh > h:
+        return 0
+    free = 3
+    can_pass = True
+    can_end = True
+    in_group = False
+    level = elev[ay, ax]
+    flat = True
+    for qy in range(ay, ay + fh):
+        for qx in range(ax, ax + fw):
+            free &= room[qy - y0, qx - x0]
+            if melev[qy, qx] != melev[ay, ax]:
+                flat = False
+            if not tile_ok[qy, qx]:
+                can_pass = False
+            if not endable[qy, qx] or elev[qy, qx] != level:
+                can_end = False
+            if group[qy, qx]:
+                in_group = True
+            if qx + 1 < ax + fw:
+                if not pass_e[qy, qx]:
+                    can_pass = False
+                if cut_e[qy, qx]:
+                    can_end = False
+            if qy + 1 < ay + fh:
+                if not pass_s[qy, qx]:
+                    can_pass = False
+                if cut_s[qy, qx]:
+                    can_end = False
+    f = 0
+    if can_pass and free & 2:
+        f |= 2
+        if can_end and free & 1:
+            f |= 1
+    if in_group:
+        f |= 4
+    if flat:
+        f |= 8
+    return f
+
+
+@njit(cache=True, nogil=True)
+def _stands(ax, ay, fw, fh, endable, elev, cut_e, cut_s):  # pragma: no cover - compiled
+    """Whether the terrain lets the footprint stand at ``(ax, ay)`` (on the map): the
+    quick form of :func:`.footprint.cannot_stand` without characters (bit 1 of
+    :func:`_anchor_flag`)."""
+    level = elev[ay, ax]
+    for qy in range(ay, ay + fh):
+        for qx in range(ax, ax + fw):
+            if not endable[qy, qx] or elev[qy, qx] != level:
+                return False
+            if qx + 1 < ax + fw and cut_e[qy, qx]:
+                return False
+            if qy + 1 < ay + fh and cut_s[qy, qx]:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _search(step, gstep, group, hinder, tile_ok, pass_e, pass_s, endable, elev, cut_e, cut_s,
+            melev, others, fw, fh, sx, sy, start_g, budget, order, ddx, ddy,
+            preference):  # pragma: no cover - compiled
+    """:func:`.movement._search` over anchors: the same states, order, preference and
+    results (``steps, chosen, states, parents, must_stop``), each step judged for every
+    square of the footprint (module docstring).  What an anchor allows
+    (:func:`_anchor_flag`) is worked out the first time the search meets it.  ``others``:
+    ``(x, y, passable)`` rows of the other characters' squares."""
+    h, w = hinder.shape
+    hw = h * w
+    x0, y0, x1, y1 = _window(sx, sy, budget, h, w)
+    ww, wh = x1 - x0, y1 - y0
+    area = ww * wh
     tx1 = min(w, x1 + fw - 1)
     ty1 = min(h, y1 + fh - 1)
-    room = np.full((ty1 - y0, tx1 - x0), 3, np.uint8)  # per tile: 1 end, 2 pass
+    room = np.full((ty1 - y0, tx1 - x0), 3, np.uint8)
     for i in range(others.shape[0]):
         x, y = others[i, 0], others[i, 1]
         if x0 <= x < tx1 and y0 <= y < ty1:
             room[y - y0, x - x0] &= 2 if others[i, 2] else 0
-    flags = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    for ay in range(y0, y1):
-        for ax in range(x0, x1):
-            if ax + fw > w or ay + fh > h:
-                continue
-            free = 3
-            can_pass = True
-            can_end = True
-            in_group = False
-            level = elev[ay, ax]
-            for qy in range(ay, ay + fh):
-                for qx in range(ax, ax + fw):
-                    free &= room[qy - y0, qx - x0]
-                    if not tile_ok[qy, qx]:
-                        can_pass = False
-                    if not endable[qy, qx] or elev[qy, qx] != level:
-                        can_end = False
-                    if group[qy, qx]:
-                        in_group = True
-                    if qx + 1 < ax + fw:
-                        if not pass_e[qy, qx]:
-                            can_pass = False
-                        if cut_e[qy, qx]:
-                            can_end = False
-                    if qy + 1 < ay + fh:
-                        if not pass_s[qy, qx]:
-                            can_pass = False
-                        if cut_s[qy, qx]:
-                            can_end = False
-            f = 0
-            if can_pass and free & 2:
-                f |= 2
-                if can_end and free & 1:
-                    f |= 1
-            if in_group:
-                f |= 4
-            flags[ay - y0, ax - x0] = f
-    flags[sy - y0, sx - x0] |= 3  # the start: where the creature stands
-    return flags
-
-
-@njit(cache=True, nogil=True)
-def _search(step, gstep, group, hinder, flags, x0, y0, fw, fh, sx, sy, start_g, budget,
-            order, ddx, ddy, preference):  # pragma: no cover - compiled
-    """:func:`.movement._search` over anchors: the same states, order, preference and
-    results (``steps, chosen, states, parents, must_stop``), each step judged for every
-    square of the footprint (module docstring); ``flags`` from :func:`_anchor_flags`."""
-    h, w = hinder.shape
-    hw = h * w
-    wh, ww = flags.shape
-    x1, y1 = x0 + ww, y0 + wh
-    area = ww * wh
+    flags = np.full((wh, ww), 255, np.uint8)  # 255: not worked out yet
+    flags[sy - y0, sx - x0] = 3 | _anchor_flag(sx, sy, fw, fh, x0, y0, room, tile_ok, pass_e,
+                                               pass_s, endable, elev, cut_e, cut_s, group,
+                                               melev)
     work = np.empty((8, 4 * area), np.int32)
     at, tx, ty, tl = work[0], work[1], work[2], work[3]
     dist, parents, queue, rank = work[4], work[5], work[6], work[7]
@@ -146,17 +171,31 @@ def _search(step, gstep, group, hinder, flags, x0, y0, fw, fh, sx, sy, start_g, 
             if nx < x0 or ny < y0 or nx >= x1 or ny >= y1:
                 continue
             f = flags[ny - y0, nx - x0]
+            if f == 255:
+                f = _anchor_flag(nx, ny, fw, fh, x0, y0, room, tile_ok, pass_e, pass_s,
+                                 endable, elev, cut_e, cut_s, group, melev)
+                flags[ny - y0, nx - x0] = f
             if not f & 2:
                 continue
             ng = 1 if g == 1 and f & 4 else 0
-            diagonal = dx != 0 and dy != 0
+            # The leading squares arrive on tiles the footprint did not cover: its
+            # leading column (dx != 0) and row (dy != 0).  The others step inside it:
+            # orthogonally always allowed (it holds together), diagonally too when all
+            # of it is on one level (every way round such a corner is inside it).
+            # The leading squares arrive on tiles the footprint did not cover: its
+            # leading column (dx != 0) and row (dy != 0).  The others step inside it:
+            # orthogonally always allowed (it holds together), diagonally too when all
+            # of it is on one level (every way round such a corner is inside it).
+            lx = x + fw - 1 if dx > 0 else x
+            ly = y + fh - 1 if dy > 0 else y
+            whole = dx != 0 and dy != 0 and not flags[y - y0, x - x0] & 8
             blocked = False
             stop = False
             for qy in range(y, y + fh):
                 for qx in range(x, x + fw):
-                    lead = not (x <= qx + dx < x + fw and y <= qy + dy < y + fh)
-                    if not lead and not diagonal:
-                        continue  # a pair inside the footprint: it holds together
+                    lead = (dx != 0 and qx == lx) or (dy != 0 and qy == ly)
+                    if not lead and not whole:
+                        continue
                     c = gstep[di, qy, qx] if g == 1 and group[qy, qx] else step[di, qy, qx]
                     if c == 2:
                         blocked = True
@@ -234,6 +273,7 @@ class _Tiles:
     elev: np.ndarray
     cut_e: np.ndarray
     cut_s: np.ndarray
+    melev: np.ndarray
 
 
 _TILES: weakref.WeakKeyDictionary[MapModel, dict[bool, _Tiles]] = weakref.WeakKeyDictionary()
@@ -248,7 +288,7 @@ def _tiles(model: MapModel, flight: bool) -> _Tiles:
                      _pad(data.pairs.e != adj.BLOCKED, 1), _pad(data.pairs.s != adj.BLOCKED, 0),
                      model.elevation.copy(),
                      _pad(bases[model.border_e] == Base.OBSTRUCTING, 1),
-                     _pad(bases[model.border_s] == Base.OBSTRUCTING, 0))
+                     _pad(bases[model.border_s] == Base.OBSTRUCTING, 0), data.inputs.elev)
         _TILES.setdefault(model, {})[flight] = hit
     return hit
 
@@ -282,11 +322,6 @@ def footprint_reach(model: MapModel, anchor: Tile, footprint: Footprint, move: i
     sx, sy = anchor
     check_on_map(model, anchor, footprint)
     _check_counts(move, budget)
-    if footprint.area > 1:
-        refusal = cannot_stand(model, anchor, footprint)
-        if refusal is not None:
-            raise ValueError(f"a {footprint} creature cannot start at {sx},{sy}: "
-                             f"{refusal.text}")
     mover_rank = size_rank(size)
     if occupants is None:
         occupants = [(c.x, c.y, c.team) for c in model.characters.values()]
@@ -302,6 +337,11 @@ def footprint_reach(model: MapModel, anchor: Tile, footprint: Footprint, move: i
         rows.append((x, y, friend))
     part = _terrain_part(model, flight)
     tiles = _tiles(model, flight)
+    if footprint.area > 1 and not _stands(sx, sy, fw, fh, part.endable, tiles.elev,
+                                          tiles.cut_e, tiles.cut_s):
+        refusal = cannot_stand(model, anchor, footprint)
+        assert refusal is not None
+        raise ValueError(f"a {footprint} creature cannot start at {sx},{sy}: {refusal.text}")
     squares = footprint.squares(anchor)
     if not hindered_start:
         group, gstep, some = part.no_group, part.step, False
@@ -312,14 +352,11 @@ def footprint_reach(model: MapModel, anchor: Tile, footprint: Footprint, move: i
     halving, halved = _halve(part, anchor, move, (fw, fh))
     if budget is None:
         budget = halving
-    x0, y0, x1, y1 = _window(sx, sy, budget, model.height, model.width)
     others = np.array(rows, np.int64) if rows else _NOBODY
-    flags = _anchor_flags(x0, y0, x1, y1, fw, fh, tiles.tile_ok, tiles.pass_e, tiles.pass_s,
-                          part.endable, tiles.elev, tiles.cut_e, tiles.cut_s, group, others,
-                          sx, sy)
     steps, chosen, states, parents, must_stop = _search(
-        part.step, gstep, group, part.hinder, flags, x0, y0, fw, fh, sx, sy, int(some), budget,
-        ORDER, _DX, _DY, _PREFERENCE)
+        part.step, gstep, group, part.hinder, tiles.tile_ok, tiles.pass_e, tiles.pass_s,
+        part.endable, tiles.elev, tiles.cut_e, tiles.cut_s, tiles.melev, others, fw, fh, sx, sy,
+        int(some), budget, ORDER, _DX, _DY, _PREFERENCE)
     return FootprintReach(anchor, move, budget, halved, flight, team, steps, must_stop, group,
                           chosen, states, parents, footprint)
 
