@@ -366,6 +366,9 @@ def _footprint_start(model: MapModel, part: _TerrainPart, squares: list[Tile], f
     """``(group, gstep, any)`` of a large creature (S7): the union of the start groups of
     its hindering squares (M6), with the transition borders of every square that is a
     transition tile free (M7)."""
+    (x0, y0), (x1, y1) = squares[0], squares[-1]
+    if not part.hinder[y0 : y1 + 1, x0 : x1 + 1].any():
+        return part.no_group, part.step, False
     tile_class = adj.steps(model, flight=flight).inputs.tile
     group = np.zeros(model.shape, np.bool_)
     for x, y in squares:
