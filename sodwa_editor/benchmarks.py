@@ -98,6 +98,22 @@ def _reach() -> Callable[[], object]:
     return lambda: reach(model, start, 12, team="bench")
 
 
+def _reach_footprint(make: Callable[[], MapModel]) -> Callable[[], Callable[[], object]]:
+    """Movement range of a Huge (4x4) creature with Move 12 (issue 26: <= 0.5 ms on the
+    mixed 128x128 map) from the anchor nearest the centre whose 16 tiles are Clear."""
+    def setup() -> Callable[[], object]:
+        from .engine.footprint import Footprint
+        from .engine.footprint_movement import footprint_reach
+
+        model = make()
+        fp = Footprint(4, 4)
+        start = _free_tile_near_centre(model, fp)
+        footprint_reach(model, start, fp, 12)
+        return lambda: footprint_reach(model, start, fp, 12, team="bench")
+
+    return setup
+
+
 def _area(text: str, **kw: object) -> Callable[[], Callable[[], object]]:
     """One area of effect query (issue 25: <= 1 ms on a 128x128 map with Reach 10) from
     a clear tile near the centre of the mixed 128x128 map."""
@@ -114,15 +130,21 @@ def _area(text: str, **kw: object) -> Callable[[], Callable[[], object]]:
     return setup
 
 
-def _free_tile_near_centre(model) -> tuple[int, int]:
+def _free_tile_near_centre(model, footprint=None) -> tuple[int, int]:
+    """The tile nearest the centre that is Clear and free (with ``footprint``: the
+    anchor nearest the centre whose every tile is, and where it may stand)."""
+    from .engine.footprint import MEDIUM, cannot_stand
     from .engine.terrain import Base
 
+    fp = footprint or MEDIUM
     cx, cy = model.width // 2, model.height // 2
     for r in range(model.width):
         for y in range(cy - r, cy + r + 1):
             for x in range(cx - r, cx + r + 1):
-                if (model.in_bounds(x, y) and model.base_at(x, y) is Base.CLEAR
-                        and model.character_at(x, y) is None):
+                squares = fp.squares((x, y))
+                if (all(model.in_bounds(*t) and model.base_at(*t) is Base.CLEAR
+                        and model.character_at(*t) is None for t in squares)
+                        and (fp == MEDIUM or cannot_stand(model, (x, y), fp) is None)):
                     return (x, y)
     raise ValueError("no clear tile")
 
@@ -199,6 +221,11 @@ METRICS = [
     Metric("los_single_us", "one LoS query across 127 tiles (diagonal)", 100, 30, _single,
            repeat=2000),
     Metric("reach_128_move12_ms", "movement range, Move 12, mixed 128x128", 2, 0.5, _reach,
+           repeat=200),
+    Metric("reach_128_4x4_move12_ms", "movement range of a 4x4 (Huge) creature, Move 12, "
+           "mixed 128x128", 0.5, 0.25, _reach_footprint(lambda: _mixed(128)), repeat=200),
+    Metric("reach_128_open_4x4_move12_ms", "movement range of a 4x4 (Huge) creature, Move "
+           "12, open 128x128 (625 positions)", 0.5, 0.25, _reach_footprint(lambda: _open(128)),
            repeat=200),
     Metric("area_blast_sphere_128_reach10_ms", "Blast Sphere, Reach 10, damage 9, mixed "
            "128x128", 1, 0.25, _area("AoE - Blast - Sphere: 10", damage=9), repeat=100),
