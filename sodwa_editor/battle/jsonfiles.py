@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -33,8 +34,14 @@ from ..engine.regular_files import os_reason, read_regular
 DATA_DIR = Path(__file__).parents[1] / "data"
 SCHEMA_DIR = DATA_DIR / "schemas"  # -> schemas/ (pyproject package-data)
 RESOURCE_DIR = DATA_DIR / "resources"  # -> resources/
-#: Rules, roster and team files are small; anything larger is refused unread.
+#: Rules, roster, team and AI-profile files are small; anything larger is refused unread.
 MAX_BYTES = 4 * 1024 * 1024
+#: A replay (``"format": "sodwa-replay"``) may be larger: its turns.  The writer
+#: (:func:`.replay.replay_text`) refuses to write a longer one, so every replay it
+#: writes can be read back (a ``pass,pass`` battle of 100,000 turns is 7.2 MB).
+REPLAY_MAX_BYTES = 32 * 1024 * 1024
+#: How a replay's first bytes name it (the writer puts ``format`` first).
+REPLAY_MARK = b'"sodwa-replay"'
 
 PathLike = str | os.PathLike[str]
 
@@ -74,19 +81,25 @@ def read_json(path: PathLike) -> Any:
     """
     src = str(path)
     try:
-        data = read_regular(path, MAX_BYTES)
+        data = read_regular(path, REPLAY_MAX_BYTES)
     except FileNotFoundError:
         raise BattleInputError(f"{src}: file not found") from None
     except OSError as exc:
         raise BattleInputError(f"{src}: cannot read the file: {os_reason(exc)}") from None
-    if len(data) > MAX_BYTES:
-        raise BattleInputError(f"{src}: the file is over {MAX_BYTES} bytes; at most "
-                               f"{MAX_BYTES} allowed")
+    big = len(data) > MAX_BYTES
+    if len(data) > REPLAY_MAX_BYTES or (big and REPLAY_MARK not in data[:4096]):
+        most = REPLAY_MAX_BYTES if len(data) > REPLAY_MAX_BYTES else MAX_BYTES
+        raise BattleInputError(f"{src}: the file is over {most} bytes; at most {MAX_BYTES} "
+                               f"allowed ({REPLAY_MAX_BYTES} for a replay)")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise BattleInputError(f"{src}: not UTF-8 text (offset {exc.start})") from None
-    return parse_json(text, src)
+    doc = parse_json(text, src)
+    if big and not (isinstance(doc, dict) and doc.get("format") == "sodwa-replay"):
+        raise BattleInputError(f"{src}: the file is over {MAX_BYTES} bytes; at most "
+                               f"{MAX_BYTES} allowed ({REPLAY_MAX_BYTES} for a replay)")
+    return doc
 
 
 def parse_json(text: str, source: str) -> Any:
@@ -123,11 +136,49 @@ def where(path: object) -> str:
 
 
 def validate(doc: Any, schema: str, source: str) -> None:
-    """Raise :class:`BattleInputError` for the first schema error of ``doc`` (by path)."""
+    """Raise :class:`BattleInputError` for the first schema error of ``doc`` (by path),
+    or for the first text that holds a lone surrogate (:func:`lone_surrogate`)."""
     errors = sorted(validator(schema).iter_errors(doc),
                     key=lambda e: ([str(p) for p in e.absolute_path], e.validator))
     if errors:
         raise BattleInputError(f"{source}: {describe(errors[0])}")
+    found = lone_surrogate(doc)
+    if found is not None:
+        raise BattleInputError(f"{source}: {found}")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(doc: Any) -> str | None:
+    """``key: what`` for the first string (value or key) of ``doc`` that holds a lone
+    UTF-16 surrogate (JSON's ``"\\ud800"`` escape without its pair), or None.  No
+    UTF-8 file can hold one: a name with one would make a replay, a report or a log
+    that cannot be written after the whole battle was played, so it is refused
+    when the file is read (as the map loader does, :mod:`sodwa_editor.io.values`)."""
+    try:
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+        return None  # (the C encoder: fast on a large replay)
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        pass  # (a surrogate; or a value built in memory that is not plain JSON: walk it)
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(doc, ())]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, str):
+            m = _SURROGATE.search(value)
+            if m:
+                return (f"{where(at)}: the text holds \\u{ord(m.group()):04x}, a lone "
+                        "UTF-16 surrogate (not a Unicode character)")
+        elif isinstance(value, dict):
+            for key in value:
+                m = _SURROGATE.search(key) if isinstance(key, str) else None
+                if m:
+                    return (f"{where(at)}: the key {json.dumps(key)} holds "
+                            f"\\u{ord(m.group()):04x}, a lone UTF-16 surrogate")
+            stack += [(v, (*at, k)) for k, v in reversed(list(value.items()))]
+        elif isinstance(value, list):
+            stack += [(v, (*at, i)) for i, v in reversed(list(enumerate(value)))]
+    return None
 
 
 def describe(err: ValidationError) -> str:
