@@ -30,7 +30,7 @@ EXIT_OUTPUT = 74
 EXIT_BUDGET = 124
 #: Longest error line printed; a longer message is cut in the middle (a value of
 #: thousands of digits in a file must not fill the terminal).
-MAX_LINE = 400
+MAX_LINE = 600
 
 
 class CliError(Exception):

@@ -195,6 +195,21 @@ def describe(err: ValidationError) -> str:
         key = f"{at}.{missing}" if err.absolute_path else missing
         return f"{key}: missing required key"
     message = err.message
+    if isinstance(inst, int | float | str) and not isinstance(inst, bool):
+        shown = repr(inst)
+        if len(shown) > 40:  # a number of many digits, a long text: described, not shown
+            message = message.replace(shown, brief(inst), 1)
     if len(message) > 160:
         message = message[:157] + "..."
     return f"{at}: {message}"
+
+
+def brief(value: Any, most: int = 40) -> str:
+    """``value`` for a one-line message: a whole number of many digits or a long
+    text described, never printed in full (a file may hold 10**4000)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a {int(value.bit_length() * 0.30103) + 1}-digit number"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{brief(k)}: {brief(v)}" for k, v in value.items()) + "}"
+    text = value if isinstance(value, str) else json.dumps(value)
+    return text if len(text) <= most else f"{text[:most - 12]}... ({len(text)} characters)"

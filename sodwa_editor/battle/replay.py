@@ -49,7 +49,9 @@ from .abilities import UseAbility
 from .actions import Action, Attack, AttackTerrain, Move, Pass
 from .ai import CONTROLLERS, make_controller
 from .ai.profile import Profile, profile_from_dict
-from .jsonfiles import REPLAY_MAX_BYTES, BattleInputError, validate
+from . import jsonfiles
+from .jsonfiles import BattleInputError, validate
+from .jsonfiles import brief as _brief
 from .loop import Controller, ControllerError, Decision, Outcome, View, run_battle
 from .rules import rules_from_dict, rules_to_dict
 from .setup import HUMAN, BattleSetup, Seed, check_ai_names, profile_values, uses_profile
@@ -191,12 +193,13 @@ def record(setup: BattleSetup, seed: Seed, *, map_file: str, map_hash: str,
     """
     state = setup.state(seed, swapped)
     hashes: list[str] = []
-    most = REPLAY_MAX_BYTES // TURN_HASH_BYTES
+    limit = jsonfiles.REPLAY_MAX_BYTES  # (read now: one limit for the writer and the reader)
+    most = limit // TURN_HASH_BYTES
 
     def turn_done(s: BattleState) -> None:
         hashes.append(s.state_hash())
         if len(hashes) > most:
-            raise ReplayError(f"the replay would be over {REPLAY_MAX_BYTES} bytes, the most a "
+            raise ReplayError(f"the replay would be over {limit} bytes, the most a "
                               f"replay may be, at turn {len(hashes)} of at most "
                               f"{s.rules.battle.max_turns} (battle.max_turns); lower it, or "
                               "play without a replay")
@@ -214,8 +217,9 @@ def replay_text(doc: dict[str, Any]) -> str:
     :class:`ReplayError` when it is over :data:`.jsonfiles.REPLAY_MAX_BYTES`, the
     most the reader reads (so every replay written can be read back)."""
     text = json.dumps(doc, separators=(",", ":")) + "\n"
-    if len(text) > REPLAY_MAX_BYTES:  # (ASCII: json.dumps escapes the rest)
-        raise ReplayError(f"the replay would be {len(text)} bytes, over the {REPLAY_MAX_BYTES} "
+    limit = jsonfiles.REPLAY_MAX_BYTES
+    if len(text) > limit:  # (ASCII: json.dumps escapes the rest)
+        raise ReplayError(f"the replay would be {len(text)} bytes, over the {limit} "
                           f"a replay may be ({len(doc.get('turn_hashes', []))} turns); lower "
                           "battle.max_turns, or play without a replay")
     return text
@@ -402,17 +406,6 @@ def describe_action(action: Action, view: View) -> str:
     if isinstance(action, UseAbility):
         return f"use {_brief(action.ability)}"
     return "pass"
-
-
-def _brief(value: Any, most: int = 40) -> str:
-    """``value`` for a one-line message: a whole number of many digits or a long text
-    described, never printed in full (a file may hold 10**4000)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"a {int(value.bit_length() * 0.30103) + 1}-digit number"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_brief(k)}: {_brief(v)}" for k, v in value.items()) + "}"
-    text = json.dumps(value) if not isinstance(value, str) else value
-    return text if len(text) <= most else f"{text[:most - 12]}... ({len(text)} characters)"
 
 
 def _ai_of(name: str, team: int, state: BattleState, profile: Profile | None) -> Controller:

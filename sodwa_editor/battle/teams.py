@@ -332,8 +332,6 @@ def certain_draw(sides: Sequence[Sequence[Sheet]], rules: Rules) -> str | None:
     if any(n is not None and n <= most for n in needs):
         return None
     said = [f"team {t} needs {n} hits" if n is not None else
-            f"team {t} can never win (an enemy takes no damage from its attacks)"
-            for t, n in enumerate(needs)]
-    return (f"no team can win within battle.max_turns = {cap} turns (at most {most} attacks): "
-            f"{', '.join(said)} (Health down to combat.defeated_at_or_below, over the most "
-            "damage a hit deals); every battle will be a draw at the turn limit")
+            f"team {t} never (an enemy takes no damage from it)" for t, n in enumerate(needs)]
+    return (f"no team can win within battle.max_turns = {cap} turns ({most} attacks at most; "
+            f"{', '.join(said)}): every battle will be a draw at the turn limit")
