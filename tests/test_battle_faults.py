@@ -205,8 +205,7 @@ def test_the_scorer_is_finite_whatever_the_weights(value, ai):
     OverflowError); they are kept finite and every AI plays its battle."""
     import math
 
-    from sodwa_editor.battle.ai.profile import MAX_WEIGHT, GreedyWeights, Profile, \
-        default_profile
+    from sodwa_editor.battle.ai.profile import MAX_WEIGHT, GreedyWeights, Profile, default_profile
     from sodwa_editor.battle.ai.scoring import plans
     from sodwa_editor.battle.loop import View, run_battle
     from sodwa_editor.battle.rules import default_rules
@@ -236,9 +235,9 @@ def test_the_scorer_is_finite_whatever_the_weights(value, ai):
 def test_a_nan_utility_still_picks_a_plan():
     import numpy as np
 
+    from sodwa_editor.battle.actions import Pass
     from sodwa_editor.battle.ai.greedy import pick
     from sodwa_editor.battle.ai.scoring import Plan
-    from sodwa_editor.battle.actions import Pass
 
     nan = float("nan")
     chosen = pick([Plan(nan, 0, (Pass(),)), Plan(nan, 1, (Pass(),))],

@@ -45,11 +45,11 @@ import numpy as np
 
 from .. import __version__
 from ..engine.model import MapModel
+from . import jsonfiles
 from .abilities import UseAbility
 from .actions import Action, Attack, AttackTerrain, Move, Pass
 from .ai import CONTROLLERS, make_controller
 from .ai.profile import Profile, profile_from_dict
-from . import jsonfiles
 from .jsonfiles import BattleInputError, validate
 from .jsonfiles import brief as _brief
 from .loop import Controller, ControllerError, Decision, Outcome, View, run_battle
