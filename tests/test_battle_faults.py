@@ -119,11 +119,14 @@ def test_time_limit_stops_the_battle_in_one_line_with_exit_124(monkeypatch, tmp_
     assert EXIT_BUDGET == 124 and stdout == "" and not out.exists()
 
 
-@pytest.mark.parametrize("value", ["0", "-1", "nan", "1e9", "x"])
-def test_a_time_limit_out_of_range_is_a_usage_error(capsys, value):
+@pytest.mark.parametrize(("value", "message"), [
+    ("0", "must be more than 0 and at most 604800"), ("nan", "must be more than 0"),
+    ("1e9", "at most 604800 (a week)"), ("x", "expected a number of seconds")])
+def test_a_time_limit_out_of_range_is_a_usage_error(capsys, value, message):
     with pytest.raises(SystemExit) as exc:
         main(["battle", str(COMPOUND), "--time-limit", value])
-    assert exc.value.code == 2 and "--time-limit" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and f"argument --time-limit: {message}" in err, err
 
 
 def test_teams_that_cannot_win_within_the_turn_cap_are_warned_about_at_once(
