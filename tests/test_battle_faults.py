@@ -121,7 +121,8 @@ def test_time_limit_stops_the_battle_in_one_line_with_exit_124(monkeypatch, tmp_
 
 @pytest.mark.parametrize(("value", "message"), [
     ("0", "must be more than 0 and at most 604800"), ("nan", "must be more than 0"),
-    ("1e9", "at most 604800 (a week), got 1e9"), ("x", "expected a number of seconds")])
+    ("1e9", "must be more than 0 and at most 604800 (a week), got 1e9"),
+    ("x", "expected a number of seconds")])
 def test_a_time_limit_out_of_range_is_a_usage_error(capsys, value, message):
     with pytest.raises(SystemExit) as exc:
         main(["battle", str(COMPOUND), "--time-limit", value])
