@@ -447,3 +447,30 @@ def test_the_largest_seed_is_recorded_and_read_back(tmp_path, capsys):
     assert run(capsys, "replay", rep, "--verify")[0] == 0
     assert json.loads(rep.read_text())["hashes"]["rules"] == digest(
         json.loads(rep.read_text())["rules"])
+
+
+def test_a_playtest_side_whose_ai_was_swapped_is_replayed_as_recorded():
+    """A playtest may change a side's AI mid-battle: its decisions then come from two
+    AIs, so the replay names the side ``human`` (taken as recorded) and verifies;
+    named after its last AI it would claim that AI played every turn."""
+    from sodwa_editor.battle.replay import load_replay, rerun
+    from sodwa_editor.battle.session import BattleSession
+    from sodwa_editor.battle.setup import BattleSetup
+    from sodwa_editor.cli_battle import load_maps
+
+    (src,) = load_maps(COMPOUND, one=True)
+    s = BattleSession(BattleSetup.from_map(src.model), ["greedy", "random"], seed=6)
+    for _ in range(6):
+        s.step_turn()
+    s.set_controller(0, "random")
+    s.run_to_end()
+    doc = json.loads(json.dumps(s.to_replay(str(COMPOUND), src.hash)))
+    assert doc["controllers"] == ["human", "random"]
+    rerun(load_replay(doc, "r.json"), src.model, src.hash, verify=True)
+    doc["controllers"] = ["random", "random"]
+    doc["ai_profiles"] = [None, None]
+    doc["hashes"]["ai_profiles"] = profiles_hash(doc["controllers"], doc["ai_profiles"])
+    from sodwa_editor.battle.replay import ReplayError
+
+    with pytest.raises(ReplayError, match=r"team 0's AI \(random\) would"):
+        rerun(load_replay(doc, "r.json"), src.model, src.hash, verify=True)
