@@ -474,3 +474,12 @@ def test_a_playtest_side_whose_ai_was_swapped_is_replayed_as_recorded():
 
     with pytest.raises(ReplayError, match=r"team 0's AI \(random\) would"):
         rerun(load_replay(doc, "r.json"), src.model, src.hash, verify=True)
+
+
+def test_an_odd_key_is_quoted_in_one_line(tmp_path, capsys, no_battle):
+    """A key holding a line break (found by the fuzz harness) is shown escaped: the
+    error stays one line."""
+    path = tmp_path / "r.json"
+    path.write_text('{"format": "sodwa-rules", "format_version": 1, "clock": {"\\n": 1}}')
+    code, _, err = run(capsys, "battle", COMPOUND, "--rules", path)
+    one_line_error(code, err, f'{path}: clock."\\n": unknown key')

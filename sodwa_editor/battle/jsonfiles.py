@@ -127,11 +127,27 @@ def parse_json(text: str, source: str) -> Any:
     return doc
 
 
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_\-]{1,64}")
+
+
+def key_text(key: object) -> str:
+    """A key as a message shows it: itself when plain, else quoted and escaped (a key
+    may hold a line break or be thousands of characters long)."""
+    text = str(key)
+    if _PLAIN_KEY.fullmatch(text):
+        return text
+    return brief(json.dumps(text), 60)
+
+
 def where(path: object) -> str:
-    """A JSON path as a dotted key: ``clock.turn_cost``, ``members[2].archetype``."""
+    """A JSON path as a dotted key: ``clock.turn_cost``, ``members[2].archetype``
+    (an odd key quoted: ``clock."\\n"``)."""
     out = ""
     for part in path:  # type: ignore[attr-defined]
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{key_text(part)}" if out else key_text(part)
     return out or "(top level)"
 
 
@@ -187,11 +203,11 @@ def describe(err: ValidationError) -> str:
     inst = err.instance
     if err.validator == "additionalProperties" and isinstance(inst, dict):
         allowed = list(err.schema.get("properties", {}))
-        extra = [k for k in inst if k not in allowed][0]
+        extra = key_text([k for k in inst if k not in allowed][0])
         key = f"{at}.{extra}" if err.absolute_path else extra
         return f"{key}: unknown key (allowed here: {', '.join(allowed)})"
     if err.validator == "required" and isinstance(inst, dict):
-        missing = [k for k in err.validator_value if k not in inst][0]
+        missing = key_text([k for k in err.validator_value if k not in inst][0])
         key = f"{at}.{missing}" if err.absolute_path else missing
         return f"{key}: missing required key"
     message = err.message
@@ -199,6 +215,7 @@ def describe(err: ValidationError) -> str:
         shown = repr(inst)
         if len(shown) > 40:  # a number of many digits, a long text: described, not shown
             message = message.replace(shown, brief(inst), 1)
+    message = message.replace("\n", "\\n").replace("\r", "\\r")  # (one line)
     if len(message) > 160:
         message = message[:157] + "..."
     return f"{at}: {message}"

@@ -1,12 +1,17 @@
-"""Fuzzing the loaders and everything built on a loaded map: a seeded mutator over
-the sample maps and a pack of them (the check of a case: :mod:`.fuzz_check`).
+"""Fuzzing the loaders and everything built on a loaded map, and the battle files:
+a seeded mutator over the sample maps, a pack of them, and a team, a roster, a
+rules file, an AI profile and a replay (:func:`battle_documents`); the check of
+a case: :mod:`.fuzz_check` (battle files: :mod:`.fuzz_battle`).
 
 A case is the bytes of a file, made from a seed document by a few mutations
 (:func:`make_case`): JSON-structure mutations (delete or duplicate a key, a value
 of the wrong type, huge numbers, NaN, deep nesting, long strings, lone
-surrogates, coordinates outside the map, maps of the largest size, ...) and byte mutations (flips,
-insertions, deletions, truncation, bytes that are not UTF-8).  Case ``i`` of seed
-``s`` is always the same bytes.
+surrogates, coordinates outside the map, maps of the largest size, ...), battle-file
+mutations (numbers at and beyond their bounds, replays relabelled or with their
+decisions and result changed, their hashes recomputed so that the change reaches
+the checks behind them) and byte mutations (flips, insertions, deletions,
+truncation, bytes that are not UTF-8).  Case ``i`` of seed ``s`` is always the
+same bytes.
 
 :func:`.fuzz_check.check_case` is the check one case goes through; hangs,
 memory use and signals are caught by :mod:`.fuzz_runner`, which runs the cases in a
@@ -76,6 +81,51 @@ def seed_documents() -> tuple[tuple[str, str], ...]:
     return tuple(seeds)
 
 
+#: The sample map battle cases are played on (its file name beside the case:
+#: the replay seed names it) and the team seed's members (its start zones hold 9).
+BATTLE_MAP = "indoor-compound"
+#: Names of the battle seeds, by the ``format`` of their document.
+BATTLE_FORMATS = {"sodwa-team": "team", "sodwa-roster": "roster", "sodwa-rules": "rules",
+                  "sodwa-ai-profile": "ai-profile", "sodwa-replay": "replay"}
+
+
+@cache
+def battle_documents() -> tuple[tuple[str, str], ...]:
+    """``(name, text)`` of the battle seeds: a team, the shipped roster, rules and AI
+    profile, and the replay of a short greedy-vs-random battle on :data:`BATTLE_MAP`
+    (its map file named as it lies beside the case)."""
+    from ..battle.ai.profile import DEFAULT_PROFILE
+    from ..battle.jsonfiles import read_json
+    from ..battle.replay import digest, record
+    from ..battle.rules import DEFAULT_RULES_PATH, rules_from_dict
+    from ..battle.setup import BattleSetup
+    from ..battle.sheet import DEFAULT_ROSTER_PATH
+    from ..engine.samples import SAMPLE_MAPS
+    from .encode import map_to_dict
+
+    team = {"format": "sodwa-team", "format_version": 1, "name": "fuzz team",
+            "description": "three of the roster", "members": [
+                {"id": "a", "archetype": "Archer", "name": "Ann"},
+                {"id": "k", "archetype": "Knight"}, {"id": "m", "archetype": "Mage"}],
+            "formations": [{"name": "line", "positions": {"a": [0, 1], "k": [1, 0],
+                                                          "m": [2, 1]}}]}
+    model = SAMPLE_MAPS[BATTLE_MAP]()
+    rules = rules_from_dict({"format": "sodwa-rules", "format_version": 1,
+                             "battle": {"max_turns": 24}})
+    setup = BattleSetup.from_map(model, rules=rules, ai=("greedy", "random"))
+    _out, replay = record(setup, 7, map_file=f"{BATTLE_MAP}.json",
+                          map_hash=digest(map_to_dict(model)))
+    docs = [("team", team), ("roster", read_json(DEFAULT_ROSTER_PATH)),
+            ("rules", read_json(DEFAULT_RULES_PATH)), ("ai-profile", read_json(DEFAULT_PROFILE)),
+            ("replay", replay)]
+    return tuple((name, json.dumps(doc, indent=1)) for name, doc in docs)
+
+
+def all_documents() -> tuple[tuple[str, str], ...]:
+    """Every seed of a campaign: the maps and the pack, then the battle files."""
+    return seed_documents() + battle_documents()
+
+
 # ---------------------------------------------------------------- mutating
 Path_ = tuple[Any, ...]
 
@@ -103,6 +153,12 @@ def _set(doc: Any, path: Path_, value: Any) -> Any:
     return doc
 
 
+#: Numbers of battle files at and beyond their bounds (sheet values, rules,
+#: weights, counts; 10**6 is the largest Health, -10**6 the lowest defeat floor).
+BATTLE_NUMBERS = (0, 1, -1, 2, 7, 100, 1000, 10**6, 10**6 + 1, -10**6, 2**31, 2**63, 0.5,
+                  1e308, 1e-9, 10**400)
+#: Controller names a relabelled replay may get.
+AI_NAMES = ("greedy", "random", "pass", "expectimax", "human", "nobody")
 HUGE = ("1e309", "-1e309", "NaN", "Infinity", "-Infinity", "1e-400", "-0", "0.5",
         str(2**15), str(2**31), str(2**63), str(2**64), "9" * 20, "-" + "9" * 20,
         "9" * 4301, "-" + "7" * 5000, "1" + "0" * 400 + ".0")
@@ -329,8 +385,77 @@ class Mutator:
         s = self.rng.choice(STRINGS)
         return _set(doc, p, _get(doc, p) + s), f"text {p[-1]}+{s!r}"
 
+    # battle-file mutations
+    def battle_number(self, doc: Any) -> tuple[Any, str]:
+        """A number of the file (a sheet value, a rule, a weight, a turn count) at or
+        beyond the bounds its schema gives."""
+        p = self.choose_path(doc, lambda v: isinstance(v, int | float) and not isinstance(v, bool))
+        if p is None:
+            return doc, "battle-number (none)"
+        value = self.rng.choice(BATTLE_NUMBERS)
+        return _set(doc, p, value), f"battle-number {p[-1]}={value!r:.12}"
+
+    def relabel(self, doc: Any) -> tuple[Any, str]:
+        """A replay's controllers named otherwise (its hashes recomputed by :meth:`rehash`
+        later): the decisions no longer those of the AIs it names."""
+        if not (isinstance(doc, dict) and isinstance(doc.get("controllers"), list)):
+            return doc, "relabel (none)"
+        names = [self.rng.choice(AI_NAMES) for _ in doc["controllers"]]
+        doc["controllers"] = names
+        if isinstance(doc.get("ai_profiles"), list) and self.rng.random() < 0.8:
+            doc["ai_profiles"] = [p if n in ("greedy", "expectimax") else None
+                                  for n, p in zip(names, doc["ai_profiles"], strict=False)]
+        return doc, f"relabel {','.join(names)}"
+
+    def decision(self, doc: Any) -> tuple[Any, str]:
+        """A replay's decision changed, repeated or dropped, or its result changed."""
+        if not (isinstance(doc, dict) and isinstance(doc.get("decisions"), list)
+                and doc["decisions"]):
+            return doc, "decision (none)"
+        items = doc["decisions"]
+        k = self.rng.randrange(len(items))
+        how = self.rng.choice(("move", "attack", "pass", "actor", "team", "drop", "repeat",
+                               "result"))
+        team = items[k].get("team", 0) if isinstance(items[k], dict) else 0
+        if how == "move":
+            items[k] = {"team": team, "move": [self.rng.randrange(12), self.rng.randrange(12)]}
+        elif how == "attack":
+            items[k] = {"team": team, "attack": self.rng.choice((0, 3, 5, 6, 99, 100000))}
+        elif how == "pass":
+            items[k] = {"team": team, "pass": True}
+        elif how == "actor":
+            items[k] = {"team": team, "actor": self.rng.randrange(7)}
+        elif how == "team" and isinstance(items[k], dict):
+            items[k]["team"] = 1 - team if team in (0, 1) else 0
+        elif how == "drop":
+            del items[k]
+        elif how == "repeat":
+            items.insert(k, items[k])
+        elif isinstance(doc.get("result"), dict):
+            key = self.rng.choice(("turns", "tick", "events", "winner"))
+            doc["result"][key] = self.rng.choice((0, 1, 2, 10**6, Raw("1" + "0" * 4000)))
+        return doc, f"decision-{how} {k}"
+
+    def rehash(self, doc: Any) -> tuple[Any, str]:
+        """A replay's header hashes recomputed for its (changed) documents, as someone
+        editing the file would: the change then reaches the checks behind them."""
+        from ..battle.replay import header_hashes
+
+        try:
+            plain = json.loads(dump(doc))
+            hashes = header_hashes(plain, plain["map"]["hash"], plain["controllers"])
+            doc["hashes"] = hashes
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError):
+            return doc, "rehash (none)"
+        return doc, "rehash"
+
     GENTLE = ("tile_terrain", "tile_elevation", "place", "attribute", "grow", "drop_entry",
               "text_field")
+    #: Gentle mutations of a battle file (most keep it loadable, so a battle is played).
+    BATTLE = ("battle_number", "battle_number", "attribute", "drop_entry", "text_field",
+              "list_edit")
+    #: And of a replay (each followed by :meth:`rehash` most of the time).
+    REPLAY = ("relabel", "decision", "decision", "battle_number", "text_field")
     HARSH = ("delete_key", "duplicate_key", "wrong_type", "huge_number", "deep_nesting",
              "long_string", "odd_string", "odd_key", "coordinate", "size", "row_char",
              "list_edit", "huge")
@@ -382,14 +507,18 @@ class Case:
 def make_case(seed: int, index: int) -> Case:
     """Case ``index`` of campaign ``seed`` (the same bytes every time)."""
     rng = random.Random(f"sodwa-fuzz:{seed}:{index}")
-    name, text = rng.choice(seed_documents())
+    name, text = rng.choice(all_documents())
     case = Case(index, name)
     mut = Mutator(rng)
     doc: Any = json.loads(text)
     mode = rng.random()  # 45 % gentle, 35 % harsh (+ gentle), 20 % bytes (of either)
-    ops = list(rng.choices(Mutator.GENTLE, k=rng.choice((1, 1, 2, 3))))
+    gentle = (Mutator.REPLAY if name == "replay" else
+              Mutator.BATTLE if name in BATTLE_FORMATS.values() else Mutator.GENTLE)
+    ops = list(rng.choices(gentle, k=rng.choice((1, 1, 2, 3))))
     if 0.45 <= mode < 0.8 or rng.random() < 0.2:
         ops += rng.choices(Mutator.HARSH, k=rng.choice((1, 1, 2)))
+    if name == "replay" and rng.random() < 0.75:
+        ops.append("rehash")
     for name in ops:
         doc, op = getattr(mut, name)(doc)
         case.ops.append(op)
