@@ -183,7 +183,7 @@ def _check_one(path: Path, kind: str, battle_map: Path, work: Path, state: dict[
     else:
         args += ["--ai", "random,random", f"--{OPTION.get(kind, kind)}", path]
     code, out, err = sodwa(*args)
-    outcome = judged(code, err, f"battle --{kind}")
+    outcome = judged(code, err, f"battle --{OPTION.get(kind, kind)}")
     if outcome != "ok":
         what = "battle: time limit" if code == 124 else f"battle --{OPTION.get(kind, kind)}"
         return outcome, what, _line(err)

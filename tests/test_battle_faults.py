@@ -483,3 +483,14 @@ def test_an_odd_key_is_quoted_in_one_line(tmp_path, capsys, no_battle):
     path.write_text('{"format": "sodwa-rules", "format_version": 1, "clock": {"\\n": 1}}')
     code, _, err = run(capsys, "battle", COMPOUND, "--rules", path)
     one_line_error(code, err, f'{path}: clock."\\n": unknown key')
+
+
+def test_a_pattern_anchor_matches_at_the_very_end_only(tmp_path, capsys, no_battle):
+    """JSON Schema patterns are ECMA-262: ``$`` does not match before a final line
+    break as Python's ``re`` does, so a member id ``"m\\n"`` (found by the fuzz
+    harness: it made a two-line error further on) is refused by the schema."""
+    doc = team_doc("t")
+    doc["members"][0]["id"] = "a\n"
+    path = write(tmp_path / "t.json", doc)
+    code, _, err = run(capsys, "battle", COMPOUND, "--teams", path)
+    one_line_error(code, err, f"{path}: members[0].id: 'a\\n' does not match")

@@ -54,7 +54,22 @@ def _is_int(_checker: object, instance: object) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_Strict = extend(Draft202012Validator,
+@cache
+def _ecma(pattern: str) -> re.Pattern[str]:
+    """A schema pattern as JSON Schema means it (ECMA-262): a final ``$`` matches at
+    the very end only, not also before a final line break as Python's does (an id
+    ``"m\\n"`` passed ``^[A-Za-z0-9_-]{1,32}$``)."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + "\\Z"
+    return re.compile(pattern)
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    if validator.is_type(instance, "string") and not _ecma(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_Strict = extend(Draft202012Validator, validators={"pattern": _pattern},
                  type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_int))
 
 
