@@ -176,7 +176,10 @@ def check_output(output: Path, inputs: Iterable[Path], refused: str = "") -> Non
             raise CliError(f"cannot write {output}: it is {kind}{same}; choose another "
                            "output file", code=2)
     try:
-        writable_target(output)
+        target = writable_target(output)
+        if not target.parent.is_dir():
+            raise MapSaveError(f"cannot save {output}: the folder {target.parent} does not "
+                               "exist; nothing was written")
     except MapSaveError as exc:
         raise CliError(f"{refused}: {exc}" if refused else str(exc)) from exc
 

@@ -6,8 +6,9 @@ replay) through the ``sodwa`` commands as a user runs them (in this process, the
 output captured).  It lives beside the commands it runs, above io.
 
 * a team, roster or rules file: ``sodwa battle`` on the sample map
-  :data:`.fuzz.BATTLE_MAP` with it (random AIs, ``--time-limit``) writing a replay,
-  then ``sodwa replay --verify`` of that replay, which must verify;
+  :data:`.io.fuzz.BATTLE_MAP` with it (random AIs, or greedy against random for
+  half the files, by a checksum; ``--time-limit``) writing a replay, then
+  ``sodwa replay --verify`` of that replay, which must verify;
 * an AI profile: the same with the greedy AI playing by it (a short turn cap),
   verified with ``--ai-profile``;
 * a replay: ``sodwa replay --verify`` with the map beside it, and ``--json``;
@@ -25,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -181,7 +183,8 @@ def _check_one(path: Path, kind: str, battle_map: Path, work: Path, state: dict[
         args += ["--ai", "greedy,random", "--ai-profile", path, "--rules", short]
         verify += ["--ai-profile", path]
     else:
-        args += ["--ai", "random,random", f"--{OPTION.get(kind, kind)}", path]
+        ai = "greedy,random" if zlib.crc32(path.read_bytes()) % 2 else "random,random"
+        args += ["--ai", ai, f"--{OPTION.get(kind, kind)}", path]
     code, out, err = sodwa(*args)
     outcome = judged(code, err, f"battle --{OPTION.get(kind, kind)}")
     if outcome != "ok":

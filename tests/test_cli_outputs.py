@@ -175,3 +175,11 @@ def test_the_command_modules_import_no_circle():
             if n not in seen:
                 seen.add(n)
                 todo += graph[n]
+
+
+def test_an_output_in_a_missing_folder_is_refused_before_the_battle(no_battle, tmp_path,
+                                                                    capsys):
+    out = tmp_path / "no-such-folder" / "r.json"
+    code, _, err = run(capsys, "battle", COMPOUND, "--replay", out)
+    assert code == 1 and err.count("\n") == 1, err
+    assert f"the folder {out.parent} does not exist" in err
