@@ -178,8 +178,8 @@ def check_output(output: Path, inputs: Iterable[Path], refused: str = "") -> Non
     try:
         target = writable_target(output)
         if not target.parent.is_dir():
-            raise MapSaveError(f"cannot save {output}: the folder {target.parent} does not "
-                               "exist; nothing was written")
+            raise MapSaveError(f"cannot save {target}: cannot create a file in "
+                               f"{target.parent}: No such file or directory")
     except MapSaveError as exc:
         raise CliError(f"{refused}: {exc}" if refused else str(exc)) from exc
 

@@ -182,4 +182,4 @@ def test_an_output_in_a_missing_folder_is_refused_before_the_battle(no_battle, t
     out = tmp_path / "no-such-folder" / "r.json"
     code, _, err = run(capsys, "battle", COMPOUND, "--replay", out)
     assert code == 1 and err.count("\n") == 1, err
-    assert f"the folder {out.parent} does not exist" in err
+    assert f"cannot create a file in {out.parent}: No such file or directory" in err
