@@ -183,3 +183,22 @@ def test_an_output_in_a_missing_folder_is_refused_before_the_battle(no_battle, t
     code, _, err = run(capsys, "battle", COMPOUND, "--replay", out)
     assert code == 1 and err.count("\n") == 1, err
     assert f"cannot create a file in {out.parent}: No such file or directory" in err
+
+
+@pytest.mark.parametrize("how", ["same", "symlink", "hardlink"])
+def test_a_screenshot_never_replaces_its_map(tmp_path, how):
+    """``sodwa-editor --screenshot OUT.png MAP`` wrote the PNG over MAP when OUT was
+    MAP (exit 0, the map lost)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "m.json"
+    shutil.copy(COMPOUND, path)
+    before = path.read_bytes()
+    out = linked(path, how, tmp_path)
+    done = subprocess.run([sys.executable, "-m", "sodwa_editor.editor.app", "--screenshot",
+                           str(out), str(path)], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "it is one of the input files" in done.stderr and done.stderr.count("\n") == 1
+    assert path.read_bytes() == before

@@ -159,12 +159,20 @@ def screenshot(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(["sodwa-editor"])  # noqa: F841
-    model, _path, problems = load_model(args.map)
+    model, path, problems = load_model(args.map)
     if model is None:
         print(f"sodwa-editor: cannot open {args.map}:", file=sys.stderr)
         for p in problems:
             print(f"  {p.severity}: {p.location()}: {p.message}", file=sys.stderr)
         return 1
+    from ..io.paths import refuse_output_among_inputs
+    from ..io.problems import MapSaveError
+
+    try:  # never replace the map with its picture (also through a link)
+        refuse_output_among_inputs(args.screenshot, [path] if path else [])
+    except MapSaveError as exc:
+        print(f"sodwa-editor: {exc}", file=sys.stderr)
+        return 2
     from .headless import render_map
 
     try:
