@@ -380,6 +380,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         walk_slots, fire, fire_slots, melee, at, rows, used, f.ex, f.ey, sheet.range,
         f.metric, f.level, lo, *stacks, target, IMPEDED,
         np.array([w.threat, w.death, w.ip, w.approach]), sheet.cost / 100)
+    if len(ranked) == 0:  # NaN utilities (no weight makes one; a guard): the first best
+        ranked = np.array([int(np.argmax(np.nan_to_num(utility, nan=-np.inf)))])
     if limit != 1:  # (1: the greedy controller, the best plan and every plan as good)
         ranked = np.argsort(-utility, kind="stable")
         ties = int(np.count_nonzero(utility == utility[ranked[0]]))
