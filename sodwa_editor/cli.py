@@ -19,12 +19,22 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .cli_area import (
+    add_aoe_parser,
+    cmd_aoe,
+    footprint_los_answer,
+    footprint_reach_answer,
+    size_value,
+)
 from .cli_common import (  # (CliError, OutputError, EXIT_OUTPUT: also imported from here)
     EXIT_OUTPUT,
     CliError,
     OutputError,
     check_output,
+    check_tile,
+    load_map,
     non_negative,
+    parse_tile,
     say,
     short,
     whole_in,
@@ -74,14 +84,6 @@ def _quiet_stdout(stream: Any) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
-def parse_tile(text: str) -> Tile:
-    """argparse type for ``X,Y``."""
-    parts = text.replace(" ", "").split(",")
-    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
-        raise argparse.ArgumentTypeError(f"expected X,Y (two integers), got {text!r}")
-    return int(parts[0]), int(parts[1])
-
-
 def move_value(text: str) -> int:
     """argparse type of ``--move``: a whole number from 0 to MAX_MOVE."""
     from .engine.model import MAX_MOVE
@@ -107,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     los.add_argument("map", type=Path, metavar="MAP")
     los.add_argument("--from", dest="src", type=parse_tile, required=True, metavar="X,Y")
     los.add_argument("--to", dest="dst", type=parse_tile, metavar="X,Y")
+    los.add_argument("--size", type=size_value, metavar="WxH",
+                     help="from a creature of this footprint (2x2, or large, huge ...) whose "
+                          "top-left tile is --from (docs/rules.md S9)")
     los.add_argument("--json", action="store_true")
 
     r = sub.add_parser("reach", help="movement range from a tile")
@@ -116,7 +121,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Move value, 0 to 999 (default: the Move of the character on the tile)")
     r.add_argument("--to", dest="dst", type=parse_tile, metavar="X,Y",
                    help="also print the path to this tile")
+    r.add_argument("--size", type=size_value, metavar="WxH",
+                   help="for a creature of this footprint (2x2, or large, huge ...) whose "
+                        "top-left tile is --from: the top-left tiles it may end on "
+                        "(docs/rules.md S6-S8)")
     r.add_argument("--json", action="store_true")
+
+    add_aoe_parser(sub)
 
     g = sub.add_parser("graph", help="adjacency graph of a map")
     g.add_argument("map", type=Path, metavar="MAP")
@@ -176,6 +187,7 @@ def _run(argv: Sequence[str] | None) -> int:
             "los": cmd_los,
             "reach": cmd_reach,
             "graph": cmd_graph,
+            "aoe": cmd_aoe,
             "pack": cmd_pack,
             "bench": cmd_bench,
             "battle": _battle_command,
@@ -217,25 +229,6 @@ def _printable_output() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
-def _load(path: Path):
-    from .io import read_map
-
-    model, problems = read_map(path)
-    if model is None:
-        lines = "\n".join(f"  {p}" for p in problems if p.severity == "error")
-        raise CliError(f"{path} is not a valid map:\n{lines}")
-    return model
-
-
-def _check_tile(model, tile: Tile, flag: str) -> None:
-    if not model.in_bounds(*tile):
-        raise CliError(
-            f"{flag} {tile[0]},{tile[1]} is outside the {model.width}x{model.height} map "
-            f"(x 0..{model.width - 1}, y 0..{model.height - 1})",
-            code=2,
-        )
-
-
 # ---------------------------------------------------------------- commands
 def cmd_validate(args: argparse.Namespace) -> int:
     from .io import read_any
@@ -268,10 +261,13 @@ def cmd_los(args: argparse.Namespace) -> int:
     from .engine.los import los, los_fan
     from .engine.terrain import Crossing
 
-    model = _load(args.map)
-    _check_tile(model, args.src, "--from")
+    model = load_map(args.map)
+    check_tile(model, args.src, "--from")
     if args.dst is not None:
-        _check_tile(model, args.dst, "--to")
+        check_tile(model, args.dst, "--to")
+    if args.size is not None:
+        return footprint_los_answer(model, args)
+    if args.dst is not None:
         result = los(model, args.src, args.dst)
         if args.json:
             _emit({"from": list(args.src), "to": list(args.dst), **result.to_json()})
@@ -299,10 +295,12 @@ def cmd_los(args: argparse.Namespace) -> int:
 def cmd_reach(args: argparse.Namespace) -> int:
     from .engine.movement import reach
 
-    model = _load(args.map)
-    _check_tile(model, args.src, "--from")
+    model = load_map(args.map)
+    check_tile(model, args.src, "--from")
     if args.dst is not None:
-        _check_tile(model, args.dst, "--to")
+        check_tile(model, args.dst, "--to")
+    if args.size is not None:
+        return footprint_reach_answer(model, args)
     mover = model.character_at(*args.src)
     if args.move is None and mover is None:
         raise CliError(f"no character stands on {args.src[0]},{args.src[1]}: give --move N",
@@ -359,7 +357,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
     from .engine.adjacency import blocked_pairs
     from .engine.adjacency_graph import AdjacencyGraph
 
-    model = _load(args.map)
+    model = load_map(args.map)
     graph = AdjacencyGraph(model).graph
     blocked = blocked_pairs(model)
     if args.json:

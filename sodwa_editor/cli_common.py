@@ -23,6 +23,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+Tile = tuple[int, int]
+
 #: Exit code when standard output cannot be written (closed, disk full, I/O
 #: error): EX_IOERR of sysexits.h.  A reader that went away is 141 instead.
 EXIT_OUTPUT = 74
@@ -195,3 +197,32 @@ def write_output(path: Path, text: str, inputs: Iterable[Path]) -> None:
         atomic_write_text(path, text)
     except OSError as exc:  # MapSaveError: says what and where
         raise CliError(str(exc)) from exc
+
+
+def parse_tile(text: str) -> Tile:
+    """argparse type for ``X,Y``."""
+    parts = text.replace(" ", "").split(",")
+    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"expected X,Y (two integers), got {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def load_map(path: Path) -> Any:
+    """The map of a ``MAP`` argument, or one error naming every problem that stops it."""
+    from .io import read_map
+
+    model, problems = read_map(path)
+    if model is None:
+        lines = "\n".join(f"  {p}" for p in problems if p.severity == "error")
+        raise CliError(f"{path} is not a valid map:\n{lines}")
+    return model
+
+
+def check_tile(model: Any, tile: Tile, flag: str) -> None:
+    """Refuse (exit 2) a tile of a command line option that is off the map."""
+    if not model.in_bounds(*tile):
+        raise CliError(
+            f"{flag} {tile[0]},{tile[1]} is outside the {model.width}x{model.height} map "
+            f"(x 0..{model.width - 1}, y 0..{model.height - 1})",
+            code=2,
+        )
