@@ -1,5 +1,7 @@
-"""Architecture contracts: the engine, battle and io layers never import Qt, and layers
-depend one way (editor -> io -> battle -> engine)."""
+"""Architecture contracts: the engine, battle and io layers never import Qt; layers
+depend one way (editor -> io -> battle -> engine); no module imports itself through
+others (an ast walk of the import graph); the editor's views never import the main
+window."""
 
 from __future__ import annotations
 

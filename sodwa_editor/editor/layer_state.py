@@ -54,17 +54,20 @@ class LayerState(QObject):
                         for name in LAYERS if name != BASE_LAYER}
 
     def set_visible(self, layer: str, on: bool) -> None:
+        """Show or hide ``layer`` (the scene follows; a hidden layer is not edited)."""
         if self.visible[layer] != on:
             self.visible[layer] = on
             self.visibility_changed.emit(layer, on)
 
     def set_locked(self, layer: str, on: bool) -> None:
+        """Lock ``layer`` against edits (or unlock it); remembered in the settings."""
         if self.locked[layer] != on:
             self.locked[layer] = on
             self.settings.setValue("layers/locked", [n for n, v in self.locked.items() if v])
             self.lock_changed.emit(layer, on)
 
     def set_opacity(self, layer: str, percent: int) -> None:
+        """The opacity of ``layer`` in percent; remembered in the settings."""
         if self.opacity[layer] != percent:
             self.opacity[layer] = percent
             self.settings.setValue(f"layers/opacity/{layer}", percent)
