@@ -274,22 +274,31 @@ def test_the_controls_follow_the_model(qtbot):
 
 
 def test_a_person_clicks_through_the_human_turn(qtbot):
-    """The person's clicks (HumanTurn's entry points, as the view's tool calls them)
-    decide in the model; what the rules refuse is said and changes nothing."""
+    """The person's clicks on a map view whose tool is the playtest's (no window)
+    decide in the model; what the rules refuse is said and changes nothing;
+    Escape goes to the mode's escape."""
     from sodwa_editor.editor.playtest.board_items import BattleBoard
-    from sodwa_editor.editor.playtest.human_turn import HumanTurn
+    from sodwa_editor.editor.playtest.human_turn import HumanTurn, PlaytestTool
     from sodwa_editor.editor.scene.map_scene import MapScene
+    from sodwa_editor.editor.testing import click_tile, move
+    from sodwa_editor.editor.view import MapView
 
     model, _ = read_map(MAPS / "rulebook-elevated-los.json")
     pm = PlaytestModel()
-    board = BattleBoard(MapScene(model), pm)
+    scene = MapScene(model)
+    board = BattleBoard(scene, pm)
     human = HumanTurn(pm, board)
+    escaped: list[bool] = []
+    view = shown(qtbot, MapView(scene))
+    view.resize(900, 600)
+    view.set_tool(PlaytestTool(human, lambda: escaped.append(True)))
+    view.zoom_fit()
     setup = build_setup(model, PlaytestChoice(controllers=("human", "pass"), seed=5))
     pm.begin(BattleSession(setup, ["human", "pass"], seed=5), model)
     pm.set_speed("instant")
     qtbot.waitUntil(lambda: pm.waiting() is not None, timeout=30000)
     if pm.waiting().kind == "actor":
-        human.click(pm.state.pos[pm.waiting().candidates[0]])
+        click_tile(view, *pm.state.pos[pm.waiting().candidates[0]])
     state = pm.state
     actor = state.actor
     said: list[str] = []
@@ -298,13 +307,17 @@ def test_a_person_clicks_through_the_human_turn(qtbot):
                if (x, y) not in board.move_tiles and state.at((x, y)) is None
                and state.board.standable[y][x] and (x, y) != state.pos[actor])
     n = len(state.events)
-    human.click(far)
+    click_tile(view, *far)
     assert len(state.events) == n and said and state.pos[actor] != far
     dest = sorted(board.move_tiles)[0]
-    human.click(dest)
+    move(view, dest[0] + 0.5, dest[1] + 0.5)
+    assert scene.previews["path"].isVisible() and said[-1].startswith("move to")
+    click_tile(view, *dest)
     assert state.pos[actor] == dest
     enemy = next(iter(state.enemies(actor)))
-    human.click(state.pos[enemy])
+    click_tile(view, *state.pos[enemy])
     assert pm.picked == enemy  # shown in the right panel, attacked or not
+    QTest.keyClick(view, Qt.Key.Key_Escape)
+    assert escaped == [True]  # the mode decides: drop the attack preview, else stop
     human.pass_turn()
     assert pm.state.turn is None or pm.state.actor != actor  # the turn ended
