@@ -16,6 +16,18 @@ from typing import Any
 TEAMS = ("team 0", "team 1")
 
 
+def side_label(side: str | None, team: int) -> str:
+    """How a person reads a side everywhere: the playtest, the Balance Run dialog, the
+    balance report, the command line's text (issue 24: "One naming everywhere ... Use
+    the start zones' names with one numbering"): its start zone's name, then its team
+    number counted as JSON, replays and ``--ai A,B`` count it, from 0.
+
+    >>> side_label("attackers", 0), side_label(None, 1)
+    ('attackers (team 0)', 'team 1')
+    """
+    return f"{side} (team {team})" if side else f"team {team}"
+
+
 def describe(event: Any, names: Sequence[str], teams: Sequence[str] = TEAMS) -> str:
     """One readable log line of ``event``; ``names``: the characters by battle index,
     ``teams``: the names of team 0 and team 1.  A turn's own events are indented
