@@ -285,6 +285,10 @@ def run_battle(state: BattleState, controllers: Sequence[Controller], *,
                                           f"{list(choice.candidates)}")
                 decisions.append(Decision(choice.team, actor))
             begin_turn(state, actor)
+            if state.result is not None or clock.current is None:  # over in its upkeep (AB10)
+                if after_turn is not None:
+                    after_turn(state)
+                continue
         turn = clock.current
         assert turn is not None
         team = state.team[turn.actor]

@@ -117,9 +117,8 @@ def walk_line(model: MapModel, origin: Tile, toward: Tile, *, within: Callable[[
                             [("tile", x, y)], (c >> 2, x, y, lk.SIDE_NONE), pay)
     for layer in layers:
         out.walls |= layer.walls
-    for wall in list(out.hits):
-        if wall in out.walls:
-            del out.hits[wall]
+    for broken in out.walls & out.hits.keys():
+        del out.hits[broken]
     return LineWalk(tiles, out)
 
 
