@@ -179,10 +179,17 @@ def area_of(state: AreaState, d: AbilityDef, source: Tile, aim: Tile | None, *,
 
 
 # ------------------------------------------------------------------ victims
-def on_tiles(state: AreaState, tiles: Sequence[Tile]) -> list[int]:
-    """The undefeated characters standing on ``tiles``, by battle index."""
+def on_tiles(state: AreaState, tiles: Sequence[Tile], mover: int | None = None,
+             at: Tile | None = None) -> list[int]:
+    """The undefeated characters standing on ``tiles``, by battle index (``mover`` taken
+    to stand on ``at`` instead of its tile: an AI weighing a move first)."""
     occ = state.occ
-    return sorted(occ[t] for t in tiles if t in occ)
+    if mover is None or at is None:
+        return sorted(occ[t] for t in tiles if t in occ)
+    out = [occ[t] for t in tiles if t in occ and occ[t] != mover and t != at]
+    if at in tiles:
+        out.append(mover)
+    return sorted(out)
 
 
 def spared(state: AreaState, d: AbilityDef, i: int) -> str | None:
@@ -194,13 +201,16 @@ def spared(state: AreaState, d: AbilityDef, i: int) -> str | None:
 
 
 def situation(state: AreaState, d: AbilityDef, caster: int, victim: int, origin: Tile,
-              impeded: bool, cast: bool) -> Situation:
+              impeded: bool, cast: bool, at: Tile | None = None,
+              moved: bool | None = None) -> Situation:
     """The facts of one victim's roll (AB5): as a Basic Attack's (B17-B23), with the area's
     point of origin for awareness and the area's line for Impeding terrain.  At the cast
     the caster's own modifiers count (its Move Action, Liquid, and elevation except for
     a Falling or Rising area, which come from above and below); at an upkeep nobody
-    attacks: only the victim's count (AB10)."""
-    c, v = state.pos[caster], state.pos[victim]
+    attacks: only the victim's count (AB10).  ``at``, ``moved``: the caster's tile and
+    Move flag instead of its own (an AI weighing a move first)."""
+    c = state.pos[caster] if at is None else at
+    v = c if victim == caster else state.pos[victim]
     board = state.board
     adjacent = cast and victim != caster and board.adjacent(c, v)
     level = board.level
@@ -215,7 +225,8 @@ def situation(state: AreaState, d: AbilityDef, caster: int, victim: int, origin:
     return Situation(
         adjacent=adjacent, impeded=impeded and not adjacent,
         attacker_level=level[c[1]][c[0]] if from_caster else vl, defender_level=vl,
-        attacker_moved=cast and state.moved[caster], defender_moved=state.moved[victim],
+        attacker_moved=cast and (state.moved[caster] if moved is None else moved),
+        defender_moved=state.moved[victim] if moved is None or victim != caster else moved,
         defender_aware=is_aware(mode, sees), attacker_on_liquid=cast and liquid[c[1]][c[0]],
         defender_on_liquid=liquid[v[1]][v[0]], extra=extra)
 
@@ -228,10 +239,11 @@ def karma_counts(state: AreaState, caster_team: int, victim: int) -> bool:
 
 
 def preview_victim(state: AreaState, d: AbilityDef, caster: int, caster_team: int, victim: int,
-                   damage: int, origin: Tile, impeded: bool, cast: bool) -> VictimPreview:
+                   damage: int, origin: Tile, impeded: bool, cast: bool,
+                   at: Tile | None = None, moved: bool | None = None) -> VictimPreview:
     """The BIP numbers of one victim (AB5-AB8; pure)."""
     rules = state.rules
-    s = situation(state, d, caster, victim, origin, impeded, cast)
+    s = situation(state, d, caster, victim, origin, impeded, cast, at, moved)
     sheet = state.sheets[victim]
     mods = modifiers(s, rules)
     melee = s.adjacent
@@ -250,8 +262,9 @@ def preview_victim(state: AreaState, d: AbilityDef, caster: int, caster_team: in
     held = karma_rules.available(state.karma, caster_team) \
         if karma_counts(state, caster_team, victim) else 0
     hits = karma_rules.successes(difficulty, 0, rules)
+    tile = at if victim == caster and at is not None else state.pos[victim]
     return VictimPreview(
-        character=victim, tile=state.pos[victim], ally=state.team[victim] == caster_team,
+        character=victim, tile=tile, ally=state.team[victim] == caster_team,
         kind="melee" if melee else "ranged", accuracy=d.accuracy, defense=dfn,
         evasion=evasion, modifiers=mods, tav=tav, tdv=tdv, difficulty=difficulty,
         need_roll=needed_roll(difficulty, rules.dice), dr=dr,
@@ -260,19 +273,22 @@ def preview_victim(state: AreaState, d: AbilityDef, caster: int, caster_team: in
 
 
 def victims(state: AreaState, d: AbilityDef, caster: int, a: Area, *, cast: bool = True,
-            caster_team: int | None = None) -> list[VictimPreview]:
+            caster_team: int | None = None, at: Tile | None = None,
+            moved: bool | None = None) -> list[VictimPreview]:
     """Every victim of area ``a`` of ``d`` (every undefeated character on an affected
     tile, the caster and its allies included, but those :func:`spared`), by battle
-    index, with its BIP numbers (``cast``: at the cast, else at an upkeep)."""
+    index, with its BIP numbers (``cast``: at the cast, else at an upkeep; ``at``,
+    ``moved``: the caster standing on ``at`` with that Move flag, for an AI)."""
     if a.refused is not None or a.origin is None:
         return []
     team = state.team[caster] if caster_team is None else caster_team
     out = []
-    for v in on_tiles(state, a.affected):
+    for v in on_tiles(state, a.affected, caster if at is not None else None, at):
         if spared(state, d, v) is None:
-            damage = d.damage if a.damage is None else a.damage[state.pos[v]]
+            tile = at if v == caster and at is not None else state.pos[v]
+            damage = d.damage if a.damage is None else a.damage[tile]
             out.append(preview_victim(state, d, caster, team, v, damage, a.origin,
-                                      state.pos[v] in a.impeded, cast))
+                                      tile in a.impeded, cast, at, moved))
     return out
 
 
