@@ -472,3 +472,17 @@ def test_the_area_of_a_use_is_the_engines():
     want = area(OPEN, line.spec, (1, 1), target=(4, 4), damage=5)
     assert got.affected == want.affected == ((2, 2), (3, 3), (4, 4))
     assert apply(s, Pass())[-1].kind == "turn_ended"
+
+
+def test_no_certain_draw_is_claimed_with_area_abilities():
+    """AB16 (B51): the certain-draw count is of single hits; an area hits several at
+    once, so with area abilities in the battle no certain draw is claimed."""
+    from dataclasses import replace
+
+    from sodwa_editor.battle.teams import certain_draw
+
+    rules = with_rules(battle={"max_turns": 2})
+    tough = fighter("t", 0, 0, 0, health=10**6).sheet
+    assert certain_draw([[tough], [tough]], rules) is not None
+    caster = replace(tough, abilities=(ab("AoE - Blast - Sphere: 1", damage=3),))
+    assert certain_draw([[caster], [tough]], rules) is None

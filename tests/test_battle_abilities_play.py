@@ -228,3 +228,32 @@ def test_a_battle_without_abilities_has_no_ability_objects():
     assert s.abilities == ()
     out = play(s, ["greedy", "greedy"])
     assert not any(e.kind in ("ability_used", "area_hit") for e in out.events)
+
+
+def test_an_ability_plan_ends_its_turn_as_the_attack_plan_of_the_same_cost_does():
+    """B46: an ability plan's stay terms (threat, death, ip, approach on its end tile)
+    are the kernel's: an ability costing what an Attack Action costs (250 IP) from the
+    same tile has the stay of the attack plan, before and after the same Move."""
+    total = 0
+    for seed in range(4):
+        s = ability_battle(seed, 14)
+        ctl = make_controllers(["random", "random"], s)
+        checked = 0
+        while s.result is None and checked < 3 and s.clock.turns < 300:
+            if s.turn is None:
+                begin_turn(s, next_turn(s).candidates[0])
+                continue
+            view = View(s, s.team[s.actor])
+            every = plans(view, default_profile().greedy, None)
+            attack_stay = {p.steps[:-1]: p.stay for p in every
+                           if p.steps and type(p.steps[-1]).__name__ == "Attack"}
+            for p in every:
+                if isinstance(p.steps[-1], UseAbility) and p.steps[:-1] in attack_stay:
+                    cost = next(a.d.ip_cost for a, _ in view.area_abilities(s.actor)
+                                if a.name == p.steps[-1].ability)
+                    if cost == s.rules.clock.attack_cost:
+                        assert p.stay == pytest.approx(attack_stay[p.steps[:-1]])
+                        checked += 1
+            apply(s, ctl[s.team[s.actor]].decide(view))
+        total += checked
+    assert total >= 3

@@ -326,6 +326,8 @@ def certain_draw(sides: Sequence[Sequence[Sheet]], rules: Rules) -> str | None:
     ``battle.max_turns`` turns (both teams' together), so a team that needs more
     hits (:func:`hits_to_win`) cannot win.  When neither can, every battle is a draw
     at the turn limit, however long it runs (docs/rules.md, B41a)."""
+    if any(d.damage > 0 for side in sides for s in side for d in s.abilities):
+        return None  # an area hits several at once: the count below is of single hits (AB16)
     cap = rules.battle.max_turns
     most = cap * rules.clock.actions_per_type
     needs = [hits_to_win(sides[t], sides[1 - t], rules) for t in (0, 1)]
