@@ -83,7 +83,7 @@ MOVE, ATTACK = ActionType.MOVE, ActionType.ATTACK
 
 __all__ = ["Action", "Attack", "AttackTerrain", "IllegalAction", "Move", "Pass", "UseAbility",
            "Options", "apply", "apply_checked", "begin_turn", "defeat", "legal_actions",
-           "move_allowance", "next_turn", "options", "preview_attack", "refusal"]
+           "move_allowance", "next_turn", "options", "preview_attack", "refusal", "turn_spent"]
 
 
 # ------------------------------------------------------------------ turns
@@ -183,6 +183,21 @@ def defeat(state: BattleState, i: int, by: int) -> list[Event]:
     """Character ``i`` is defeated: it leaves the board and the clock (B32, B35); a team
     with no character left loses (B41).  (:meth:`.state.BattleState.defeat`.)"""
     return state.defeat(i, by)
+
+
+def turn_spent(state: BattleState) -> bool:
+    """The actor's turn has nothing left to do, so it ends on its own (B40): no Move or
+    Attack Action left, and no ability it may still use (an ability without the optional
+    ``usable(state, actor)`` hook always may)."""
+    turn = state.clock.current
+    assert turn is not None
+    if turn.can_take(MOVE) or turn.can_take(ATTACK):
+        return False
+    for ability in state.abilities:
+        usable = getattr(ability, "usable", None)
+        if usable is None or usable(state, turn.actor):
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ legality

@@ -160,6 +160,13 @@ class AreaAbility:
                           for x in range(max(0, ax - r), min(w, ax + r + 1))]
         return [t for t in candidates if self.aim_refusal(state, actor, t, engaged) is None]
 
+    def usable(self, state: AreaState, actor: int) -> bool:
+        """``actor`` may still use it this turn somewhere (the turn's Special Action is
+        left and :meth:`turn_refusal` has nothing against it): the turn is not over."""
+        turn = state.clock.current
+        return turn is not None and turn.can_take(ActionType.SPECIAL) \
+            and self.turn_refusal(state, actor) is None
+
     # ------------------------------------------------------------ the Ability contract
     def actions(self, state: AreaState, actor: int) -> Iterable[UseAbility]:
         if self.turn_refusal(state, actor) is not None:

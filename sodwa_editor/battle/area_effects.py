@@ -102,6 +102,12 @@ class EffectKeeper:
     def __init__(self, defs: Mapping[str, AbilityDef]) -> None:
         self.defs = dict(defs)
 
+    def usable(self, state: AreaState, actor: int) -> bool:
+        """A falling object is on the board and the actor's Attack Action is left."""
+        turn = state.clock.current
+        return turn is not None and turn.can_take(ActionType.ATTACK) and any(
+            e.kind == FALLING for e in effects_of(state))
+
     # ------------------------------------------------------------ the Ability contract
     def actions(self, state: AreaState, actor: int) -> Iterable[UseAbility]:
         """A Basic Attack on every falling object the actor may strike (AB12)."""

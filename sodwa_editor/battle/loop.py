@@ -46,6 +46,7 @@ from .actions import (
     next_turn,
     options,
     refusal,
+    turn_spent,
 )
 from .area_abilities import AreaAbility, AreaPreview, area_abilities, preview_ability
 from .area_effects import EffectView, board_effects
@@ -311,8 +312,8 @@ def run_battle(state: BattleState, controllers: Sequence[Controller], *,
 
     Each turn: the clock runs to the next ready character; a same-team tie is the
     team's ``choose_actor``; then ``decide`` until the actor passes.  When the actor
-    has no Move or Attack Action left (and the battle has no abilities) the loop
-    ends the turn itself.  ``before_action`` sees every action before it is applied,
+    has no Move or Attack Action left and no ability it may use the loop ends the turn
+    itself (:func:`.actions.turn_spent`).  ``before_action`` sees every action before it is applied,
     ``after_turn`` the state after every turn (checks, replay hashes).
     """
     if len(controllers) != 2:
@@ -344,7 +345,7 @@ def run_battle(state: BattleState, controllers: Sequence[Controller], *,
         for _ in range(MAX_ACTIONS_PER_TURN):
             if state.result is not None or clock.current is not turn:
                 break
-            if not (state.abilities or turn.can_take(move) or turn.can_take(attack)):
+            if not (turn.can_take(move) or turn.can_take(attack)) and turn_spent(state):
                 action: Action = end
             else:
                 action = controllers[team].decide(views[team])
