@@ -486,3 +486,44 @@ def test_no_certain_draw_is_claimed_with_area_abilities():
     assert certain_draw([[tough], [tough]], rules) is not None
     caster = replace(tough, abilities=(ab("AoE - Blast - Sphere: 1", damage=3),))
     assert certain_draw([[caster], [tough]], rules) is None
+
+
+def test_a_turn_with_nothing_left_to_use_ends_on_its_own():
+    """B40: the turn ends on its own once the actor has no Move or Attack Action and no
+    ability it may still use (its Special Action taken, or no uses left)."""
+    from sodwa_editor.battle.actions import turn_spent
+
+    z = ab("AoE - Blast - Sphere: Range: 6, Reach: 0", uses=1)
+    s = battle(OPEN, [fighter("c", 0, 1, 1, abilities=(z,), range=6), fighter("e", 1, 5, 1)])
+    turn_of(s, "c")
+    apply(s, Move((2, 1)))
+    assert not turn_spent(s)  # the ability is left
+    apply(s, UseAbility("Zap", (5, 1)), roll=rolls(1))  # it closes the Attack Action too
+    assert turn_spent(s)
+    turn_of(s, "c")
+    apply(s, Move((2, 2)))
+    apply(s, Attack(index(s, "e")), roll=rolls(1))
+    assert turn_spent(s)  # no uses left
+
+
+def test_a_caster_defeated_in_its_own_upkeep_ends_its_turn_and_its_effects():
+    """AB10: an actor its own upkeep defeats ends its turn at once (the turn counts), and
+    its effects end with it."""
+    from sodwa_editor.battle.actions import begin_turn, next_turn
+
+    gas = ab(MIASMA, damage=5, accuracy=200)
+    s = battle(OPEN, [fighter("c", 0, 4, 4, abilities=(gas,), health=5), fighter("f", 0, 0, 0),
+                      fighter("e", 1, 9, 8)])
+    c = turn_of(s, "c")
+    apply(s, UseAbility("Zap", (4, 4)), roll=rolls(1))  # on its own tile: it misses itself
+    apply(s, Pass())
+    for j in range(len(s.pos)):
+        s.clock.adjust_ip(j, (1000 if j == c else 0) - s.clock.ip[j])
+    s.clock.acted = [False] * len(s.pos)
+    turns = s.clock.turns
+    begin_turn(s, next_turn(s).candidates[0], roll=rolls(100))
+    assert [e.kind for e in s.events[-6:]] == ["turn_started", "effect_upkeep", "area_hit",
+                                               "defeated", "effect_ended", "turn_ended"]
+    assert s.events[-2].reason == "caster defeated"
+    assert s.turn is None and s.clock.turns == turns + 1 and not s.alive(c)
+    assert board_effects(s) == [] and s.result is None

@@ -197,7 +197,9 @@ class EffectKeeper:
         Duration; a falling object counts down and lands at 0."""
         events: list[Event] = []
         for e in effects_of(state):
-            if e.caster != actor or state.result is not None:
+            if state.result is not None or not state.alive(actor):
+                break  # (a caster defeated in its upkeep: on_event ends the rest)
+            if e.caster != actor:
                 continue
             d = self.defs[e.ability]
             left = e.upkeeps - 1
