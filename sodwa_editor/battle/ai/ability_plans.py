@@ -26,6 +26,7 @@ for ``u = 1..D``.  Expectimax plays an ability as a chance node (:func:`outcomes
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -54,6 +55,8 @@ SPLIT_VICTIMS = 3
 #: Plan kinds of the kernel's table (:data:`.scoring.MOVE`, :data:`.scoring.MOVE_ATTACK`).
 MOVE_KINDS = (3, 4)
 HIT, MISS = d100_from_value(100), d100_from_value(1)
+IMPEDED = int(Crossing.IMPEDED)
+NONE = np.zeros(0, np.int64)
 
 
 def usable(view: View, actor: int) -> list[AreaAbility]:
@@ -108,62 +111,60 @@ def worth(view: View, w: GreedyWeights, ability: AreaAbility, actor: int,
     return total
 
 
-def stays(f: object, view: View, fx: np.ndarray, fy: np.ndarray, moved: int,
+def stays(f: Any, view: View, fx: np.ndarray, fy: np.ndarray, moved: int,
           extra: int) -> np.ndarray:
     """The stay terms (threat, death, ip, approach: :func:`.kernels.stay`) of ending the
     turn on each tile ``(fx[i], fy[i])`` with Move flag ``moved`` having spent ``extra``
     more IP; ``f``: the decision's :class:`.scoring.TurnFacts`."""
-    from .scoring import IMPEDED, NONE  # (scoring imports this module)
-
-    rules, sheet, w = f.rules, f.sheet, f.w  # type: ignore[attr-defined]
+    rules, sheet, w = f.rules, f.sheet, f.w
     cost = rules.clock
-    m = len(f.enemies)  # type: ignore[attr-defined]
-    numbers = f.numbers  # type: ignore[attr-defined]
-    cx, cy = f.tile  # type: ignore[attr-defined]
+    m = len(f.enemies)
+    numbers = f.numbers
+    cx, cy = f.tile
     present = np.array([1, 0, 0, 1, 0], np.int64)
     extras = np.array([0, 0, 0, extra, 0], np.int64)
     no = np.zeros(0, np.int64)
     times, strike, levels = pp.stay_facts(
-        cx, cy, no, no, fx, fy, present, f.level, view.ip(f.i), sheet.initiative,  # type: ignore[attr-defined]
-        extras, f.eidx, np.array(view.ips, np.int64), numbers.initiative,  # type: ignore[attr-defined]
+        cx, cy, no, no, fx, fy, present, f.level, view.ip(f.i), sheet.initiative,
+        extras, f.eidx, np.array(view.ips, np.int64), numbers.initiative,
         np.array(view.acted, np.int64), cost.turn_threshold, cost.turn_cost,
-        cost.one_turn_per_tick, f.ex, f.ey, numbers.square)  # type: ignore[attr-defined]
-    zones, q, threat_dmg = f.threat_inputs(strike, levels)  # type: ignore[attr-defined]
+        cost.one_turn_per_tick, f.ex, f.ey, numbers.square)
+    zones, q, threat_dmg = f.threat_inputs(strike, levels)
     if m:
-        walks, walk_slots, fire, fire_slots, melee = f.approach_inputs()  # type: ignore[attr-defined]
+        walks, walk_slots, fire, fire_slots, melee = f.approach_inputs()
     else:
-        walks = fire = f.memo.walks.block  # type: ignore[attr-defined]
+        walks = fire = f.memo.walks.block
         walk_slots = fire_slots = NONE
         melee = np.zeros(0, bool)
     sight = np.zeros((len(fx), m), np.int64)
     if m and not bool(melee.all()):
-        sight = f.sight(fx, fy)  # type: ignore[attr-defined]
+        sight = f.sight(fx, fy)
     index = {int(v): i for i, v in enumerate(levels.tolist())}
-    lev = np.array([index[int(f.level[y, x])] for x, y in  # type: ignore[attr-defined]
+    lev = np.array([index[int(f.level[y, x])] for x, y in
                     zip(fx.tolist(), fy.tolist(), strict=True)], np.int64)
     floor = rules.combat.defeated_at_or_below
     out = np.empty(len(fx))
     k.stay(fx, fy, np.array([len(fx)], np.int64), np.array([3], np.int64),
            np.array([moved], np.int64), np.array([extra], np.int64), times, zones, q, lev,
-           threat_dmg, max(0, view.hp(f.i) - floor), walks, walk_slots, fire,  # type: ignore[attr-defined]
+           threat_dmg, max(0, view.hp(f.i) - floor), walks, walk_slots, fire,
            fire_slots, melee, sight, sheet.range, IMPEDED,
            np.array([w.threat, w.death, w.ip, w.approach]), sheet.cost / 100, out)
     return out
 
 
-def ability_plans(view: View, f: object, w: GreedyWeights, kind: np.ndarray,
+def ability_plans(view: View, f: Any, w: GreedyWeights, kind: np.ndarray,
                   tile: np.ndarray, utility: np.ndarray, dx: np.ndarray, dy: np.ndarray
                   ) -> list[Plan]:
     """The actor's ability plans (module docstring); ``kind``, ``tile``, ``utility``: the
     kernel's plan table, ``dx``, ``dy`` its Move tiles.  Orders follow the table's."""
-    actor = f.i  # type: ignore[attr-defined]
+    actor = f.i
     abilities = usable(view, actor)
     if not abilities:
         return []
-    enemies = list(f.enemy_tiles)  # type: ignore[attr-defined]
+    enemies = list(f.enemy_tiles)
     if not enemies:
         return []
-    here = f.tile  # type: ignore[attr-defined]
+    here = f.tile
     can_move = view.can_take(ActionType.MOVE) and len(dx) > 0
     # no enemy within a Move, the aim and the Reach of any ability: no ability plan
     bound = max(a.d.aim_range + reach_bound(a) for a in abilities) \
