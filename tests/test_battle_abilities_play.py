@@ -257,3 +257,27 @@ def test_an_ability_plan_ends_its_turn_as_the_attack_plan_of_the_same_cost_does(
             apply(s, ctl[s.team[s.actor]].decide(view))
         total += checked
     assert total >= 3
+
+
+def test_an_ability_battle_gives_the_same_log_in_another_process():
+    """AB14 (B44): the log and the state hash, effects included, are the same in another
+    process with another hash seed (no ``hash()``, ids or dict order)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    code = ("import sys, hashlib, json; sys.path.insert(0, 'tests')\n"
+            "from test_battle_abilities_play import ability_battle, play\n"
+            "s = ability_battle(9)\n"
+            "out = play(s, ['greedy', 'random'])\n"
+            "log = json.dumps([e.to_dict() for e in out.events]).encode()\n"
+            "print(s.state_hash(), hashlib.sha256(log).hexdigest())\n")
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=root, env={"PYTHONHASHSEED": "321"}).stdout.split()
+    s = ability_battle(9)
+    out = play(s, ["greedy", "random"])
+    log = json.dumps([e.to_dict() for e in out.events]).encode()
+    import hashlib
+
+    assert got == [s.state_hash(), hashlib.sha256(log).hexdigest()]
+    assert any(e.kind == "ability_used" for e in out.events)
