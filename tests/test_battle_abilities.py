@@ -474,9 +474,10 @@ def test_the_area_of_a_use_is_the_engines():
     assert apply(s, Pass())[-1].kind == "turn_ended"
 
 
-def test_no_certain_draw_is_claimed_with_area_abilities():
-    """AB16 (B51): the certain-draw count is of single hits; an area hits several at
-    once, so with area abilities in the battle no certain draw is claimed."""
+def test_a_certain_draw_with_area_abilities_is_counted_per_enemy():
+    """AB16 (B51): an area hits several enemies at once, so with area abilities the
+    count is per enemy: in one turn an enemy takes at most one Basic Attack and one area
+    per action allowed, a landing falling object and one hit per lingering area."""
     from dataclasses import replace
 
     from sodwa_editor.battle.teams import certain_draw
@@ -485,7 +486,13 @@ def test_no_certain_draw_is_claimed_with_area_abilities():
     tough = fighter("t", 0, 0, 0, health=10**6).sheet
     assert certain_draw([[tough], [tough]], rules) is not None
     caster = replace(tough, abilities=(ab("AoE - Blast - Sphere: 1", damage=3),))
-    assert certain_draw([[caster], [tough]], rules) is None
+    assert "team 0 needs 333334 hits on one enemy, 6 at most" in \
+        certain_draw([[caster], [tough]], rules)
+    weak = fighter("w", 0, 0, 0, health=13, damage_reduction=5).sheet  # 8 HP over 0
+    gas = ab(MIASMA, damage=1)  # ignores DR: 13 hits; 2 turns x (2 + 1 + 2) = 10
+    assert certain_draw([[replace(tough, abilities=(gas,))], [weak]], rules) is not None
+    three = with_rules(battle={"max_turns": 3})  # 15 hits at most: it can win
+    assert certain_draw([[replace(tough, abilities=(gas,))], [weak]], three) is None
 
 
 def test_a_turn_with_nothing_left_to_use_ends_on_its_own():

@@ -73,9 +73,11 @@ def describe(event: Any, names: Sequence[str], teams: Sequence[str] = TEAMS) -> 
         return (f"    {d['ability']}{aim}: {len(d['tiles'])} tile(s), IP {d['ip']}{uses}")
     if kind == "area_hit":
         outcome = "hit" if d["success"] else "miss"
-        karma = ""
-        if d["karma_spent"] or d["karma_gained"]:
-            karma = f"; karma {d['karma_before']} -> {d['karma_after']}"
+        karma = f"; karma {d['karma_before']} -> {d['karma_after']}"
+        if d["karma_spent"]:
+            karma += f" (spent {d['karma_spent']})"
+        if d["karma_gained"]:
+            karma += f" (gained {d['karma_gained']})"
         ally = " (ally)" if d["ally"] else ""
         maim = ""
         if d["maim_roll"]:
