@@ -139,8 +139,8 @@ def test_a_character_panel_shows_every_sheet_attribute_grouped_and_hp_as_a_bar(q
     assert panel.value("Character Info", "Flight") == ("yes" if sheet.flight else "no")
     assert panel.value("Initiative", "IP") == str(state.clock.ip[i])
     if state.actor != i and state.alive(i):
-        assert panel.value("Initiative", "Ticks to next turn") == \
-            str(state.clock.ticks_until_turn(i))
+        n = state.clock.ticks_until_turn(i)
+        assert panel.value("Initiative", "Next turn") == f"in {n} tick{'s' if n != 1 else ''}"
     # every attribute of the sheet is shown (only the name fields and health are not
     # values of a section: the name is the title, health the bar)
     shown = {" ".join(w.capitalize() for w in f.name.split("_"))
@@ -160,7 +160,7 @@ def test_a_defeated_character_is_shown_defeated(qtbot):
     panel.show_character(state, gone)
     assert "(defeated)" in panel.name.text()
     assert panel.shot.hp == 0 and panel.shot.defeated and panel.shot.bars()[0] == 0
-    assert panel.value("Initiative", "Ticks to next turn") == "defeated"
+    assert panel.value("Initiative", "Next turn") == "defeated"
 
 
 # ------------------------------------------------------------------ in the editor

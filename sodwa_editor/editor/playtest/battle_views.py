@@ -82,5 +82,5 @@ class BattleViews:
                        self.picked_panel.sizeHint().width())
             rest = max(side, win.width() - 2 * side)
             self.split.setSizes([side, rest, side])
-            win.resizeDocks([self.dock], [self.split.sizeHint().height()],
+            win.resizeDocks([self.dock], [self.active_panel.sizeHint().height()],
                             Qt.Orientation.Vertical)

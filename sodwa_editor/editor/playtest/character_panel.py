@@ -6,7 +6,8 @@ red bars and Damage Reduction over it) and every attribute of its sheet
 * Combat (upper left): Accuracy, Defense and Damage under the red Sword (Melee)
   and the red Reticle (Ranged);
 * Character Info (upper right): Cost, Move, Range, Evasion, flight;
-* Initiative (bottom left): Initiative, current IP and ticks until the next turn;
+* Initiative (bottom left): Initiative, current IP and the ticks until the next
+  turn (RB "how many ticks until they get another turn");
 * Saving Throws (bottom right): Fortitude, Reflex, Power.
 
 The playtest shows two: the active character (bottom left of the window) and the
@@ -47,6 +48,15 @@ from .tsb_bar import side_colors
 #: bottom left, bottom right
 Groups = list[tuple[str, list[tuple[str, str]]]]
 SECTIONS = ("Combat", "Character Info", "Initiative", "Saving Throws")
+#: each section's fields, as :func:`panel_groups` gives them (laid out at once, so
+#: the panel's size never changes with what it shows)
+FIELDS = {
+    "Combat": ("Melee Accuracy", "Ranged Accuracy", "Melee Defense", "Ranged Defense",
+               "Melee Damage", "Ranged Damage"),
+    "Character Info": ("Cost", "Move", "Range", "Evasion", "Flight"),
+    "Initiative": ("Initiative", "IP", "Next turn"),
+    "Saving Throws": ("Fortitude", "Reflex", "Power"),
+}
 #: what an empty panel (no character picked yet) says instead
 EMPTY_HINT = ("Click a character on the map or in the Turn-Sequence Bar to see its "
               "sheet here.")
@@ -66,7 +76,8 @@ def panel_groups(state: BattleState, i: int) -> Groups:
     elif state.actor == i:
         ticks = "acting now"
     else:
-        ticks = str(clock.ticks_until_turn(i))
+        n = clock.ticks_until_turn(i)
+        ticks = f"in {n} tick{'s' if n != 1 else ''}"
     return [
         ("Combat", [("Melee Accuracy", str(s.melee_accuracy)),
                     ("Ranged Accuracy", str(s.ranged_accuracy)),
@@ -78,7 +89,7 @@ def panel_groups(state: BattleState, i: int) -> Groups:
                             ("Range", str(s.range)), ("Evasion", str(s.evasion)),
                             ("Flight", "yes" if s.flight else "no")]),
         ("Initiative", [("Initiative", str(s.initiative)), ("IP", str(clock.ip[i])),
-                        ("Ticks to next turn", ticks)]),
+                        ("Next turn", ticks)]),
         ("Saving Throws", [("Fortitude", str(s.fortitude)), ("Reflex", str(s.reflex)),
                            ("Power", str(s.power))]),
     ]
@@ -117,12 +128,18 @@ class CharacterPanel(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(6)
         shot_column = QVBoxLayout()
-        self.shot = ActionShot()
+        shot_column.setSpacing(2)
+        self.shot = ActionShot(96)
         shot_column.addWidget(self.shot)
+        #: the actions of the character's turn, under its Action Shot
+        self.actions_row = QVBoxLayout()
+        self.actions_row.setSpacing(1)
+        shot_column.addLayout(self.actions_row)
         shot_column.addStretch(1)
         row.addLayout(shot_column)
         grid = QGridLayout()
         grid.setSpacing(3)
+        grid.setRowStretch(2, 1)  # the sections keep their height; room below them
         row.addLayout(grid, 1)
         self.pages.addWidget(body)
         self.sections: dict[str, QGroupBox] = {}
@@ -136,7 +153,7 @@ class CharacterPanel(QWidget):
             g = QGridLayout(box)
             g.setContentsMargins(4, 0, 4, 1)
             g.setVerticalSpacing(0)
-            g.setHorizontalSpacing(6)
+            g.setHorizontalSpacing(5)
             self._grids[section] = g
             self.sections[section] = box
             grid.addWidget(box, k // 2, k % 2)
@@ -146,10 +163,9 @@ class CharacterPanel(QWidget):
             icon.setToolTip(head)
             icon.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self._grids["Combat"].addWidget(icon, 0, col)
-        self.actions_row = QHBoxLayout()
-        self.actions_row.setContentsMargins(0, 0, 0, 0)
-        self.actions_row.addStretch(1)
-        lay.addLayout(self.actions_row)
+        for section, labels in FIELDS.items():
+            for k, label in enumerate(labels):
+                self._add_field(section, k, label, len(labels))
         self.action_buttons: list[QToolButton] = []
         self._empty()
         if model is not None:
@@ -165,15 +181,16 @@ class CharacterPanel(QWidget):
             self.actions_row.removeWidget(b)
             b.deleteLater()
         self.action_buttons = []
-        for k, action in enumerate(actions):
+        for action in actions:
             b = QToolButton()
             b.setDefaultAction(action)
             b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            b.setFixedWidth(self.shot.side)
             keys = action.shortcut().toString()
             if keys:
                 b.setText(f"{action.iconText()} ({keys})")
-            self.actions_row.insertWidget(k, b)
+            self.actions_row.addWidget(b)
             self.action_buttons.append(b)
 
     def _show_model(self, *_changed: object) -> None:
@@ -216,12 +233,10 @@ class CharacterPanel(QWidget):
         self.shot.show_values(portraits.pixmap(i, self.shot.side), hp, f.sheet.health,
                               f.sheet.damage_reduction, not state.alive(i))
         for section, rows in panel_groups(state, i):
-            for k, (label, value) in enumerate(rows):
-                key = (section, label)
-                if key not in self.values:
-                    self._add_field(section, k, label, len(rows))
-                if self.values[key].text() != value:
-                    self.values[key].setText(value)
+            for label, value in rows:
+                shown = self.values[(section, label)]
+                if shown.text() != value:
+                    shown.setText(value)
 
     def _add_field(self, section: str, k: int, label: str, count: int) -> None:
         """Lay out the ``k``-th of ``count`` fields of ``section``: Combat as a table of
@@ -230,6 +245,9 @@ class CharacterPanel(QWidget):
         g = self._grids[section]
         value = QLabel()
         value.setObjectName("character_value")
+        # as wide as the widest value it may show: the panel never changes width
+        widest = "in 999 ticks" if label == "Next turn" else "9999"
+        value.setMinimumWidth(value.fontMetrics().horizontalAdvance(widest))
         self.values[(section, label)] = value
         if section == "Combat":
             row = 1 + k // 2

@@ -37,9 +37,10 @@ class Origin:
         with the other seed, are dropped)."""
         if seed is None or same_seed(seed, self.seed):
             script = list(self.script) if self.script is not None else None
-            return BattleSession(self.setup, list(self.players), seed=self.seed,
+            return BattleSession(self.setup, list(self.players), seed=fresh(self.seed),
                                  swapped=self.swapped, script=script)
-        return BattleSession(self.setup, list(self.players), seed=seed, swapped=self.swapped)
+        return BattleSession(self.setup, list(self.players), seed=fresh(seed),
+                             swapped=self.swapped)
 
     @classmethod
     def of(cls, session: BattleSession) -> Origin | None:
@@ -49,6 +50,19 @@ class Origin:
             return None
         return cls(session.setup, (session.player(0), session.player(1)), session.seed,
                    session.swapped)
+
+
+def fresh(seed: Seed) -> Seed:
+    """``seed`` as it was before any battle drew from it.  A ``SeedSequence`` counts
+    the child streams spawned from it (``battle.dice.Streams`` spawns them from the
+    seed it is given), so a second battle from the same object would draw other
+    streams: a restarted replay then played another battle than the one recorded
+    (and its seed read ``SeedSequence(entropy=7, n_children_spawned=8)``).  An int
+    is returned as it is."""
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key,
+                                      pool_size=seed.pool_size)
+    return seed
 
 
 def same_seed(a: Seed, b: Seed) -> bool:
