@@ -253,7 +253,7 @@ def test_ai_against_ai_at_instant_speed_reaches_the_result_panel(make_window, qt
     assert result.isVisible() and mode.panel.tabs.currentWidget() is result
     assert "wins" in result.title.text() or "Draw" in result.title.text()
     assert f"{state.clock.turns} turns" in result.title.text()
-    assert result.table.rowCount() == len(state.fighters)
+    assert len(result.rows) == len(state.fighters)
     dealt = sum(e.damage for e in state.events if isinstance(e, Attacked))
     assert sum(s.damage for s in result.stats) == dealt > 0
     assert win.playtest.actions["playtest_save_replay"].isEnabled()

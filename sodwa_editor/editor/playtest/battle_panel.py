@@ -100,13 +100,14 @@ class BattlePanel(QWidget):
         self.status.setWordWrap(True)
         self.status.setStyleSheet("font-weight: bold")
         lay.addWidget(self.status)
-        self.karma = QLabel()
-        self.karma.setObjectName("battle_karma")
-        lay.addWidget(self.karma)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("battle_tabs")
         self.tabs.setDocumentMode(True)
         lay.addWidget(self.tabs, 1)
+        self.karma = QLabel()  # beside the tabs: the log keeps the height
+        self.karma.setObjectName("battle_karma")
+        self.karma.setContentsMargins(0, 0, 4, 0)
+        self.tabs.setCornerWidget(self.karma, Qt.Corner.TopRightCorner)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setChildrenCollapsible(False)
         self.split = split

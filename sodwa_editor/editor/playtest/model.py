@@ -34,6 +34,7 @@ from ...battle.describe import side_label
 from ...battle.events import Attacked, Event, TurnStarted
 from ...battle.session import BattleSession, Seed, Waiting
 from ...battle.setup import HUMAN
+from ...battle.sheet import DEFAULT_ROSTER_PATH
 from ...battle.state import BattleState, Result
 from ...engine.model import MapModel
 from .. import style
@@ -93,8 +94,10 @@ class PlaytestModel(QObject):
         self.hovered: tuple[int, int] | None = None
         #: the line the model said last ('' once taken back)
         self.said = ""
-        #: the characters' portraits (the Character Panels' and the TSB's)
+        #: the characters' portraits (the Character Panels' and the TSB's), and the
+        #: folder the roster's portrait images are relative to (the roster file's)
         self.portraits: Portraits | None = None
+        self.roster_dir = DEFAULT_ROSTER_PATH.parent
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.timeout.connect(self._tick)
@@ -132,7 +135,8 @@ class PlaytestModel(QObject):
         sides = {f.side for f in session.state.fighters}
         self.colors = style.team_colors(set(style.map_team_colors(source)) | sides)
         roster = session.setup.docs.get("roster") if session.setup is not None else None
-        self.portraits = Portraits(session.state, self.colors, source, roster)
+        self.portraits = Portraits(session.state, self.colors, source, roster,
+                                   self.roster_dir)
         self._seen = (len(session.state.events), None, None)
         self.playing = self.autoplay
         self.playing_changed.emit(self.playing)

@@ -1,9 +1,11 @@
 """The end of a playtest battle: winner, turns, ticks, survivors and, per
-character, its side, HP left, damage dealt to characters, kills and damage dealt
-to terrain (read from the event log).  The panel takes the playtest model: it
-fills when the battle is over and empties when going back makes it not over
-(the Battle Information Panel shows it in its Result tab).  Every column is as
-wide as its widest cell, so nothing is cut ("Ki...")."""
+character, HP left, damage dealt to characters, kills and damage dealt to
+terrain (read from the event log), under a row per side (``attackers (team
+0)``).  The panel takes the playtest model: it fills when the battle is over and
+empties when going back makes it not over (the Battle Information Panel shows it
+in its Result tab).  Every column is as wide as its widest cell, so nothing is
+cut ("Ki..."), and the side is a row rather than a column, so the table fits the
+middle of the window's bottom."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from ...battle.state import BattleState
 from .model import PlaytestModel
 
 #: the table's columns
-COLUMNS = ("Character", "Side", "HP left", "Damage dealt", "Kills", "Terrain damage")
+COLUMNS = ("Character", "HP left", "Damage dealt", "Kills", "Terrain damage")
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,8 @@ class ResultPanel(QWidget):
         header.setStretchLastSection(True)
         lay.addWidget(self.table, 1)
         self.stats: list[CharacterStats] = []
+        #: the table's row of each character of :attr:`stats` (the sides' rows between)
+        self.rows: list[int] = []
         if model is not None:
             model.changed.connect(self._show_model)
 
@@ -126,19 +130,40 @@ class ResultPanel(QWidget):
             self.clear()
 
     def clear(self) -> None:
-        self.stats = []
+        self.stats, self.rows = [], []
         self.title.setText("")
+        self.table.clearSpans()
         self.table.setRowCount(0)
 
     def show_result(self, state: BattleState) -> None:
+        self.clear()
         self.title.setText(summary(state))
         self.stats = character_stats(state)
-        self.table.setRowCount(len(self.stats))
-        for r, s in enumerate(self.stats):
-            for c, value in enumerate((s.name, s.side, f"{s.hp}/{s.health}", s.damage,
-                                       s.kills, s.terrain_damage)):
-                item = QTableWidgetItem(str(value))
-                if c >= 2:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
-                                          | Qt.AlignmentFlag.AlignVCenter)
-                self.table.setItem(r, c, item)
+        order = sorted(range(len(self.stats)), key=lambda k: state.fighters[k].team)
+        sides = sorted({s.side for s in self.stats}, key=lambda side: next(
+            state.fighters[k].team for k in order if self.stats[k].side == side))
+        table = self.table
+        table.setRowCount(len(self.stats) + len(sides))
+        self.rows = [0] * len(self.stats)
+        r = 0
+        for side in sides:
+            head = QTableWidgetItem(side)
+            font = head.font()
+            font.setBold(True)
+            head.setFont(font)
+            table.setItem(r, 0, head)
+            table.setSpan(r, 0, 1, len(COLUMNS))
+            r += 1
+            for k in order:
+                s = self.stats[k]
+                if s.side != side:
+                    continue
+                self.rows[k] = r
+                for c, value in enumerate((s.name, f"{s.hp}/{s.health}", s.damage, s.kills,
+                                           s.terrain_damage)):
+                    item = QTableWidgetItem(str(value))
+                    if c >= 1:
+                        item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                              | Qt.AlignmentFlag.AlignVCenter)
+                    table.setItem(r, c, item)
+                r += 1
