@@ -2,8 +2,8 @@
 Qt signals, and what the playtest's views share about it (no widget here).
 
 Every view of a playtest takes this model and listens to it: the Turn-Sequence
-Bar, the Character Panels, the Battle dock (status, karma, the Battle
-Information Panel, the log), the result panel, the board items on the map and
+Bar, the Character Panels, the Battle Information Panel (status, karma, the
+hovered tile, the attack, the log, the result), the board items on the map and
 the playback controls.  The model plays the AI turns on a timer (x1, x2, x4, or
 instant in slices of at most ``slice_ms`` ms, so the window never freezes),
 applies a person's decisions (:meth:`PlaytestModel.submit`,
@@ -30,7 +30,6 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QColor
 
 from ...battle.actions import Action, Attack, Pass, refusal
-from ...battle.describe import side_label
 from ...battle.events import Attacked, Event, TurnStarted
 from ...battle.session import BattleSession, Seed, Waiting
 from ...battle.setup import HUMAN
@@ -40,6 +39,7 @@ from ...engine.model import MapModel
 from .. import style
 from .origin import Origin, seed_text
 from .portraits import Portraits
+from .status import side_name, status_text
 
 #: playback speeds: label -> milliseconds between AI actions (0: instant, in slices)
 SPEEDS = {"x1": 800, "x2": 400, "x4": 200, "instant": 0}
@@ -215,9 +215,7 @@ class PlaytestModel(QObject):
 
     def side_name(self, team: int) -> str:
         """Side ``team`` as people read it everywhere (``attackers (team 0)``)."""
-        state = self.state
-        side = next((f.side for f in state.fighters if f.team == team), None)
-        return side_label(side, team)
+        return side_name(self.state, team)
 
     def seed_text(self) -> str:
         """The battle's seed as a person types it (``7``, never a SeedSequence)."""
@@ -225,27 +223,8 @@ class PlaytestModel(QObject):
 
     def status_text(self) -> str:
         """What the game waits for, in one line (the Battle Information Panel's)."""
-        s = self.session
-        assert s is not None
-        state = s.state
-        if state.result is not None:
-            return "The battle is over."
-        head = f"Turn {state.clock.turns}, tick {state.clock.tick}"
-        w = s.waiting
-        if w is not None and w.kind == "actor":
-            names = ", ".join(state.names[i] for i in w.candidates)
-            return (f"{head}: {self.side_name(w.team)} (Human) picks who acts: click one "
-                    f"of {names}")
-        if state.actor is None:
-            return f"{head}: between turns" + ("" if self.playing else " (paused: F6 plays)")
-        team = state.team[state.actor]
-        who = f"{state.names[state.actor]} ({self.side_name(team)}"
-        if w is not None:
-            return (f"{head}: {who}, Human): click a blue tile to move, a marked enemy to "
-                    "attack, P to pass")
-        how = "from the replay" if s.scripted(team) else f"AI {s.player(team)}"
-        paused = "" if self.playing else "; paused: F6 plays, F7 one action"
-        return f"{head}: {who}, {how}){paused}"
+        assert self.session is not None
+        return status_text(self.session, self.playing)
 
     def human_action(self) -> bool:
         """A person is asked for an action (not for who acts)."""
