@@ -9,7 +9,7 @@ the end, the result (:mod:`.result_panel`, its own tab).
 It takes the playtest model and shows its battle whenever it changes; its
 buttons and the log's turns are signals (:attr:`BattlePanel.confirm`,
 :attr:`~BattlePanel.cancel`, :attr:`~BattlePanel.turn_clicked`) that the mode
-connects.  The attack box holds a row of buttons under its text
+connects.  The attack box holds a column of buttons beside its text
 (:attr:`BattlePanel.attack_buttons`): Confirm and Cancel, and room for what an
 ability's target needs.
 """
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QGroupBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -55,18 +55,24 @@ def team_names(state: BattleState) -> tuple[str, str]:
 
 
 def karma_text(state: BattleState) -> str:
-    """Each side's Karma Points (RB: only one side holds points at a time)."""
+    """The Karma Pool: the side that holds its points, and how many (RB: "only one
+    player at a time has access to Karma Points")."""
     names = team_names(state)
-    return "Karma: " + ", ".join(f"{names[t]} {available(state.karma, t)}" for t in (0, 1))
+    held = [(names[t], available(state.karma, t)) for t in (0, 1)
+            if available(state.karma, t)]
+    return "Karma: " + (f"{held[0][0]} {held[0][1]}" if held else "none held")
 
 
 def preview_text(state: BattleState, attacker: int, target: int, p: AttackPreview) -> str:
+    """The BIP before Confirm (RB: "the kind of attack being performed (Melee or
+    Ranged), your Total Attack Value ..., the target's Total Defense Value ..., how
+    much damage they'll ignore, and what you'll need to roll to succeed and how
+    much damage you'll deal if you do succeed")."""
     mods = ", ".join(f"{m.source} {m.amount:+d} {m.stat}" for m in p.modifiers) or "none"
-    return (f"<b>{state.names[attacker]} attacks {state.names[target]}</b> ({p.kind})<br>"
+    return (f"<b>{state.names[attacker]} attacks {state.names[target]}</b> ({p.kind}): "
             f"TAV {p.tav} vs TDV {p.tdv} (Evasion {p.evasion}; modifiers: {mods})<br>"
-            f"Damage ignored {p.dr}; roll needed {p.need_roll}+; damage on a hit "
-            f"{p.damage_on_hit}<br>Chance {p.hits}% ({p.hits_with_karma}% with "
-            f"{p.karma} karma)")
+            f"roll needed {p.need_roll}+: chance {p.hits}% ({p.hits_with_karma}% with "
+            f"{p.karma} karma); damage on a hit {p.damage_on_hit}, damage ignored {p.dr}")
 
 
 def roll_text(state: BattleState, e: Attacked) -> str:
@@ -75,9 +81,9 @@ def roll_text(state: BattleState, e: Attacked) -> str:
     left = (f"{state.names[e.target]} has {e.hp_after} HP left" if e.hp_after > 0
             else f"{state.names[e.target]} is defeated")
     return (f"<b>{state.names[e.actor]} attacked {state.names[e.target]}: "
-            f"{'Hit' if e.success else 'Miss'}</b><br>Attack Difficulty {e.difficulty}, "
-            f"dice {e.dice[0]} and {e.dice[1]}, roll {e.roll}"
-            f"{' (Doubles)' if e.doubles else ''}, {karma}<br>{e.damage} damage; {left}")
+            f"{'Hit' if e.success else 'Miss'}</b>, {e.damage} damage; {left}<br>"
+            f"Attack Difficulty {e.difficulty}, roll {e.roll} (dice {e.dice[0]} and "
+            f"{e.dice[1]}{', Doubles' if e.doubles else ''}), {karma}")
 
 
 class BattlePanel(QWidget):
@@ -119,18 +125,20 @@ class BattlePanel(QWidget):
         self.terrain.setObjectName("battle_terrain")
         self.terrain.setWordWrap(True)
         self.terrain.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        info_lay.addWidget(self.terrain)
-        self.attack_box = QGroupBox("Attack")
+        self.attack_box = QFrame()
         self.attack_box.setObjectName("battle_attack")
-        al = QVBoxLayout(self.attack_box)
-        al.setContentsMargins(4, 2, 4, 2)
+        self.attack_box.setFrameShape(QFrame.Shape.StyledPanel)
+        al = QHBoxLayout(self.attack_box)
+        al.setContentsMargins(4, 0, 4, 2)
         self.attack_text = QLabel()
         self.attack_text.setWordWrap(True)
-        al.addWidget(self.attack_text)
-        self.attack_buttons = QHBoxLayout()
-        self.confirm_button = QPushButton("Confirm (Enter)")
+        self.attack_text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        al.addWidget(self.attack_text, 1)
+        self.attack_buttons = QVBoxLayout()
+        self.attack_buttons.setSpacing(2)
+        self.confirm_button = QPushButton("Confirm\n(Enter)")
         self.confirm_button.setObjectName("bip_confirm")
-        self.cancel_button = QPushButton("Cancel (Esc)")
+        self.cancel_button = QPushButton("Cancel\n(Esc)")
         self.cancel_button.setObjectName("bip_cancel")
         for b in (self.confirm_button, self.cancel_button):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay the window's
@@ -142,6 +150,7 @@ class BattlePanel(QWidget):
         al.addLayout(self.attack_buttons)
         self.attack_box.setVisible(False)
         info_lay.addWidget(self.attack_box)
+        info_lay.addWidget(self.terrain)  # under the attack: the first to give way
         info_lay.addStretch(1)
         split.addWidget(info)
         self.log = QListWidget()
@@ -149,8 +158,8 @@ class BattlePanel(QWidget):
         self.log.setWordWrap(True)
         self.log.itemClicked.connect(self._clicked)
         split.addWidget(self.log)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
         self.tabs.addTab(split, "Battle")
         self.result = ResultPanel(model)
         self.tabs.addTab(self.result, "Result")
@@ -243,11 +252,14 @@ class BattlePanel(QWidget):
             self.log.scrollToItem(self.log.item(max(0, min(shown, len(log)) - 1)))
 
     def show_preview(self, html: str, confirmable: bool) -> None:
+        """The attack to confirm (the terrain line gives it its room meanwhile), or
+        the roll of the last one."""
         self.attack_text.setText(html)
-        self.attack_box.setTitle("Attack: confirm or cancel" if confirmable else "Last attack")
         self.confirm_button.setVisible(confirmable)
-        self.cancel_button.setText("Cancel (Esc)" if confirmable else "Close")
+        self.cancel_button.setVisible(confirmable)  # a roll goes with the next turn
+        self.terrain.setVisible(not confirmable)
         self.attack_box.setVisible(True)
 
     def hide_preview(self) -> None:
         self.attack_box.setVisible(False)
+        self.terrain.setVisible(True)

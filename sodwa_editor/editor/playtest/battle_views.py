@@ -16,8 +16,16 @@ go to the person's turn (the mode connects them)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QToolBar, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFrame,
+    QMainWindow,
+    QScrollArea,
+    QSplitter,
+    QToolBar,
+    QWidget,
+)
 
 from .battle_panel import BattlePanel
 from .character_panel import CharacterPanel
@@ -26,6 +34,31 @@ from .tsb_bar import TurnSequenceBar
 
 BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
 CORNERS = (Qt.Corner.BottomLeftCorner, Qt.Corner.BottomRightCorner)
+#: the bottom area's height when a battle begins (the attack previewed fits beside
+#: the log; the user may drag it taller or shorter)
+BOTTOM_HEIGHT = 190
+
+
+class Barrier(QScrollArea):
+    """A view's content in a scroll area whose size hints never change.  A panel's
+    new text asks its layout again, and without this the request went up to the
+    main window, which laid out its docks again on every step of a battle (the
+    same reason as the editor's ``DockBody``).  Content wider than the window
+    scrolls sideways."""
+
+    def __init__(self, content: QWidget, hint: QSize, minimum: QSize) -> None:
+        super().__init__()
+        self.hint, self.minimum = hint, minimum
+        self.setWidget(content)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return self.hint
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return self.minimum
 
 
 class BattleViews:
@@ -38,7 +71,8 @@ class BattleViews:
         self.tsb_bar = QToolBar("Turn Sequence", window)
         self.tsb_bar.setObjectName("tsb_toolbar")
         self.tsb_bar.setMovable(False)
-        self.tsb_bar.addWidget(self.tsb)
+        full = self.tsb.full_size()
+        self.tsb_bar.addWidget(Barrier(self.tsb, full, QSize(200, full.height())))
         window.addToolBarBreak()
         window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.tsb_bar)
         self.active_panel = CharacterPanel("Active character", model, "active")
@@ -55,7 +89,9 @@ class BattleViews:
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
         self.dock.setAllowedAreas(BOTTOM)
         self.dock.setTitleBarWidget(QWidget())  # the rulebook's panels have no title
-        self.dock.setWidget(self.split)
+        self.area = Barrier(self.split, QSize(self.split.sizeHint().width(), BOTTOM_HEIGHT),
+                            QSize(200, 100))
+        self.dock.setWidget(self.area)
         window.addDockWidget(BOTTOM, self.dock)
         self.docks = [self.dock]
         self._corners = {c: window.corner(c) for c in CORNERS}
@@ -82,5 +118,6 @@ class BattleViews:
                        self.picked_panel.sizeHint().width())
             rest = max(side, win.width() - 2 * side)
             self.split.setSizes([side, rest, side])
-            win.resizeDocks([self.dock], [self.active_panel.sizeHint().height()],
+            win.resizeDocks([self.dock], [max(BOTTOM_HEIGHT,
+                                              self.active_panel.sizeHint().height())],
                             Qt.Orientation.Vertical)

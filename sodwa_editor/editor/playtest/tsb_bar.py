@@ -142,6 +142,13 @@ class TurnSequenceBar(QWidget):
         if model is not None:
             model.changed.connect(self._show_model)
 
+    def full_size(self) -> QSize:
+        """The bar's size with all its entries (the title, ``length`` + 1 entries)."""
+        m = self.lay.contentsMargins()
+        w = (self.title.sizeHint().width() + (self.length + 1) * (ENTRY_SIZE[0]
+             + self.lay.spacing()) + m.left() + m.right() + self.over.sizeHint().width())
+        return QSize(w, ENTRY_SIZE[1] + m.top() + m.bottom())
+
     def _show_model(self) -> None:
         m = self.model
         if m is not None and m.session is not None:
