@@ -299,6 +299,10 @@ def test_one_naming_of_the_sides_everywhere(make_window, qtbot):
     texts += [table.item(r, 0).text() for r in range(table.rowCount())]
     QTest.keyClick(win.view, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
     texts += texts_of(views.dock) + texts_of(views.tsb_bar)  # the bar and panels mid-battle
+    tokens = [t.toolTip() for t in mode.board.tokens.values()]  # the tokens on the map
+    assert tokens and all(re.search(r" \((attackers \(team 0\)|defenders \(team 1\))\)", t)
+                          for t in tokens), tokens
+    texts += tokens
     # take over, give back: the side named
     assert any(re.search(r"(attackers \(team 0\)|defenders \(team 1\)) is yours", t)
                for t in said)
