@@ -46,6 +46,10 @@ def rect_in(win, w: QWidget) -> QRect:
     return QRect(w.mapTo(win, QPoint(0, 0)), w.size())
 
 
+def corners(win) -> list[Qt.DockWidgetArea]:
+    return [win.corner(c) for c in (Qt.Corner.BottomLeftCorner, Qt.Corner.BottomRightCorner)]
+
+
 def duel_map() -> MapModel:
     """An archer (left, team 0) and a knight (right, team 1) five tiles apart, a
     wall beside."""
@@ -70,10 +74,13 @@ def human_turn(qtbot, win, controllers=("human", "pass")):
 def test_the_battle_ui_is_laid_out_as_the_rulebook_draws_it(make_window, qtbot):
     win = make_window(duel_map())
     assert (win.width(), win.height()) == (1280, 860)  # the default window
+    before = corners(win)
     mode, s = human_turn(qtbot, win)
     views, state = mode.views, s.state
     # the bottom area: one dock of the bottom area, across the whole window
     assert win.dockWidgetArea(views.dock) == BOTTOM and views.dock.isVisible()
+    # (Reset Layout would restore the editor's docks and hide it: off meanwhile)
+    assert not win.action_map["reset_layout"].isEnabled()
     area = rect_in(win, views.dock)
     assert area.left() <= 2 and win.width() - 3 <= area.right() < win.width()  # not wider
     view = rect_in(win, win.view)
@@ -111,6 +118,11 @@ def test_the_battle_ui_is_laid_out_as_the_rulebook_draws_it(make_window, qtbot):
     k = next(k for k, e in enumerate(views.tsb.entries) if e.actor == enemy)
     QTest.mouseClick(views.tsb.buttons[k], LEFT)
     assert views.picked_panel.index == enemy and views.picked_panel.shot.isVisible()
+    QTest.keyClick(win.view, Qt.Key.Key_Escape)  # the preview
+    QTest.keyClick(win.view, Qt.Key.Key_Escape)  # the playtest
+    assert not mode.active and not views.dock.isVisible() and not views.tsb_bar.isVisible()
+    assert win.action_map["reset_layout"].isEnabled()
+    assert corners(win) == before  # the editor's corners back
 
 
 def red_bars(image: QImage, y: int) -> int:
