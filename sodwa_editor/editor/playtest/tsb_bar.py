@@ -92,9 +92,28 @@ class TsbEntry(QPushButton):
         self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        """The entry as drawn before when it looks the same (the bar shifts by one
+        entry on every turn: the same pictures come back), else drawn now."""
+        ratio = self.devicePixelRatioF()
+        key = (self.text(), self.portrait.cacheKey() if self.portrait is not None else 0,
+               self.color.rgba(), self.now, self.isDown(), ratio,
+               self.palette().windowText().color().rgba(), self.font().key())
+        pix = _DRAWN.get(key)
+        if pix is None:
+            if len(_DRAWN) >= _DRAWN_MAX:
+                _DRAWN.clear()
+            pix = _DRAWN[key] = self._draw(ratio)
         p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.drawPixmap(0, 0, pix)
+        p.end()
+
+    def _draw(self, ratio: float) -> QPixmap:
         w, h = self.width(), self.height()
+        pix = QPixmap(int(w * ratio), int(h * ratio))
+        pix.setDevicePixelRatio(ratio)
+        pix.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pix)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
         back = QColor(self.color)
         back.setAlpha(70 if not self.isDown() else 140)
         p.setPen(QPen(NOW if self.now else QColor(90, 90, 90), 3 if self.now else 1))
@@ -114,6 +133,12 @@ class TsbEntry(QPushButton):
         p.setFont(font)
         p.drawText(rect.translated(0, 12), Qt.AlignmentFlag.AlignCenter, when)
         p.end()
+        return pix
+
+
+#: entries as drawn (a few hundred small pictures at most; dropped when full)
+_DRAWN: dict[tuple, QPixmap] = {}
+_DRAWN_MAX = 512
 
 
 class TurnSequenceBar(QWidget):
