@@ -78,6 +78,11 @@ def test_take_over_is_given_back_and_restart_plays_the_battle_as_set_up(make_win
         # the battle as set up: both sides played by their AIs again
         assert [s.player(t) for t in (0, 1)] == list(players), restart
         assert not s.is_human(team) and s.state.clock.turns == 1
+    # the new seed of Shift+F9 is the one shown, and the one F9 plays again
+    seed = mode.session.seed
+    assert seed != 5 and mode.bar.seed.text() == f"Seed {seed}"
+    key(win, Qt.Key.Key_F9)
+    assert mode.session.seed == seed and mode.bar.seed.text() == f"Seed {seed}"
     # Give Back (Play menu, Ctrl+Shift+T): the side taken over is its AI's again
     s = mode.session
     team = side_now(s)
