@@ -17,12 +17,14 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGroupBox, QLabel, QWidget
 
 from sodwa_editor.battle.events import Attacked, TerrainAttacked
+from sodwa_editor.battle.jsonfiles import BattleInputError
 from sodwa_editor.battle.session import BattleSession
 from sodwa_editor.battle.sheet import DEFAULT_ROSTER_PATH, roster_from_dict
 from sodwa_editor.editor.playtest.model import PlaytestModel
@@ -371,6 +373,11 @@ def test_a_roster_may_name_a_portrait_image(qtbot, tmp_path):
     color = QColor(10, 200, 120)
     doc = portrait_roster(tmp_path, color)
     roster_from_dict(doc, "roster.json")  # valid (and a roster without one stays valid)
+    old = dict(doc, format_version=1, characters=[
+        {k: v for k, v in e.items() if k != "abilities"} for e in doc["characters"]])
+    with pytest.raises(BattleInputError, match=r"characters\[\d\]\.portrait: a roster of "
+                                               "format_version 1 has no portrait"):
+        roster_from_dict(old, "roster.json")  # a new field: new in format_version 2
     roster_from_dict(json.loads(DEFAULT_ROSTER_PATH.read_text(encoding="utf-8")), "shipped")
     m = duel_map()
     setup = build_setup(m, PlaytestChoice(controllers=("greedy", "greedy"), seed=2))
