@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication
 from sodwa_editor.battle.actions import Move as MoveAction
 from sodwa_editor.battle.actions import refusal
 from sodwa_editor.battle.clock import ActionType
-from sodwa_editor.battle.events import Attacked, Moved, TurnStarted
+from sodwa_editor.battle.events import AreaHit, Attacked, Moved, TurnStarted
 from sodwa_editor.battle.replay import digest
 from sodwa_editor.editor.playtest.battle_panel import TURN_ROLE
 from sodwa_editor.editor.playtest.setup_dialog import PlaytestChoice, SetupDialog
@@ -254,7 +254,7 @@ def test_ai_against_ai_at_instant_speed_reaches_the_result_panel(make_window, qt
     assert "wins" in result.title.text() or "Draw" in result.title.text()
     assert f"{state.clock.turns} turns" in result.title.text()
     assert len(result.rows) == len(state.fighters)
-    dealt = sum(e.damage for e in state.events if isinstance(e, Attacked))
+    dealt = sum(e.damage for e in state.events if isinstance(e, Attacked | AreaHit))
     assert sum(s.damage for s in result.stats) == dealt > 0
     assert win.playtest.actions["playtest_save_replay"].isEnabled()
     # restart with the same seed: paused at turn 1, then the same battle again

@@ -35,9 +35,10 @@ from PySide6.QtWidgets import (
 
 from ...battle.attack import AttackPreview
 from ...battle.describe import describe, side_label
-from ...battle.events import Attacked, Event
+from ...battle.events import Event
 from ...battle.karma import available
 from ...battle.state import BattleState
+from .last_result import result_html
 from .model import PlaytestModel
 from .result_panel import ResultPanel
 from .tile_info import tile_description
@@ -73,17 +74,6 @@ def preview_text(state: BattleState, attacker: int, target: int, p: AttackPrevie
             f"TAV {p.tav} vs TDV {p.tdv} (Evasion {p.evasion}; modifiers: {mods})<br>"
             f"roll needed {p.need_roll}+: chance {p.hits}% ({p.hits_with_karma}% with "
             f"{p.karma} karma); damage on a hit {p.damage_on_hit}, damage ignored {p.dr}")
-
-
-def roll_text(state: BattleState, e: Attacked) -> str:
-    karma = (f"karma spent {e.karma_spent}" if e.karma_spent else
-             f"karma gained {e.karma_gained}" if e.karma_gained else "no karma")
-    left = (f"{state.names[e.target]} has {e.hp_after} HP left" if e.hp_after > 0
-            else f"{state.names[e.target]} is defeated")
-    return (f"<b>{state.names[e.actor]} attacked {state.names[e.target]}: "
-            f"{'Hit' if e.success else 'Miss'}</b>, {e.damage} damage; {left}<br>"
-            f"Attack Difficulty {e.difficulty}, roll {e.roll} (dice {e.dice[0]} and "
-            f"{e.dice[1]}{', Doubles' if e.doubles else ''}), {karma}")
 
 
 class BattlePanel(QWidget):
@@ -212,7 +202,7 @@ class BattlePanel(QWidget):
             self.show_preview(preview_text(state, actor, m.pending,
                                            s.preview(actor, m.pending)), True)
         elif m.roll is not None:
-            self.show_preview(roll_text(state, m.roll), False)
+            self.show_preview(result_html(state, m.roll), False)
 
     def _clicked(self, item: QListWidgetItem) -> None:
         turn = item.data(TURN_ROLE)

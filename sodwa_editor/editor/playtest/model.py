@@ -30,13 +30,14 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QColor
 
 from ...battle.actions import Action, Attack, Pass, refusal
-from ...battle.events import Attacked, Event, TurnStarted
+from ...battle.events import Event, TurnStarted
 from ...battle.session import BattleSession, Seed, Waiting
 from ...battle.setup import HUMAN
 from ...battle.sheet import DEFAULT_ROSTER_PATH
 from ...battle.state import BattleState, Result
 from ...engine.model import MapModel
 from .. import style
+from .last_result import LastResult, follow
 from .origin import Origin, seed_text
 from .portraits import Portraits
 from .status import side_name, status_text
@@ -101,9 +102,10 @@ class PlaytestModel(QObject):
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.timeout.connect(self._tick)
-        #: the target of an attack awaiting Confirm; the last roll a Confirm made
+        #: the target of an attack awaiting Confirm; the last attack's result (a Basic
+        #: Attack's roll, an area ability's rolls: :mod:`.last_result`)
         self.pending: int | None = None
-        self.roll: Attacked | None = None
+        self.roll: LastResult | None = None
         self.picked: int | None = None
         #: the character of the left Character Panel (the actor; between turns the
         #: next one; the last one once the battle is over)
@@ -203,13 +205,11 @@ class PlaytestModel(QObject):
 
     def _follow_attack(self, new: list[Event]) -> None:
         """The Battle Information Panel's attack: a new turn drops the attack
-        previewed and the last roll (issue 24); an attack made shows its roll."""
+        previewed and the last result (issue 24); an attack made, an area ability
+        used, shows its rolls."""
         roll, pending = self.roll, self.pending
-        for e in new:
-            if isinstance(e, TurnStarted):
-                self.roll = self.pending = None
-            elif isinstance(e, Attacked):
-                self.roll = e
+        self.pending = None if any(isinstance(e, TurnStarted) for e in new) else pending
+        self.roll = follow(self.roll, new)
         if (roll, pending) != (self.roll, self.pending):
             self.attack_changed.emit()
 

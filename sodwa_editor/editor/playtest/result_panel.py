@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...battle.describe import side_label
-from ...battle.events import Attacked, Defeated, TerrainAttacked
+from ...battle.events import AreaHit, Attacked, Defeated, TerrainAttacked
 from ...battle.state import BattleState
 from .model import PlaytestModel
 
@@ -45,12 +45,14 @@ class CharacterStats:
 
 
 def character_stats(state: BattleState) -> list[CharacterStats]:
-    """Per character (battle order): HP left, damage dealt to characters, kills and
-    damage dealt to terrain, from the event log; the side as people read it."""
+    """Per character (battle order): HP left, damage dealt to characters (by Basic
+    Attacks and by area abilities, allies in the area included, as kills count every
+    defeat), kills and damage dealt to terrain, from the event log; the side as people
+    read it."""
     n = len(state.fighters)
     damage, kills, terrain = [0] * n, [0] * n, [0] * n
     for e in state.events:
-        if isinstance(e, Attacked):
+        if isinstance(e, Attacked | AreaHit):
             damage[e.actor] += e.damage
         elif isinstance(e, Defeated):
             kills[e.by] += 1
