@@ -46,8 +46,12 @@ def test_an_area_ability_shows_its_victims_rolls_and_counts_in_the_result(make_w
     assert text.startswith(f"<b>{state.names[used.actor]} used {used.ability}")
     for h in hits:  # a line per victim, with its own roll
         assert (f"<b>{state.names[h.target]}{' (ally)' if h.ally else ''}: "
-                f"{'Hit' if h.success else 'Miss'}</b>, {h.damage} damage") in text
-        assert f"difficulty {h.difficulty}, roll {h.roll}" in text
+                f"{'Hit' if h.success else 'Miss'}</b> roll {h.roll} vs {h.difficulty}, "
+                f"{h.damage} damage") in text
+    qtbot.wait(20)  # laid out: the whole text, scrolling in its box when it is longer
+    label = bip.attack_text
+    assert label.height() >= label.heightForWidth(label.width())
+    assert bip.attack_scroll.viewport().height() >= 3 * label.fontMetrics().lineSpacing()
     # the next turn begins: the result goes
     while not any(isinstance(e, TurnStarted) for e in state.events[k:]):
         QTest.keyClick(win.view, Qt.Key.Key_F7)

@@ -87,16 +87,20 @@ def test_take_over_is_given_back_and_restart_plays_the_battle_as_set_up(make_win
     s = mode.session
     team = side_now(s)
     key(win, Qt.Key.Key_T, CTRL)
-    play_menu = next(a.menu() for a in win.menuBar().actions() if a.text() == "P&lay")
     give_back = mode.actions["playtest_give_back"]
-    assert give_back in play_menu.actions() and give_back.isEnabled()
-    key(win, Qt.Key.Key_T, CTRL | SHIFT)
+    assert give_back.isEnabled()
+    trigger_from_menu(qtbot, win, "Play", give_back)  # clicked in the Play menu
     assert not s.is_human(team) and s.player(team) == players[team]
     assert not give_back.isEnabled()
     assert "is played by AI" in win.statusBar().currentMessage()
     events = len(s.state.events)
     key(win, Qt.Key.Key_F8)  # its AI plays the turn (no person is asked)
     assert s.waiting is None and len(s.state.events) > events
+    team = side_now(s)  # and by its key, Ctrl+Shift+T
+    key(win, Qt.Key.Key_T, CTRL)
+    assert s.is_human(team)
+    key(win, Qt.Key.Key_T, CTRL | SHIFT)
+    assert not s.is_human(team) and s.player(team) == players[team]
 
 
 def test_restart_watches_a_replay_again_with_its_seed_shown_as_a_number(

@@ -1,5 +1,6 @@
-"""Regenerate ``playtest-battle.png`` and ``playtest-battle-ui.png``: the editor's
-playtest mode, with the Battle UI as the rulebook lays it out.
+"""Regenerate ``playtest-battle.png``, ``playtest-battle-ui.png`` and
+``playtest-area-ability.png``: the editor's playtest mode, with the Battle UI as
+the rulebook lays it out.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/playtest.py
 
@@ -17,6 +18,12 @@ rogue it clicked below it, left and right of the Battle Information Panel.
 watched, greedy against greedy, seed 5, paused after the first attack that hit:
 the last attack's roll in the Battle Information Panel, the character it hit in
 the right panel (its HP bars down), the terrain of the tile under the pointer.
+
+``playtest-area-ability.png`` (1280x860): ``maps/indoor-compound.json`` watched,
+greedy against greedy, seed 2, paused after the first area ability an AI used (the
+Brute's Ground Slam): the Battle Information Panel shows it with a line per victim
+(each its own roll), the log the same, the caster in the left panel and its first
+victim in the right one.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from sodwa_editor.battle.events import Attacked  # noqa: E402
+from sodwa_editor.battle.events import AbilityUsed, AreaHit, Attacked  # noqa: E402
 from sodwa_editor.editor.playtest.setup_dialog import PlaytestChoice  # noqa: E402
 from sodwa_editor.editor.testing import bench_window, click_tile, move  # noqa: E402
 from sodwa_editor.io import read_map  # noqa: E402
@@ -111,10 +118,41 @@ def watched_battle(app: QApplication) -> None:
     win.close()
 
 
+def area_ability(app: QApplication) -> None:
+    path = ROOT / "maps" / "indoor-compound.json"
+    win = bench_window(read_map(path)[0], path, size=(1280, 860))
+    mode = win.playtest
+    mode.start(PlaytestChoice(controllers=("greedy", "greedy"), seed=2))
+    s = mode.session
+    assert s is not None
+    used = None
+    for _ in range(2000):  # one action at a time (F7) to the first area ability
+        n = len(s.state.events)
+        mode.model.step_action()
+        used = next((e for e in s.state.events[n:] if isinstance(e, AbilityUsed)), None)
+        if used is not None:
+            break
+    assert used is not None
+    victim = next(e.target for e in s.state.events[s.state.events.index(used):]
+                  if isinstance(e, AreaHit))
+    win.view.zoom_fit()
+    x, y = s.state.pos[victim]
+    click_tile(win.view, x, y)  # its first victim, in the right panel
+    move(win.view, x + 0.5, y + 0.5)
+    settle(app)
+    out = Path(__file__).with_name("playtest-area-ability.png")
+    win.grab().save(str(out))
+    print(f"wrote {out}")
+    mode.stop()
+    win.document.undo_stack.setClean()
+    win.close()
+
+
 def main() -> None:
     app = QApplication.instance() or QApplication([])
     human_preview(app)
     watched_battle(app)
+    area_ability(app)
 
 
 if __name__ == "__main__":

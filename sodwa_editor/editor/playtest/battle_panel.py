@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QFrame,
@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -76,6 +78,30 @@ def preview_text(state: BattleState, attacker: int, target: int, p: AttackPrevie
             f"{p.karma} karma); damage on a hit {p.damage_on_hit}, damage ignored {p.dr}")
 
 
+class FitScroll(QScrollArea):
+    """A scroll area that asks for its text's whole height at its width (a word-wrapped
+    label's height for that width) and scrolls when it gets less."""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        w = self.widget()
+        if w is None or not w.hasHeightForWidth():
+            return hint
+        width = self.viewport().width() if self.isVisible() else hint.width()
+        return QSize(hint.width(), w.heightForWidth(max(width, 60)) + 2 * self.frameWidth())
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), 3 * self.fontMetrics().lineSpacing())
+
+    def fit(self) -> None:
+        """The text changed: its height again (the area does not see a label's text)."""
+        w = self.widget()
+        if w is not None:
+            w.adjustSize()
+        self.updateGeometry()
+
+
 class BattlePanel(QWidget):
     """The Battle Information Panel (see the module docstring)."""
 
@@ -123,7 +149,17 @@ class BattlePanel(QWidget):
         self.attack_text = QLabel()
         self.attack_text.setWordWrap(True)
         self.attack_text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        al.addWidget(self.attack_text, 1)
+        # an area's result has a line per victim: more than the box holds scrolls in it
+        # (never cut, never taller than the panel)
+        self.attack_scroll = FitScroll()
+        self.attack_scroll.setObjectName("battle_attack_scroll")
+        self.attack_scroll.setWidget(self.attack_text)
+        self.attack_scroll.setWidgetResizable(True)
+        self.attack_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.attack_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.attack_scroll.setSizePolicy(QSizePolicy.Policy.Expanding,
+                                         QSizePolicy.Policy.Preferred)
+        al.addWidget(self.attack_scroll, 1)
         self.attack_buttons = QVBoxLayout()
         self.attack_buttons.setSpacing(2)
         self.confirm_button = QPushButton("Confirm\n(Enter)")
@@ -245,6 +281,7 @@ class BattlePanel(QWidget):
         """The attack to confirm (the terrain line gives it its room meanwhile), or
         the roll of the last one."""
         self.attack_text.setText(html)
+        self.attack_scroll.fit()
         self.confirm_button.setVisible(confirmable)
         self.cancel_button.setVisible(confirmable)  # a roll goes with the next turn
         self.terrain.setVisible(not confirmable)

@@ -52,12 +52,14 @@ def roll_text(state: BattleState, e: Attacked) -> str:
 
 
 def hit_line(state: BattleState, h: AreaHit) -> str:
-    """One victim of an area: its outcome, damage and HP left, difficulty and roll."""
+    """One victim of an area, in one short line: its outcome, the roll against its
+    difficulty, the damage and the HP left (the karma only when it moved)."""
     name = state.names[h.target] + (" (ally)" if h.ally else "")
     left = f"{h.hp_after} HP left" if h.hp_after > 0 else "defeated"
-    return (f"<b>{name}: {'Hit' if h.success else 'Miss'}</b>, {h.damage} damage, {left} "
-            f"(difficulty {h.difficulty}, roll {h.roll}, "
-            f"{_karma(h.karma_spent, h.karma_gained)})")
+    karma = (f", karma spent {h.karma_spent}" if h.karma_spent else
+             f", karma gained {h.karma_gained}" if h.karma_gained else "")
+    return (f"<b>{name}: {'Hit' if h.success else 'Miss'}</b> roll {h.roll} vs "
+            f"{h.difficulty}, {h.damage} damage, {left}{karma}")
 
 
 def area_text(state: BattleState, last: LastResult) -> str:
