@@ -161,7 +161,10 @@ def test_the_action_shot_shows_hp_as_red_bars_and_dr(make_window, qtbot):
                 QTest.keyClick(win.view, Qt.Key.Key_P)
         qtbot.waitUntil(lambda: s.waiting is not None or s.result is not None, timeout=30000)
     assert state.hp[enemy] < state.sheets[enemy].health
-    mode.model.pick(enemy)
+    tsb = mode.views.tsb
+    k = next(k for k, e in enumerate(tsb.entries) if e.actor == enemy)
+    QTest.mouseClick(tsb.buttons[k], LEFT)  # its portrait in the bar: the right panel
+    assert mode.views.picked_panel.index == enemy and mode.active
     picked = mode.views.picked_panel.shot
     image = picked.grab().toImage()
     assert red_bars(image, int(picked.side * 0.9)) == max(0, state.hp[enemy])
