@@ -105,8 +105,9 @@ MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&Tools", ("@tools", "-", "balance_run")),
     ("&Preview", ("preview_los", "preview_reach", "preview_graph", "-", "preview_pin")),
     ("P&lay", ("playtest", "playtest_stop", "-", "playtest_play", "playtest_step",
-               "playtest_turn", "playtest_pass", "-", "playtest_back", "playtest_forward",
-               "playtest_restart", "playtest_new_seed", "playtest_take_over", "-",
+               "playtest_turn", "playtest_pass", "playtest_confirm", "-", "playtest_back",
+               "playtest_forward", "playtest_restart", "playtest_new_seed",
+               "playtest_take_over", "playtest_give_back", "-", "playtest_autoplay", "-",
                "playtest_save_replay", "open_replay")),
     ("&Help", ("shortcuts", "@help")),
 )

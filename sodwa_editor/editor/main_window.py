@@ -40,7 +40,6 @@ from .docks.validation import Place, ValidationDock
 from .file_ops import FileController, RecentFilesMenu
 from .layout import WindowLayout
 from .notes import place_note
-from .playtest.battle_panel import BattlePanel
 from .playtest.battle_views import BattleViews
 from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
 from .playtest.lock import EditingLock
@@ -243,25 +242,14 @@ class MainWindow(QMainWindow):
                                                            menus["Help"])
 
     def _build_playtest_views(self) -> None:
-        """The playtest's tool bar, Battle dock, Turn-Sequence Bar and Character
-        Panels, hidden until a battle begins."""
+        """The playtest's tool bar and its Battle UI (the Turn-Sequence Bar on top,
+        the Character Panels and the Battle Information Panel along the bottom),
+        hidden until a battle begins."""
         mode = self.playtest
-        model = mode.model
-        bar = PlaytestBar(model, mode.actions, self)
+        bar = PlaytestBar(mode.model, mode.actions, self)
         self.addToolBarBreak()
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
-        panel = BattlePanel(model)
-        self.battle_dock = QDockWidget("Battle", self)
-        self.battle_dock.setObjectName("battle_dock")
-        self.battle_dock.setWidget(panel)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.battle_dock)
-        self.tabifyDockWidget(self.docks["validation"], self.battle_dock)
-        self.battle_dock.setVisible(False)
-        model.started.connect(self.battle_dock.show)
-        model.stopped.connect(self.battle_dock.hide)
-        views = BattleViews(self, model)
-        model.started.connect(self.battle_dock.raise_)
-        mode.connect_views(bar, panel, views)
+        mode.connect_views(bar, BattleViews(self, mode.model))
 
     def _build_status(self) -> None:
         sb = self.statusBar()
