@@ -75,6 +75,13 @@ class GraphLayer(ChunkedPathLayer):
     grow = 0  # the blocks an edit can change are found by refresh
     lazy = True
     min_px = 6.0  # too dense to read below that
+    planed = True  # a chunk's halos never cover another chunk's lines
+
+    def plane(self, style: Any, pen: int) -> int:
+        """Clear pairs' halos, then their lines, then the impeded pairs' halos and
+        lines, then the ticks' (the order one chunk draws them in), each over
+        every chunk."""
+        return 2 * int(style) + pen
 
     def bind(self, model: MapModel) -> None:
         """Chunks of 4x4 tiles on maps up to TINY_CHUNKS_UP_TO a side, 8x8 up

@@ -165,9 +165,13 @@ class LineGroup:
     wall and its dashed core)."""
 
     def __init__(self, segments: np.ndarray, pens: Sequence[QPen],
-                 clip: QRectF | None = None) -> None:
+                 clip: QRectF | None = None, style_pens: Sequence[QPen] | None = None,
+                 ) -> None:
         self.segments = segments
         self.pens = list(pens)
+        #: all the pens of the lines' style (a layer drawn in planes gives each
+        #: plane one of them: :attr:`ChunkedPathLayer.planed`)
+        self.style_pens = list(style_pens) if style_pens is not None else self.pens
         #: per pen, the filled rectangles (n, 4: x, y, w, h) that stroke the
         #: segments, or None (drawn as lines)
         self.rects = [_segment_rects(segments, p, clip) for p in self.pens]
@@ -221,14 +225,15 @@ class PathChunk(QGraphicsRectItem):
     """
 
     def __init__(self, groups: list[LineGroup], parent: QGraphicsItem | None = None,
-                 min_px: float = 0) -> None:
+                 min_px: float = 0, extent: list[LineGroup] | None = None) -> None:
         super().__init__(parent)
         self.setPen(QPen(Qt.PenStyle.NoPen))
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.min_px = min_px
-        self.set_groups(groups)
+        self.set_groups(groups, extent=extent)
 
-    def set_groups(self, groups: list[LineGroup], changed: QRectF | None = None) -> None:
+    def set_groups(self, groups: list[LineGroup], changed: QRectF | None = None,
+                   extent: list[LineGroup] | None = None) -> None:
         """Draw ``groups`` from now on (a chunk rebuilt after an edit keeps its
         item: replacing it in the scene costs more than rebuilding its lines);
         ``changed``: the only area where they differ from the previous ones, so
@@ -241,11 +246,16 @@ class PathChunk(QGraphicsRectItem):
         dropped instead (switching to ``NoCache`` and back does not schedule
         a repaint) and drawn whole, unclipped, at the next paint, which copies
         the changed part to the view: the rest of the view keeps what the same
-        unclipped lines drew before."""
+        unclipped lines drew before.
+
+        ``extent``: the groups whose extent the item covers (by default
+        ``groups``; the planes of a chunk share the extent of all its lines,
+        so that a plane of a few ticks is not cut at their ends)."""
         self.groups = groups
-        pad = max(g.width for g in groups) + 1
-        x0, y0 = min(g.lo[0] for g in groups), min(g.lo[1] for g in groups)
-        x1, y1 = max(g.hi[0] for g in groups), max(g.hi[1] for g in groups)
+        extent = extent or groups
+        pad = max(g.width for g in extent) + 1
+        x0, y0 = min(g.lo[0] for g in extent), min(g.lo[1] for g in extent)
+        x1, y1 = max(g.hi[0] for g in extent), max(g.hi[1] for g in extent)
         bounds = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
         if bounds != self.rect():
             self.setRect(bounds)  # redraws all of the old and the new rectangle
@@ -327,12 +337,22 @@ class ChunkedPathLayer(LayerItem):
     clip_to_map = False
     #: tiles per side of a chunk
     chunk = CHUNK
+    #: Draw each pen of each style in a plane of its own (:meth:`plane`), over
+    #: every chunk: a chunk's lines of one plane are drawn over every chunk's
+    #: lines of the planes below.  Without planes, each chunk draws its halo
+    #: and then its core, and the next chunk's halo covers the ends of this
+    #: chunk's cores where their lines meet (the adjacency graph lost the
+    #: "not adjacent" ticks and line ends along every chunk boundary).  Each
+    #: plane of a chunk is an item of its own (``chunks[(cx, cy, plane)]``).
+    planed = False
 
     def __init__(self, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
-        self.chunks: dict[tuple[int, int], PathChunk] = {}
+        #: the chunk items by (cx, cy), or by (cx, cy, plane) for a planed layer
+        self.chunks: dict[tuple[int, ...], PathChunk] = {}
+        self._planes: dict[int, QGraphicsRectItem] = {}  # plane -> the parent of its items
         self._stale = False
         self._pens: dict[Any, list[QPen]] = {}  # pens(key), made once per full redraw
 
@@ -353,6 +373,23 @@ class ChunkedPathLayer(LayerItem):
         """Sort key of a style within a chunk: later styles are drawn on top."""
         return 0
 
+    def plane(self, style: Any, pen: int) -> int:
+        """The plane (:attr:`planed`) of the ``pen``-th pen of ``style``: higher
+        planes are drawn over lower ones."""
+        return 0
+
+    def _plane_parent(self, plane: int) -> QGraphicsItem:
+        """The item whose children are a plane's chunk items (stacked by plane)."""
+        if not self.planed:
+            return self
+        parent = self._planes.get(plane)
+        if parent is None:
+            parent = self._planes[plane] = QGraphicsRectItem(self)
+            parent.setPen(QPen(Qt.PenStyle.NoPen))
+            parent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+            parent.setZValue(plane)
+        return parent
+
     def refresh(self, rect: Rect | None) -> None:
         m = self.model
         if m is None:
@@ -363,9 +400,7 @@ class ChunkedPathLayer(LayerItem):
         if rect is None:
             self._pens.clear()
             for it in self.chunks.values():
-                it.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
-                if it.scene() is not None:
-                    it.scene().removeItem(it)
+                _remove(it)
             self.chunks.clear()
             rect, changed = full_rect(m), None
         else:
@@ -382,10 +417,9 @@ class ChunkedPathLayer(LayerItem):
                 self._rebuild(m, cx, cy, changed)
 
     def _rebuild(self, m: MapModel, cx: int, cy: int, changed: QRectF | None = None) -> None:
-        old = self.chunks.pop((cx, cy), None)
         n = self.chunk
         rect = Rect(cx * n, cy * n, min(m.width, (cx + 1) * n) - 1, min(m.height, (cy + 1) * n) - 1)
-        groups = []
+        planes: dict[int, list[LineGroup]] = {}
         clip = QRectF(0, 0, m.width * TILE, m.height * TILE) if self.clip_to_map else None
         paths = sorted(self.chunk_paths(m, rect).items(), key=lambda kv: self.draw_order(kv[0]))
         for key, lines in paths:
@@ -394,27 +428,44 @@ class ChunkedPathLayer(LayerItem):
                 pens = self._pens.get(key)
                 if pens is None:
                     pens = self._pens[key] = list(self.pens(key))
-                groups.append(LineGroup(seg * TILE, pens, clip))
-        if groups and old is not None:
-            old.set_groups(groups, changed)
-            self.chunks[(cx, cy)] = old
-        elif groups:
-            self.chunks[(cx, cy)] = PathChunk(groups, self, self.min_px)
-        elif old is not None:
-            if old.scene() is not None:
-                old.scene().removeItem(old)
+                if not self.planed:
+                    planes.setdefault(0, []).append(LineGroup(seg * TILE, pens, clip))
+                    continue
+                for i, pen in enumerate(pens):
+                    planes.setdefault(self.plane(key, i), []).append(
+                        LineGroup(seg * TILE, [pen], clip, pens))
+        keys = ({p: (cx, cy, p) for p in self._planes} if self.planed else {0: (cx, cy)})
+        for plane, key in keys.items():  # the chunk's planes that have no lines any more
+            if plane not in planes and key in self.chunks:
+                _remove(self.chunks.pop(key))
+        extent = [g for groups in planes.values() for g in groups] if self.planed else None
+        for plane, groups in planes.items():
+            key = (cx, cy, plane) if self.planed else (cx, cy)
+            old = self.chunks.get(key)
+            if old is not None:
+                old.set_groups(groups, changed, extent)
             else:
-                old.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
+                self.chunks[key] = PathChunk(groups, self._plane_parent(plane), self.min_px,
+                                             extent)
 
     def lines(self) -> dict[tuple, list[QLineF]]:
-        """All lines per pen set (merged over chunks), for tests and exports;
-        the key is ((colour name, width), ...) of the pens."""
+        """All lines per pen set (merged over chunks and planes), for tests and
+        exports; the key is ((colour name, width), ...) of the style's pens."""
         out: dict[tuple, list[QLineF]] = {}
         for chunk in self.chunks.values():
             for g in chunk.groups:
-                key = tuple((p.color().name(), p.widthF()) for p in g.pens)
+                if g.pens[0] is not g.style_pens[0]:
+                    continue  # a planed style's lines are listed once, with its first pen
+                key = tuple((p.color().name(), p.widthF()) for p in g.style_pens)
                 out.setdefault(key, []).extend(g.lines)
         return out
+
+
+def _remove(item: QGraphicsItem) -> None:
+    """Take a chunk item out of its layer and the scene."""
+    item.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
+    if item.scene() is not None:
+        item.scene().removeItem(item)
 
 
 class TeamColoured:
