@@ -1,0 +1,190 @@
+"""Daily use, second pass (issue 24, section 4 "Editor"): what made a designer
+misclick, misread or wait, each driven with real mouse and keyboard events on
+the window: saving keeps the view, the status bar reads the map as it is after
+every edit, Enter in a Layers dock box gives the keys back, Help > Legend
+raises the Legend, the minimap on small maps and its drawing, notes that read
+over anything and stay off what they speak of, the paste preview's warnings,
+the fill preview, the hover square during drags, and the layout."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from sodwa_editor.editor.style import TILE
+from sodwa_editor.editor.testing import click_tile, drag_tiles, move, press, release
+from sodwa_editor.engine import samples
+from sodwa_editor.engine.model import MapModel
+from sodwa_editor.engine.terrain import Base
+from sodwa_editor.io import save_map
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+LEFT = Qt.MouseButton.LeftButton
+
+
+def settle(n: int = 3) -> None:
+    for _ in range(n):
+        QApplication.processEvents()
+
+
+def centre(win) -> tuple[float, float]:
+    c = win.view.mapToScene(win.view.viewport().rect().center())
+    return c.x() / TILE, c.y() / TILE
+
+
+def key(win, k, modifiers=Qt.KeyboardModifier.NoModifier) -> None:
+    """A key pressed where the keyboard is (the focus widget), as a person types it."""
+    QTest.keyClick(QApplication.focusWidget() or win, k, modifiers)
+    settle(1)
+
+
+# --------------------------------------------------------------------- saving
+def test_ctrl_s_never_moves_the_view(qtbot, tmp_path):
+    """Zoomed to 150 % on the team zones, an edit, Ctrl+S: the view stays where it
+    is (it jumped to the view the file was opened with, 180 % at the room)."""
+    from sodwa_editor.editor.main_window import MainWindow
+
+    path = tmp_path / "keep.json"
+    save_map(samples.tiered_keep(), path)
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+
+    def run() -> MainWindow:
+        from sodwa_editor.io import read_map
+
+        win = MainWindow(read_map(path)[0], path, settings=settings,
+                         recovery_dir=tmp_path / "recovery")
+        win.show()
+        qtbot.waitExposed(win)
+        settle()
+        return win
+
+    first = run()
+    first.view.set_zoom(1.8)
+    first.view.center_on_tile(7, 7)  # the keep
+    first.close()  # remembers where the file was left
+    win = run()
+    assert win.view.zoom() == pytest.approx(1.8)  # opened where it was left
+    win.view.setFocus()
+    key(win, Qt.Key.Key_1, CTRL)
+    win.view.center_on_tile(7, 14)  # the team zones
+    key(win, Qt.Key.Key_Equal, CTRL)
+    key(win, Qt.Key.Key_Equal, CTRL)
+    zoom, place = win.view.zoom(), centre(win)
+    assert zoom == pytest.approx(1.5625)
+    key(win, Qt.Key.Key_B)
+    click_tile(win.view, 9, 14)  # an edit
+    assert win.document.modified
+    for _ in range(3):
+        key(win, Qt.Key.Key_S, CTRL)
+        settle()
+        assert not win.document.modified
+        assert win.view.zoom() == pytest.approx(zoom)
+        assert centre(win) == pytest.approx(place, abs=0.05)
+    win.close()
+
+
+# ------------------------------------------------------------------ status bar
+def _obstruction_room() -> MapModel:
+    m = MapModel(12, 9)
+    m.set_terrain(5, 4, int(Base.OBSTRUCTING))
+    m.elevation[1:4, 8:11] = 1
+    m.notify_bulk_change()
+    return m
+
+
+@pytest.mark.parametrize("gesture", ["click", "fill", "plateau", "stair", "escape"])
+def test_the_status_bar_reads_the_map_after_every_edit_without_a_move(make_window, gesture):
+    """The terrain read-out follows the document, not only the pointer: after a
+    click edit, a fill, a plateau, a stair or Escape it says what the tile is
+    now, with the pointer still (it kept the state before the edit until the
+    mouse moved, and the designer clicked a cycling tool once too often)."""
+    win = make_window(_obstruction_room())
+    view = win.view
+    view.setFocus()
+    label = win.terrain_label
+    if gesture == "click":
+        key(win, Qt.Key.Key_I)  # In/Out: map default -> indoor -> outdoor -> default
+        move(view, 5.5, 4.5)
+        assert label.text() == "obstructing, level 0, outdoor"
+        press(view, 5.5, 4.5)
+        release(view, 5.5, 4.5)
+        assert label.text() == "obstructing, level 0, indoor"
+    elif gesture == "fill":
+        key(win, Qt.Key.Key_F)
+        win.state.set("terrain_id", int(Base.IMPEDING))  # as the palette does
+        move(view, 1.5, 7.5)
+        assert label.text() == "clear, level 0"
+        press(view, 1.5, 7.5)
+        release(view, 1.5, 7.5)
+        assert label.text() == "impeding, level 0"
+    elif gesture == "plateau":
+        key(win, Qt.Key.Key_H)
+        win.state.set("elevation_mode", "plateau")
+        win.state.set("elevation_level", 3)
+        drag_tiles(view, [(1, 6), (2, 7), (3, 7)])
+        assert label.text() == "clear, level 3"
+    elif gesture == "stair":
+        key(win, Qt.Key.Key_T)
+        move(view, 7.95, 2.5)  # on the edge west of the raised block
+        assert label.text() == "clear, level 0"
+        press(view, 7.95, 2.5)
+        release(view, 7.95, 2.5)
+        assert win.document.model.transition[2, 7]
+        assert label.text() == "clear, level 0 transition"
+    else:
+        key(win, Qt.Key.Key_B)
+        win.state.set("terrain_id", int(Base.IMPEDING))
+        move(view, 2.5, 2.5)
+        press(view, 2.5, 2.5)
+        move(view, 3.5, 2.5, LEFT)
+        assert label.text() == "impeding, level 0"
+        key(win, Qt.Key.Key_Escape)  # the stroke taken back, the pointer still
+        assert win.document.model.terrain[2, 3] == 0
+        assert label.text() == "clear, level 0"
+        release(view, 3.5, 2.5)
+
+
+# ------------------------------------------------------------------ keyboard
+@pytest.mark.parametrize("box", ["opacity", "move"])
+def test_enter_in_a_layers_dock_box_gives_the_keys_back_to_the_map(make_window, box):
+    win = make_window(MapModel(24, 16))
+    win.set_tool("select")
+    move(win.view, 6.5, 5.5)
+    spin = win.layers.opacity["grid"] if box == "opacity" else win.layers.move_spin
+    QTest.mouseClick(spin.lineEdit(), LEFT)  # into the box with the mouse
+    assert QApplication.focusWidget() is not win.view
+    spin.lineEdit().selectAll()
+    QTest.keyClicks(QApplication.focusWidget(), "7")
+    key(win, Qt.Key.Key_Return)
+    settle()
+    assert spin.value() == 7
+    assert QApplication.focusWidget() is win.view
+    key(win, Qt.Key.Key_B)  # single-key shortcuts reach the tools, not the box
+    assert win.tool is win.tools["brush"]
+    key(win, Qt.Key.Key_P)
+    assert win.previews.pinned == (6, 5)
+    assert spin.value() == 7
+
+
+# --------------------------------------------------------------------- legend
+def test_help_legend_raises_the_legend_and_never_hides_it(make_window, qtbot):
+    from test_editor_help import _click_menu_entry
+
+    win = make_window()
+    legend = win.docks["legend"]
+    win.docks["validation"].raise_()  # the Legend a background tab
+    settle()
+    assert legend.visibleRegion().isEmpty()
+    _click_menu_entry(win, qtbot, "Help", "Legend")
+    assert legend.isVisible() and not legend.visibleRegion().isEmpty()
+    _click_menu_entry(win, qtbot, "Help", "Legend")  # again: still in front
+    assert legend.isVisible() and not legend.visibleRegion().isEmpty()
+    legend.close()
+    _click_menu_entry(win, qtbot, "Help", "Legend")
+    assert legend.isVisible() and not legend.visibleRegion().isEmpty()
