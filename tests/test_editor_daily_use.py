@@ -188,3 +188,24 @@ def test_help_legend_raises_the_legend_and_never_hides_it(make_window, qtbot):
     legend.close()
     _click_menu_entry(win, qtbot, "Help", "Legend")
     assert legend.isVisible() and not legend.visibleRegion().isEmpty()
+
+
+# ------------------------------------------------------------------ hover
+@pytest.mark.parametrize("tool, setting", [
+    ("rect", None), ("line", None), ("elevation", ("elevation_mode", "plateau")),
+    ("zone", ("zone_mode", "rectangle")), ("select", None)])
+def test_the_hover_square_follows_the_pointer_during_a_drag(make_window, tool, setting):
+    """During a rectangle, line, plateau, zone or selection drag the hover square is
+    on the tile under the pointer (it stayed on the tile pressed)."""
+    win = make_window(MapModel(16, 12))
+    win.view.setFocus()
+    key(win, getattr(Qt.Key, f"Key_{win.tools[tool].shortcut}"))
+    assert win.tool is win.tools[tool]
+    if setting is not None:
+        win.state.set(*setting)  # as the tool options bar does
+    move(win.view, 2.5, 2.5)
+    press(win.view, 2.5, 2.5)
+    for x, y in ((3, 3), (5, 4), (6, 5)):
+        move(win.view, x + 0.5, y + 0.5, LEFT)
+        assert win.scene.hover.tiles == [(x, y)]
+    release(win.view, 6.5, 5.5)

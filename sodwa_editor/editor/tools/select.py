@@ -60,6 +60,7 @@ class SelectTool(Tool):
             self._show_stamp(ev.tile)
         elif self.anchor is not None:
             self._show_region(self._rect(self.anchor, ev.tile))
+            super().hover(ev)  # the hover square follows the pointer during the drag
         else:
             self.hover(ev)
 
