@@ -13,14 +13,14 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QRectF, QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from sodwa_editor.editor.style import TILE
 from sodwa_editor.editor.testing import click_tile, drag_tiles, move, press, release
 from sodwa_editor.engine import samples
-from sodwa_editor.engine.model import MapModel
+from sodwa_editor.engine.model import Edge, MapModel
 from sodwa_editor.engine.terrain import Base
 from sodwa_editor.io import save_map
 
@@ -209,3 +209,56 @@ def test_the_hover_square_follows_the_pointer_during_a_drag(make_window, tool, s
         move(win.view, x + 0.5, y + 0.5, LEFT)
         assert win.scene.hover.tiles == [(x, y)]
     release(win.view, 6.5, 5.5)
+
+
+# --------------------------------------------------------------------- notes
+def _bare_stair_edge(m: MapModel) -> Edge:
+    """An edge between two levels with no transition border and no transition tile
+    beside it (a click there makes a stair)."""
+    for y in range(m.height):
+        for x in range(m.width - 1):
+            e = Edge(x, y, "E")
+            if (m.elevation[y, x] != m.elevation[y, x + 1] and not m.is_transition_edge(e)
+                    and not m.transition[y, x] and not m.transition[y, x + 1]):
+                return e
+    raise AssertionError("no bare edge between two levels")
+
+
+def test_a_note_reads_over_the_map_and_never_covers_the_stair_it_made(make_window):
+    """The stair confirmation is drawn beside the pointer, off the stair's tiles, on
+    a backdrop that hides the zones, tokens and graph lines under it (magenta
+    text with no backdrop was unreadable there, and covered the stair)."""
+    from sodwa_editor.editor.notes import NOTE_BACKDROP
+
+    m = samples.tiered_keep()
+    edge = _bare_stair_edge(m)
+    win = make_window(m)
+    win.resize(900, 700)
+    win.view.set_zoom(1.5)
+    win.view.center_on_tile(edge.x, edge.y)
+    settle()
+    win.view.setFocus()
+    key(win, Qt.Key.Key_G, CTRL | Qt.KeyboardModifier.ShiftModifier)  # the adjacency graph
+    key(win, Qt.Key.Key_T)
+    at = (edge.x + 0.97, edge.y + 0.5)  # on the edge, in the west tile
+    move(win.view, *at)
+    QTest.mouseMove(win.view.viewport(), win.view.mapFromScene(at[0] * TILE, at[1] * TILE))
+    press(win.view, *at)
+    release(win.view, *at)
+    settle()
+    (ax, ay), (bx, by) = edge.tiles
+    low = (ax, ay) if m.elevation[ay, ax] < m.elevation[by, bx] else (bx, by)
+    assert win.document.model.transition[low[1], low[0]]  # the stair was made
+    note = win.last_note
+    assert note is not None and note.scene() is win.scene and "Stair made" in note.text()
+    view = win.view
+    shown = QRectF(view.viewportTransform().map(note.pos()), note.boundingRect().size())
+    stair = view.viewportTransform().mapRect(
+        QRectF(min(ax, bx) * TILE, ay * TILE, 2 * TILE, TILE))  # both tiles of the edge
+    assert QRectF(view.viewport().rect()).contains(shown)
+    assert not shown.intersects(stair)
+    image = view.viewport().grab().toImage()
+    x = int(shown.left()) + 4  # inside the frame, left of the text: the backdrop only
+    colours = {image.pixelColor(x, y).getRgb()[:3]
+               for y in range(int(shown.top()) + 4, int(shown.bottom()) - 4)}
+    assert all(min(c) >= NOTE_BACKDROP.alpha() - 15 for c in colours), colours
