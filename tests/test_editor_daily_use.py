@@ -262,3 +262,58 @@ def test_a_note_reads_over_the_map_and_never_covers_the_stair_it_made(make_windo
     colours = {image.pixelColor(x, y).getRgb()[:3]
                for y in range(int(shown.top()) + 4, int(shown.bottom()) - 4)}
     assert all(min(c) >= NOTE_BACKDROP.alpha() - 15 for c in colours), colours
+
+
+# ------------------------------------------------------------------- minimap
+def test_reset_layout_on_a_small_map_leaves_the_minimap_hidden_and_its_entry_unchecked(
+        make_window, qtbot):
+    from test_editor_help import _click_menu_entry
+
+    win = make_window(MapModel(24, 16))
+    dock = win.docks["minimap"]
+    assert not dock.isVisible() and not dock.toggleViewAction().isEnabled()
+    _click_menu_entry(win, qtbot, "View", "Reset Layout")
+    settle()
+    action = dock.toggleViewAction()
+    assert not dock.isVisible()
+    assert not action.isEnabled() and not action.isChecked()  # not disabled but checked
+    win.document.reset(MapModel(100, 80), None)  # a big map: the default, shown
+    assert dock.isVisible() and action.isEnabled() and action.isChecked()
+
+
+def _minimap_image(win):
+    minimap = win.minimap
+    settle()
+    return minimap, minimap.grab().toImage(), minimap.map_rect()
+
+
+def test_the_minimap_draws_walls_and_characters_as_tile_sized_dots_inside_it(make_window):
+    from sodwa_editor.engine.model import Character
+
+    m = MapModel(64, 64)
+    for y in range(10, 50):
+        m.set_border(Edge(31, y, "E"), int(Base.OBSTRUCTING))  # a wall at x = 32
+    m.put_character(Character("nw", "red", 0, 0))
+    m.put_character(Character("se", "red", 63, 63))
+    m.put_character(Character("mid", "red", 12, 30))
+    win = make_window(m)
+    win.docks["minimap"].resize(300, 300)
+    minimap, image, r = _minimap_image(win)
+    s = r.width() / 64
+
+    def px(fx: float, fy: float):
+        return image.pixelColor(int(r.left() + fx * s), int(r.top() + fy * s))
+
+    assert px(32, 30).lightness() < 60  # the wall, black
+    assert px(32, 5).lightness() > 150 and px(28, 30).lightness() > 150  # clear ground
+    red = [[image.pixelColor(x, y).red() > 150 and image.pixelColor(x, y).green() < 90
+            for x in range(image.width())] for y in range(image.height())]
+    for cx, cy in ((0.5, 0.5), (63.5, 63.5), (12.5, 30.5)):
+        x0, y0 = int(r.left() + cx * s), int(r.top() + cy * s)
+        row = [x for x in range(image.width()) if red[y0][x] and abs(x - x0) < 3 * s + 6]
+        col = [y for y in range(image.height()) if red[y][x0] and abs(y - y0) < 3 * s + 6]
+        assert row and col, (cx, cy)
+        width, height = max(row) - min(row) + 1, max(col) - min(col) + 1
+        assert width <= max(s, 5) + 1 and height <= max(s, 5) + 1  # a tile, not three
+        assert min(row) > 0 and max(row) < image.width() - 1  # never cut at the edge
+        assert min(col) > 0 and max(col) < image.height() - 1

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, QPointF, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
+from .docks.minimap import follow_map_size
 from .scene.map_scene import LAYERS
 from .style import TILE
 
@@ -90,6 +91,8 @@ class WindowLayout:
             win.showNormal()
         if not self.default_state.isEmpty():
             win.restoreState(self.default_state)
+        self.minimap.setProperty("wanted", True)  # the default: shown on big maps
+        follow_map_size(self.minimap, self.context.document.model)  # hidden on small ones
         win.resize(*DEFAULT_SIZE)
         self.context.layers.reset()
         self.view.zoom_fit()
