@@ -317,3 +317,48 @@ def test_the_minimap_draws_walls_and_characters_as_tile_sized_dots_inside_it(mak
         assert width <= max(s, 5) + 1 and height <= max(s, 5) + 1  # a tile, not three
         assert min(row) > 0 and max(row) < image.width() - 1  # never cut at the edge
         assert min(col) > 0 and max(col) < image.height() - 1
+
+
+# ---------------------------------------------------------------------- fill
+def test_the_fill_preview_shows_the_new_terrain_under_tokens_and_only_where_it_changes(
+        make_window):
+    """Hovering with the Fill tool tints the region with the fill of the terrain the
+    click paints (it was the preview blue, which reads as Liquid or the blue team),
+    under the tokens, and leaves a region already of that terrain as it is."""
+    from sodwa_editor.editor.style import FILL
+    from sodwa_editor.editor.testing import view_point
+    from sodwa_editor.engine.model import Character
+
+    m = MapModel(16, 12)
+    for y in range(7, 10):
+        for x in range(10, 14):
+            m.set_terrain(x, y, int(Base.IMPEDING))
+    m.put_character(Character("k", "blue", 5, 5, name="Knight"))
+    win = make_window(m)
+    view = win.view
+    view.setFocus()
+    key(win, Qt.Key.Key_F)
+    palette = win.palette_dock.list
+    row = palette.item(int(Base.IMPEDING))
+    QTest.mouseClick(palette.viewport(), LEFT, pos=palette.visualItemRect(row).center())
+    assert win.state.terrain_id == int(Base.IMPEDING)
+    view.setFocus()
+    move(view, 14.5, 1.5)
+    move(view, 15.9, 11.9)  # nothing hovered on the tiles looked at below
+    win.tool._clear()
+    plain = view.viewport().grab().toImage()
+    move(view, 2.5, 2.5)  # the clear ground: the click turns it impeding
+    assert win.statusBar().currentMessage().startswith("Fill: click changes")
+    tinted = view.viewport().grab().toImage()
+    inside = tinted.pixelColor(view_point(view, 7.5, 2.5))
+    want = FILL[Base.IMPEDING]
+    assert abs(inside.red() - want[0]) + abs(inside.green() - want[1]) + \
+        abs(inside.blue() - want[2]) < 40, inside.getRgb()
+    assert inside.blue() < inside.green() and inside.blue() < inside.red()  # not blue
+    token = view_point(view, 5.5, 5.5)  # the middle of the token: under it, nothing shows
+    assert tinted.pixelColor(token) == plain.pixelColor(token)
+    move(view, 11.5, 8.5)  # already impeding: nothing would change, nothing tinted
+    assert "already impeding" in win.statusBar().currentMessage()
+    same = view.viewport().grab().toImage()
+    for x, y in ((10.5, 7.5), (13.5, 9.5), (12.5, 7.2)):
+        assert same.pixelColor(view_point(view, x, y)) == plain.pixelColor(view_point(view, x, y))

@@ -85,6 +85,14 @@ HOVER = QColor(255, 255, 255, 150)
 PREVIEW = QColor(40, 120, 255, 110)
 #: opacity of the paste preview (the stamp drawn as it will look)
 STAMP_OPACITY = 0.6
+#: the fill preview: the region tinted with the fill of the terrain the click
+#: paints (the tiles as they will look, never the preview blue, which reads as
+#: Liquid or the blue team), edged with a dark dashed line
+FILL_PREVIEW_ALPHA = 200
+FILL_PREVIEW_EDGE = QColor(20, 20, 20)
+#: where paste would replace a neighbour's border or close its door (the
+#: vermillion of the previews, on a white halo)
+REPLACED_BORDER = QColor(213, 94, 0)
 FOCUS = QColor(255, 0, 200)
 
 # --------------------------------------------------------------- previews

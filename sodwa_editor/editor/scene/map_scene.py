@@ -44,6 +44,9 @@ NO_REDRAW = frozenset({"properties"})
 #: zone outlines (3) and grid (4); the graph and line over the grid, under the
 #: level numbers (5) and tokens (6); the deciding feature on top of everything
 PREVIEW_Z = {"los": 2.5, "reach": 2.6, "graph": 4.3, "path": 4.4, "culprit": 40.0}
+#: z of the fill preview: over the previews and the grid, under the level
+#: numbers (5) and tokens (6), which it must not hide
+FILL_PREVIEW_Z = 4.6
 PIXMAP_CACHE_KB = 256 * 1024
 #: item data key of the items that are not part of the map (:meth:`MapScene.add_transient`)
 TRANSIENT = 0x5D0A
@@ -103,6 +106,9 @@ class MapScene(QGraphicsScene):
         self.selection = self._overlay(cosmetic(style.SELECTION, 2, Qt.PenStyle.DashLine),
                                        None, 62)
         self.focus = self._overlay(cosmetic(style.FOCUS, 3), None, 63)
+        #: the Fill tool's region (drawn under level numbers and tokens)
+        self.fill_preview = self._overlay(
+            cosmetic(style.FILL_PREVIEW_EDGE, 2, Qt.PenStyle.DashLine), None, FILL_PREVIEW_Z)
         self.marker = self._overlay(cosmetic(QColor(255, 255, 255), 3), None, 64)
         self._pending: dict[str, Rect | None] = {}
         self._timer = QTimer(self)
@@ -121,7 +127,8 @@ class MapScene(QGraphicsScene):
         """What the scene shows besides the map: the hover, the tool preview, the
         selection, the highlight and the items added with :meth:`add_transient`."""
         marked = [item for item in self.items() if item.data(TRANSIENT)]
-        return [self.hover, self.preview, self.selection, self.focus, *marked]
+        return [self.hover, self.preview, self.selection, self.focus, self.fill_preview,
+                *marked]
 
     def _overlay(self, pen, brush, z: float) -> ShapeOverlay:
         item = ShapeOverlay(pen, brush, z)
@@ -137,7 +144,8 @@ class MapScene(QGraphicsScene):
         self._pending.clear()
         for item in self.items_by_name.values():
             item.bind(model)
-        for ov in (self.hover, self.preview, self.selection, self.focus, self.marker):
+        for ov in (self.hover, self.preview, self.selection, self.focus, self.fill_preview,
+                   self.marker):
             ov.clear()
         for preview in self.previews.values():
             preview.setVisible(False)
