@@ -362,3 +362,61 @@ def test_the_fill_preview_shows_the_new_terrain_under_tokens_and_only_where_it_c
     same = view.viewport().grab().toImage()
     for x, y in ((10.5, 7.5), (13.5, 9.5), (12.5, 7.2)):
         assert same.pixelColor(view_point(view, x, y)) == plain.pixelColor(view_point(view, x, y))
+
+
+# --------------------------------------------------------------------- paste
+def _two_rooms() -> MapModel:
+    """Room B (tiles 2..4 x 2..5) to copy, walled, its east wall impeding on row 4;
+    room A (tiles 10..13 x 2..5), obstructing walls, a door in its west wall on
+    row 3."""
+    m = MapModel(18, 9)
+    wall, fence = int(Base.OBSTRUCTING), int(Base.IMPEDING)
+
+    def walls(x0: int, x1: int, y0: int, y1: int) -> None:
+        for x in range(x0, x1 + 1):
+            m.set_border(Edge(x, y0 - 1, "S"), wall)
+            m.set_border(Edge(x, y1, "S"), wall)
+        for y in range(y0, y1 + 1):
+            m.set_border(Edge(x0 - 1, y, "E"), wall)
+            m.set_border(Edge(x1, y, "E"), wall)
+
+    walls(2, 4, 2, 5)
+    m.set_border(Edge(4, 4, "E"), fence)
+    walls(10, 13, 2, 5)
+    m.set_border(Edge(9, 3, "E"), 0)  # the door
+    return m
+
+
+def test_the_paste_preview_marks_the_neighbours_borders_it_would_replace(make_window):
+    """Pasting a walled room against another room marks the borders of that room
+    the paste would change (a wall replaced by a fence, its door closed) and the
+    status bar counts them, before the click (it replaced them silently)."""
+    win = make_window(_two_rooms())
+    view = win.view
+    view.setFocus()
+    key(win, Qt.Key.Key_S)
+    drag_tiles(view, [(2, 2), (3, 4), (4, 5)])  # select room B
+    key(win, Qt.Key.Key_C, CTRL)
+    key(win, Qt.Key.Key_V, CTRL)
+    move(view, 8.5, 4.5)  # its east outline on room A's west wall (stamp at 7..9 x 2..5)
+    marks = win.tools["select"].marks
+    assert marks.isVisible()
+    assert sorted(marks.edges) == [Edge(9, 3, "E"), Edge(9, 4, "E")]  # the door, the fence
+    text = win.statusBar().currentMessage()
+    assert "replaces 1 border(s)" in text and "closes 1 door gap(s)" in text
+    move(view, 5.5, 6.5)  # on open ground: nothing of a neighbour changes
+    assert not marks.isVisible()
+    assert "changes no border" in win.statusBar().currentMessage()
+    move(view, 8.5, 4.5)
+    image = view.viewport().grab().toImage()
+    from sodwa_editor.editor.style import REPLACED_BORDER
+    from sodwa_editor.editor.testing import view_point
+
+    door = image.pixelColor(view_point(view, 10.0, 3.3))
+    assert door == REPLACED_BORDER  # the marked door, drawn over the paste preview
+    press(view, 8.5, 4.5)  # pasting anyway does what was marked
+    release(view, 8.5, 4.5)
+    assert win.document.model.border_at(Edge(9, 3, "E")) == int(Base.OBSTRUCTING)
+    assert win.document.model.border_at(Edge(9, 4, "E")) == int(Base.IMPEDING)
+    key(win, Qt.Key.Key_Escape)
+    assert not marks.isVisible()
