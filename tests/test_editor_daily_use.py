@@ -420,3 +420,76 @@ def test_the_paste_preview_marks_the_neighbours_borders_it_would_replace(make_wi
     assert win.document.model.border_at(Edge(9, 4, "E")) == int(Base.IMPEDING)
     key(win, Qt.Key.Key_Escape)
     assert not marks.isVisible()
+
+
+# ------------------------------------------------------------------ previews
+def _grab(win):
+    settle()
+    return win.view.viewport().grab().toImage()
+
+
+def test_graph_lines_do_not_strike_through_level_numbers(make_window):
+    """With the adjacency graph shown, each level number sits on a plate its lines
+    pass under (they ran through the digits at the tile centres)."""
+    from sodwa_editor.editor import style
+
+    m = MapModel(8, 6)
+    m.elevation[1:5, 1:6] = 2
+    m.notify_bulk_change()
+    win = make_window(m)
+    win.view.set_zoom(2.0)
+    win.view.center_on_tile(3, 3)
+    win.view.setFocus()
+    key(win, Qt.Key.Key_G, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    image = _grab(win)
+    labels = win.scene.items_by_name["elevation_labels"]
+    text, dx, dy = labels.texts[2]
+    size = text.size()
+    graph = {style.GRAPH_CLEAR.rgb(), style.HALO.rgb()}
+    for x, y in ((2, 2), (3, 3), (4, 2)):
+        box = win.view.viewportTransform().mapRect(
+            QRectF(x * TILE + dx, y * TILE + dy, size.width(), size.height()))
+        hits = [(px, py) for px in range(int(box.left()) + 1, int(box.right()))
+                for py in range(int(box.top()) + 1, int(box.bottom()))
+                if image.pixel(px, py) in graph]
+        assert not hits, (x, y, hits[:5])
+
+
+def test_the_los_fan_and_the_graph_read_together_on_a_busy_map(make_window):
+    """With the LoS fan on, the graph draws only what it has to say (the ticks of
+    pairs that are not adjacent and the impeded pairs) and leaves the fan's
+    shading and hatching alone everywhere else: the clear pairs' lines, dark
+    blue and diagonal like the hatching, made both unreadable on a busy map."""
+    import numpy as np
+
+    from sodwa_editor.engine.adjacency import steps
+
+    m = samples.outdoor_skirmish()
+    win = make_window(m)
+    win.resize(1100, 800)
+    win.view.set_zoom(1.0)
+    win.view.center_on_tile(12, 9)
+    view = win.view
+    view.setFocus()
+    key(win, Qt.Key.Key_L, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    move(view, 2.5, 1.5)
+    key(win, Qt.Key.Key_P)  # the fan pinned on the ranger's tile
+    move(view, 23.9, 17.9)
+    fan_only = _grab(win)
+    key(win, Qt.Key.Key_G, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    both = _grab(win)
+    step = steps(m).step  # per direction, per tile: its pair's class
+    quiet = (step == 0).all(axis=0)  # all eight pairs of the tile clear
+    seen = view.mapToScene(view.viewport().rect()).boundingRect()
+    same = differ = 0
+    for y, x in zip(*np.nonzero(quiet), strict=True):
+        tile = QRectF(x * TILE + 8, y * TILE + 8, TILE - 16, TILE - 16)  # away from ticks
+        if not seen.contains(tile) or m.elevation[y, x]:
+            continue  # off screen; or with a level number on its plate
+        box = view.viewportTransform().mapRect(tile).toRect()
+        for px in range(box.left(), box.right(), 3):
+            for py in range(box.top(), box.bottom(), 3):
+                same += fan_only.pixel(px, py) == both.pixel(px, py)
+                differ += fan_only.pixel(px, py) != both.pixel(px, py)
+    assert same > 1000 and differ == 0
+    assert fan_only != both  # the ticks and impeded pairs are still drawn

@@ -69,6 +69,8 @@ def elevation_alpha(levels: np.ndarray) -> np.ndarray:
     q = 1 - ELEVATION_ALPHA_FIRST / ELEVATION_ALPHA_MAX
     return np.rint(ELEVATION_ALPHA_MAX * (1 - q ** np.asarray(levels, float))).astype(np.int32)
 LEVEL_NUMBER = QColor(150, 20, 20, 150)
+#: the plate under a level number while the adjacency graph is shown
+LEVEL_PLATE = QColor(250, 246, 236, 235)
 TRANSITION_TILE_RGBA = (30, 170, 60, 110)
 START_ZONE_ALPHA = 90
 #: start zones also get a dashed line in the team colour, this far inside

@@ -3,6 +3,11 @@ of tiles (dark blue clear, dark vermillion impeded) and a black tick across
 every pair of neighbours that is *not* adjacent (walls, diagonal walls,
 elevation changes), all on a white halo.
 
+Shown with the LoS fan, the graph leaves out the clear pairs (a pair without a
+mark is adjacent): their lines, as dark and as diagonal as the fan's hatching,
+made both unreadable on a busy map; the ticks and the impeded pairs, the
+graph's news, stay.
+
 Pair classes come from the engine's adjacency rule
 (:func:`sodwa_editor.engine.adjacency.pair_classes`, the same vectorised rule
 the :class:`~sodwa_editor.engine.adjacency_graph.AdjacencyGraph` is built from),
@@ -100,6 +105,16 @@ class GraphLayer(ChunkedPathLayer):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._window: Window | None = None  # pair classes of the chunks being rebuilt
+        #: shown with the LoS fan: the clear pairs are left out (see the module docstring)
+        self.with_fan = False
+
+    def set_with_fan(self, on: bool) -> None:
+        """Leave the clear pairs out (``on``: the LoS fan is shown) or draw them."""
+        if on == self.with_fan:
+            return
+        self.with_fan = on
+        if self.model is not None:
+            self.refresh(None)  # (a hidden layer only notes that it is stale)
 
     def refresh(self, rect: Rect | None) -> None:
         """Rebuild the chunks holding the pairs an edit of ``rect`` can change,
@@ -127,7 +142,10 @@ class GraphLayer(ChunkedPathLayer):
             self._window = None
 
     def chunk_paths(self, model: MapModel, rect: Rect) -> dict[Any, list[np.ndarray]]:
-        return pair_lines(model, rect, self._window)
+        lines = pair_lines(model, rect, self._window)
+        if self.with_fan:
+            lines[int(Crossing.CLEAR)] = []
+        return lines
 
     def pens(self, crossing: Any) -> Sequence[QPen]:
         color = (style.GRAPH_CLEAR, style.GRAPH_IMPEDED, style.GRAPH_BLOCKED)[int(crossing)]

@@ -186,6 +186,20 @@ class MapScene(QGraphicsScene):
                 rect = _union(rect, r)
             item.refresh(rect)
 
+    def show_graph(self, on: bool, with_fan: bool = False) -> None:
+        """Show or hide the adjacency graph (computed on first show); ``with_fan``:
+        the LoS fan is on too, and the graph leaves out its clear pairs.  While
+        the graph is shown, level numbers sit on plates that its lines pass
+        under (they struck through the digits)."""
+        graph = self.items_by_name["graph"]
+        assert isinstance(graph, GraphLayer)
+        graph.set_with_fan(with_fan)
+        if graph.isVisible() != on:
+            graph.setVisible(on)
+        labels = self.items_by_name["elevation_labels"]
+        assert isinstance(labels, ElevationLabels)
+        labels.set_plates(on)
+
     # ------------------------------------------------------------- visibility
     def set_layer_visible(self, layer: str, visible: bool) -> None:
         for name in LAYERS[layer]:
