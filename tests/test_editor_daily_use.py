@@ -493,3 +493,34 @@ def test_the_los_fan_and_the_graph_read_together_on_a_busy_map(make_window):
                 differ += fan_only.pixel(px, py) != both.pixel(px, py)
     assert same > 1000 and differ == 0
     assert fan_only != both  # the ticks and impeded pairs are still drawn
+
+
+# -------------------------------------------------------------------- layout
+def test_the_selection_outline_does_not_sit_on_the_walls(make_window):
+    """A selected walled room shows its outline inside its tiles, clear of the
+    walls on their edges (the dashed outline ran exactly along the walls)."""
+    from sodwa_editor.editor.style import BORDER_WIDTH, OUTLINE, SELECTION
+    from sodwa_editor.editor.testing import view_point
+
+    win = make_window(_two_rooms())
+    view = win.view
+    view.set_zoom(1.5)
+    view.center_on_tile(4, 4)
+    view.setFocus()
+    key(win, Qt.Key.Key_S)
+    drag_tiles(view, [(2, 2), (4, 5)])
+    lines = win.scene.selection.lines
+    assert lines
+    clear = BORDER_WIDTH / 2 + 1
+    for ln in lines:
+        along = ln.x1() if ln.x1() == ln.x2() else ln.y1()  # where the line runs
+        off = along % TILE
+        assert clear <= off <= TILE - clear, ln
+    image = _grab(win)
+    wall = OUTLINE[Base.OBSTRUCTING]
+    for fy in (2.3, 3.5, 4.7):  # along room B's west wall: the wall, not the selection
+        p = view_point(view, 2.0, fy)
+        assert image.pixelColor(p) == wall, fy
+    inside = [image.pixelColor(view_point(view, 2.0 + off / TILE, 3.5 + k / TILE))
+              for off in range(8, 14) for k in range(-6, 7)]
+    assert SELECTION in inside  # its dashes just inside the wall

@@ -83,6 +83,10 @@ LABEL = QColor(20, 20, 20)
 COORDINATES = QColor(215, 215, 220)
 BACKGROUND = QColor(70, 72, 78)
 SELECTION = QColor(40, 120, 255)
+#: the selection's outline runs this far (scene units) inside the selected tiles,
+#: inside the borders, the red elevation line and the terrain outlines of their
+#: edges (on the grid line it sat exactly on the walls)
+SELECTION_INSET = OUTLINE_INSET + OUTLINE_WIDTH / 2 + 1
 HOVER = QColor(255, 255, 255, 150)
 PREVIEW = QColor(40, 120, 255, 110)
 #: opacity of the paste preview (the stamp drawn as it will look)

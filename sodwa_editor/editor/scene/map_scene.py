@@ -103,8 +103,11 @@ class MapScene(QGraphicsScene):
             self.addItem(preview)
         self.hover = self._overlay(cosmetic(style.HOVER, 2), None, 60)
         self.preview = self._overlay(cosmetic(style.SELECTION, 2), style.PREVIEW, 61)
-        self.selection = self._overlay(cosmetic(style.SELECTION, 2, Qt.PenStyle.DashLine),
-                                       None, 62)
+        # the selection's outline inside its tiles, off the walls on their edges
+        self.selection = ShapeOverlay(cosmetic(style.SELECTION, 2, Qt.PenStyle.DashLine), None,
+                                      62, inset=style.SELECTION_INSET,
+                                      halo=cosmetic(style.HALO, 4))
+        self.addItem(self.selection)
         self.focus = self._overlay(cosmetic(style.FOCUS, 3), None, 63)
         #: the Fill tool's region (drawn under level numbers and tokens)
         self.fill_preview = self._overlay(
