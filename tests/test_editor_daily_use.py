@@ -242,7 +242,6 @@ def test_a_note_reads_over_the_map_and_never_covers_the_stair_it_made(make_windo
     key(win, Qt.Key.Key_T)
     at = (edge.x + 0.97, edge.y + 0.5)  # on the edge, in the west tile
     move(win.view, *at)
-    QTest.mouseMove(win.view.viewport(), win.view.mapFromScene(at[0] * TILE, at[1] * TILE))
     press(win.view, *at)
     release(win.view, *at)
     settle()
@@ -524,3 +523,146 @@ def test_the_selection_outline_does_not_sit_on_the_walls(make_window):
     inside = [image.pixelColor(view_point(view, 2.0 + off / TILE, 3.5 + k / TILE))
               for off in range(8, 14) for k in range(-6, 7)]
     assert SELECTION in inside  # its dashes just inside the wall
+
+
+def _in_modal(check) -> list:
+    """Run ``check(dialog)`` on the next modal dialog once it is open (what a person
+    does in it); the list gets what ``check`` returned, or the error it raised."""
+    from PySide6.QtCore import QTimer
+
+    out: list = []
+
+    def run() -> None:
+        dlg = QApplication.activeModalWidget()
+        if dlg is None:
+            QTimer.singleShot(20, run)
+            return
+        try:
+            out.append(check(dlg))
+        except Exception as exc:  # noqa: BLE001  (reported by the test after exec)
+            out.append(exc)
+            dlg.reject()
+
+    QTimer.singleShot(20, run)
+    return out
+
+
+def _done(out: list) -> list:
+    """What :func:`_in_modal` collected; the error ``check`` raised, raised here."""
+    assert out, "no modal dialog was shown"
+    if isinstance(out[0], Exception):
+        raise out[0]
+    return out
+
+
+def test_the_resize_dialogs_anchor_buttons_show_arrows_from_the_anchor(make_window):
+    """Each anchor button shows what it is: the map (a square) on the chosen anchor,
+    arrows pointing the way the map grows elsewhere (they were blank squares)."""
+    from sodwa_editor.editor.dialogs import ResizeDialog
+
+    def dark_pixels(button) -> set:
+        image = button.icon().pixmap(button.iconSize()).toImage()
+        return {(x, y) for x in range(image.width()) for y in range(image.height())
+                if image.pixelColor(x, y).alpha() > 128}
+
+    def look(dlg) -> tuple:
+        assert isinstance(dlg, ResizeDialog)
+        buttons = [dlg.anchor_group.button(i) for i in range(9)]
+        before = [dark_pixels(b) for b in buttons]
+        QTest.mouseClick(buttons[8], LEFT)  # bottom-right
+        after = [dark_pixels(b) for b in buttons]
+        tips = [b.toolTip() for b in buttons]
+        dlg.reject()
+        return before, after, tips
+
+    win = make_window(MapModel(20, 10))
+    shown = _in_modal(look)
+    win.action_map["resize"].trigger()  # Map > Resize Map...
+    (before, after, tips), = _done(shown)
+    assert all(before) and all(after)  # every button shows something
+    centre = (10, 10)
+    assert centre in before[0] and centre in after[8]  # the map: a filled square
+    assert before[8] != after[8] and before[0] != after[0]  # they follow the anchor
+    assert before[1] == before[2]  # both point right, away from the top-left anchor
+    assert after[0] == {(19 - x, 19 - y) for x, y in before[8]}  # mirrored arrows
+    assert "bottom right" in tips[8]
+
+
+def test_export_png_and_the_pack_open_in_the_maps_folder(make_window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    path = folder / "keep.json"
+    save_map(samples.tiered_keep(), path)
+    win = make_window(samples.tiered_keep(), path)
+    asked: list[str] = []
+
+    def cancelled(_parent, _title, start, _filter):
+        asked.append(start)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", cancelled)
+    monkeypatch.chdir(tmp_path)  # the working folder is not the map's
+    win.view.setFocus()
+    key(win, Qt.Key.Key_E, CTRL | Qt.KeyboardModifier.ShiftModifier)  # File > Export PNG
+    assert asked == [str(folder / "keep.png")]
+    assert not win.files.export_pack(values={"maps": [path], "name": "demo", "version": "1"})
+    assert asked[1] == str(folder / "demo.json")
+
+
+def test_the_map_pack_dialog_takes_rules_and_roster_as_sodwa_pack_build(
+        make_window, tmp_path, monkeypatch, capsys):
+    """Export Map Pack has the rules and roster files of ``sodwa pack build
+    --rules/--roster``: a wrong file is refused with the command's own one-line
+    message as soon as it is typed, and the pack carries the files given."""
+    import json
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
+
+    from sodwa_editor import cli
+    from sodwa_editor.editor.dialogs import ExportPackDialog
+
+    root = Path(__file__).parents[1] / "resources"
+    bad = tmp_path / "bad-rules.json"
+    bad.write_text('{"x": 1}', encoding="utf-8")
+    path = tmp_path / "keep.json"
+    save_map(samples.tiered_keep(), path)
+    cli.main(["pack", "build", str(path), "-o", str(tmp_path / "cli.json"), "--rules", str(bad)])
+    said = capsys.readouterr().err.splitlines()[0].strip()  # the command's first problem
+    assert said.startswith("error: ") and str(bad) in said
+    win = make_window(samples.tiered_keep(), path)
+    out = tmp_path / "pack.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(out), ""))
+
+    def fill_in(dlg) -> str:
+        assert isinstance(dlg, ExportPackDialog)
+        ok = dlg.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+        rules, roster = dlg.files["rules"], dlg.files["roster"]
+        QTest.mouseClick(rules, LEFT)
+        QTest.keyClicks(rules, str(bad))
+        shown = dlg.problem.text()
+        assert dlg.problem.isVisible()
+        QTest.mouseClick(ok, LEFT)
+        assert dlg.isVisible()  # refused while the file is wrong
+        rules.selectAll()
+        QTest.keyClicks(rules, str(root / "rules.json"))
+        QTest.mouseClick(roster, LEFT)
+        QTest.keyClicks(roster, str(tmp_path / "none.json"))
+        missing = dlg.problem.text()
+        roster.selectAll()
+        QTest.keyClicks(roster, str(root / "roster.json"))
+        assert not dlg.problem.isVisible()
+        QTest.mouseClick(ok, LEFT)
+        return shown, missing
+
+    answers = _in_modal(fill_in)
+    assert win.files.export_pack()  # File > Export Map Pack...
+    (shown, missing), = _done(answers)
+    assert shown == said
+    assert missing == f"error: {tmp_path / 'none.json'}: /: file not found"
+    pack = json.loads(out.read_text(encoding="utf-8"))
+    assert pack["rules"] == json.loads((root / "rules.json").read_text(encoding="utf-8"))
+    assert pack["roster"] == json.loads((root / "roster.json").read_text(encoding="utf-8"))
+    assert "and its rules and roster" in win.statusBar().currentMessage()

@@ -155,7 +155,9 @@ class MapNotes(QObject):
     def show(self, text: str) -> NoteItem:
         note = NoteItem(text)
         view = self.view
-        at = QPointF(view.viewport().mapFromGlobal(view.cursor().pos()))
+        at = getattr(view, "pointer", None)  # the map view follows its pointer
+        if at is None:
+            at = QPointF(view.viewport().mapFromGlobal(view.cursor().pos()))
         place_note(view, note, at)
         self.drop()
         scene = view.scene()
