@@ -666,3 +666,43 @@ def test_the_map_pack_dialog_takes_rules_and_roster_as_sodwa_pack_build(
     assert pack["rules"] == json.loads((root / "rules.json").read_text(encoding="utf-8"))
     assert pack["roster"] == json.loads((root / "roster.json").read_text(encoding="utf-8"))
     assert "and its rules and roster" in win.statusBar().currentMessage()
+
+
+def test_the_layers_dock_shows_its_move_row_whole_at_the_default_size(make_window):
+    """At the default window size the Layers dock shows every row, the Move label
+    and its spin box whole (they were cut off at the dock's bottom)."""
+    from sodwa_editor.editor.layout import DEFAULT_SIZE
+
+    win = make_window(MapModel(24, 16))
+    settle()
+    assert (win.width(), win.height()) == DEFAULT_SIZE
+    body = win.docks["layers"].widget()
+    seen = body.viewport().rect()
+    for w in (win.layers.move_label, win.layers.move_spin):
+        box = w.rect().translated(w.mapTo(body.viewport(), w.rect().topLeft()))
+        assert seen.contains(box), (w, box, seen)
+        assert w.height() >= w.sizeHint().height() - 1  # not squeezed
+    label = win.layers.move_label
+    assert label.height() >= label.heightForWidth(label.width())  # every line of it
+    assert "Move (no character on the tile)" == label.text()
+    assert body.verticalScrollBar().maximum() == 0  # nothing to scroll to
+
+
+def test_the_status_read_outs_never_run_into_the_zoom(make_window):
+    """The tile, terrain and edge read-outs and the zoom keep a gap between their
+    texts, whatever they say."""
+    m = MapModel(24, 16)
+    m.set_border(Edge(5, 5, "E"), int(Base.OBSTRUCTING))
+    m.set_terrain(5, 5, int(Base.OBSTRUCTING))
+    win = make_window(m)
+    move(win.view, 5.95, 5.5)  # on the wall: every read-out speaks
+    fields = [win.tile_label, win.terrain_label, win.edge_label, win.zoom_label]
+    assert all(f.text() for f in fields)
+    bar = win.statusBar()
+    spans = []
+    for f in fields:
+        left = f.mapTo(bar, f.contentsRect().topLeft()).x()
+        spans.append((left, left + f.fontMetrics().horizontalAdvance(f.text())))
+    for (_a, right), (left, _b) in zip(spans, spans[1:], strict=False):
+        assert left - right >= 10, spans
+    assert spans[-1][1] <= bar.width()

@@ -111,7 +111,10 @@ class LayersDock(QWidget):
                              "hover another tile for the line or path to it."))
         lay.addStretch(1)
         for text in self.findChildren(QLabel):  # the dock keeps its width (DockBody)
-            text.setWordWrap(True)
+            text.setWordWrap(text is not self.move_label)
+        # one line beside its box, never squeezed (a wrapped label in a row got the
+        # height of one line and lost the other: "Move (no character")
+        self.move_label.setMinimumSize(self.move_label.sizeHint())
         for spin in self.findChildren(QSpinBox):
             spin.installEventFilter(self)
         layers.visibility_changed.connect(self._show_visible)
