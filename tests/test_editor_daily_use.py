@@ -684,7 +684,7 @@ def test_the_layers_dock_shows_its_move_row_whole_at_the_default_size(make_windo
         assert w.height() >= w.sizeHint().height() - 1  # not squeezed
     label = win.layers.move_label
     assert label.height() >= label.heightForWidth(label.width())  # every line of it
-    assert "Move (no character on the tile)" == label.text()
+    assert label.text() == "Move (no character on the tile)"
     assert body.verticalScrollBar().maximum() == 0  # nothing to scroll to
 
 
