@@ -696,6 +696,7 @@ def test_the_status_read_outs_never_run_into_the_zoom(make_window):
     m.set_terrain(5, 5, int(Base.OBSTRUCTING))
     win = make_window(m)
     move(win.view, 5.95, 5.5)  # on the wall: every read-out speaks
+    settle()  # laid out
     fields = [win.tile_label, win.terrain_label, win.edge_label, win.zoom_label]
     assert all(f.text() for f in fields)
     bar = win.statusBar()

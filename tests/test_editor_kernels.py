@@ -187,7 +187,7 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
                         lambda *a, **k: calls.append(k.get("rect")) or real(*a, **k))
     layer.bind(m)
     n = layer.chunk
-    assert n == 4  # a map up to 64 a side: 4x4-tile chunks
+    assert n == 8  # a map up to 64 a side: 8x8-tile chunks
     rebuilt = []
     real_rebuild = layer._rebuild
     monkeypatch.setattr(layer, "_rebuild", lambda m, cx, cy, *a: rebuilt.append((cx, cy))
@@ -196,13 +196,13 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
     calls.clear()
     layer.refresh(Rect(16, 16, 16, 16))
     assert len(calls) == 1
-    assert sorted(rebuilt) == [(3, 3), (3, 4), (4, 3), (4, 4)]
+    assert sorted(rebuilt) == [(1, 1), (1, 2), (2, 1), (2, 2)]
     # a pair's class depends on its 2x2 block, kept with its top-left tile: a tile
     # on a chunk's last column and row changes pairs of that chunk only
     m.set_terrain(15, 15, 2)
     rebuilt.clear()
     layer.refresh(Rect(15, 15, 15, 15))
-    assert rebuilt == [(3, 3)]
+    assert rebuilt == [(1, 1)]
     chunks = {(cx, cy) for cx, cy, _plane in layer.chunks}
     for cx, cy in chunks:  # each class's halo and line in planes 2 * class and 2 * class + 1
         rect = Rect(cx * n, cy * n, min(40, (cx + 1) * n) - 1, min(40, (cy + 1) * n) - 1)
@@ -211,7 +211,7 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
                  for (x, y, plane), item in layer.chunks.items() if (x, y) == (cx, cy)}
         assert drawn == {2 * c + pen: [(np.concatenate(v) * TILE).tolist()]
                          for c, v in ref.items() for pen in (0, 1)}
-    for side, chunk in ((65, 8), (128, 8), (129, 16)):  # bigger maps, bigger chunks
+    for side, chunk in ((64, 8), (65, 16), (256, 16)):  # bigger maps, bigger chunks
         layer.bind(MapModel(side, 10))
         assert layer.chunk == chunk
 
@@ -278,7 +278,7 @@ def test_a_stroke_step_repaints_the_view_near_its_tile_not_the_whole_graph_chunk
                 self.rects.append(event.region().boundingRect())
             return False
 
-    win = make_window(MapModel(100, 100))  # the graph in 8x8-tile chunks
+    win = make_window(MapModel(64, 64))  # the graph in 8x8-tile chunks
     win.resize(1000, 800)
     win.action_map["preview_graph"].setChecked(True)
     assert win.scene.items_by_name["graph"].chunk == 8
@@ -343,7 +343,7 @@ def test_terrain_and_elevation_strokes_under_a_pinned_fan_leave_what_a_full_repa
 @pytest.mark.parametrize("tile_px", [20, 32, 48])
 def test_the_graph_in_small_chunks_draws_what_one_chunk_for_the_whole_map_draws(
         make_window, monkeypatch, tile_px):
-    """The adjacency graph on a map up to 64 a side is kept in 4x4-tile chunks;
+    """The adjacency graph on a map up to 64 a side is kept in 8x8-tile chunks;
     on screen it must not show the chunks: a chunk's white halos must not
     cover the lines and "not adjacent" ticks of the chunk drawn before it
     where their lines meet (issue 24: ticks and line ends were lost along
@@ -362,7 +362,7 @@ def test_the_graph_in_small_chunks_draws_what_one_chunk_for_the_whole_map_draws(
     QTest.keyClick(win.view, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier
                    | Qt.KeyboardModifier.ShiftModifier)  # Preview > Adjacency Graph
     graph = win.scene.items_by_name["graph"]
-    assert graph.isVisible() and graph.chunk == 4
+    assert graph.isVisible() and graph.chunk == 8
     win.view.set_zoom(tile_px / TILE)
     win.view.center_on_tile(10, 7)
     for _ in range(3):

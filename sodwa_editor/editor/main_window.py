@@ -141,6 +141,7 @@ class MainWindow(QMainWindow):
         d.loaded.connect(self._go_to_place)  # a map opened: where it was left (never on save)
         self.view.hovered.connect(self._on_hover)
         self.view.pin_requested.connect(self._pin)
+        self.view.zoom_changed.connect(self.scene.set_view_scale)
         self.set_tool("brush")
         self._sync_map_actions()
         self._update_title()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QLabel, QStatusBar
 
 from ..engine.model import MapModel
@@ -82,13 +82,23 @@ class HoverReadout(QObject):
             bar.addPermanentWidget(w)
         #: the pointer (tile units) or None when it is not over the view
         self.pos: tuple[float, float] | None = None
+        # one refresh per event-loop turn: a stroke step (the pointer moved, then the
+        # map changed under it) changes the texts once, to what the step left
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.refresh)
         view.hovered.connect(self.show_at)
         view.zoom_changed.connect(self.show_zoom)
-        document.edited.connect(self.refresh)
+        document.edited.connect(self.schedule)
 
     def show_at(self, pos: tuple[float, float] | None) -> None:
         self.pos = pos
-        self.refresh()
+        self.schedule()
+
+    def schedule(self) -> None:
+        if not self._timer.isActive():
+            self._timer.start()
 
     def refresh(self) -> None:
         """Say what is under the pointer now."""

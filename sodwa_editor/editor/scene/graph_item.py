@@ -39,10 +39,12 @@ _TICKS = np.array([(-dy / (dx * dx + dy * dy) ** 0.5 * TICK, dx / (dx * dx + dy 
                    for _n, _f, (dx, dy) in FORWARD], np.float64)
 
 
-#: maps up to this many tiles a side draw the graph in 4x4-tile chunks
-TINY_CHUNKS_UP_TO = 64
+#: maps up to this many tiles a side draw the graph in 4x4-tile chunks (none:
+#: drawn in planes, a chunk is up to six items, and such small chunks cost more
+#: in items than they save in lines; see GraphLayer.bind)
+TINY_CHUNKS_UP_TO = 0
 #: maps up to this many tiles a side draw the graph in 8x8-tile chunks
-SMALL_CHUNKS_UP_TO = 128
+SMALL_CHUNKS_UP_TO = 64
 
 Window = tuple[Rect, Any]  # a window of tiles and the adjacency rule's pair classes in it
 
@@ -89,14 +91,14 @@ class GraphLayer(ChunkedPathLayer):
         return 2 * int(style) + pen
 
     def bind(self, model: MapModel) -> None:
-        """Chunks of 4x4 tiles on maps up to TINY_CHUNKS_UP_TO a side, 8x8 up
-        to SMALL_CHUNKS_UP_TO, 16x16 above: the graph's pens are cosmetic, so
-        the pixmap of a chunk an edit touches is drawn again whole (see
-        PathChunk.set_groups), and the smaller the chunk the less a stroke
-        step draws; the fewer the items, the faster the graph is built when
-        shown (256x256: 0.2 s with 16x16 chunks against 0.6-0.9 s with 8x8;
-        64x64: 30 ms with 8x8, 45-65 ms with 4x4, as many items as 128x128
-        has with 8x8)."""
+        """Chunks of 8x8 tiles on maps up to SMALL_CHUNKS_UP_TO a side, 16x16
+        above.  The graph's pens are cosmetic, so the pixmap of a chunk an edit
+        touches is drawn again whole (see PathChunk.set_groups), and the
+        smaller the chunk the less a stroke step draws; but each chunk is up to
+        six items (its planes), and the fewer the items, the less a repaint
+        and a stroke step cost (bench/editor_latency.py, ABBA pairs: with
+        planes, 16x16 chunks on 128x128 were faster than 8x8, and 8x8 on 64x64
+        than 4x4, which 8f7fa07 had chosen for one item per chunk)."""
         side = max(model.shape)
         self.chunk = (CHUNK // 4 if side <= TINY_CHUNKS_UP_TO
                       else CHUNK // 2 if side <= SMALL_CHUNKS_UP_TO else CHUNK)

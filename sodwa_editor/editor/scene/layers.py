@@ -8,6 +8,7 @@ that the rectangle overlaps.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -165,13 +166,12 @@ class LineGroup:
     wall and its dashed core)."""
 
     def __init__(self, segments: np.ndarray, pens: Sequence[QPen],
-                 clip: QRectF | None = None, style_pens: Sequence[QPen] | None = None,
-                 ) -> None:
+                 clip: QRectF | None = None) -> None:
         self.segments = segments
         self.pens = list(pens)
         #: all the pens of the lines' style (a layer drawn in planes gives each
-        #: plane one of them: :attr:`ChunkedPathLayer.planed`)
-        self.style_pens = list(style_pens) if style_pens is not None else self.pens
+        #: plane one of them: :meth:`split`, :attr:`ChunkedPathLayer.planed`)
+        self.style_pens = self.pens
         #: per pen, the filled rectangles (n, 4: x, y, w, h) that stroke the
         #: segments, or None (drawn as lines)
         self.rects = [_segment_rects(segments, p, clip) for p in self.pens]
@@ -183,6 +183,22 @@ class LineGroup:
         self.cosmetic = any(p.isCosmetic() for p in self.pens)
         x0, y0, x1, y1 = bounds(segments)
         self.lo, self.hi = (x0, y0), (x1, y1)
+
+    def split(self) -> list[LineGroup]:
+        """One group per pen, sharing the segments and their prepared points (a
+        planed layer draws each pen in a plane of its own)."""
+        out = []
+        for pen, rects in zip(self.pens, self.rects, strict=True):
+            g = copy.copy(self)
+            g.pens, g.rects = [pen], [rects]
+            g.width, g.cosmetic = pen.widthF(), pen.isCosmetic()
+            out.append(g)
+        return out
+
+    def same_lines(self, other: LineGroup) -> bool:
+        """Whether ``other`` draws the same segments with the same pens."""
+        return (self.pens == other.pens and self.segments.shape == other.segments.shape
+                and bool(np.array_equal(self.segments, other.segments)))
 
     @property
     def lines(self) -> list[QLineF]:
@@ -252,11 +268,7 @@ class PathChunk(QGraphicsRectItem):
         ``groups``; the planes of a chunk share the extent of all its lines,
         so that a plane of a few ticks is not cut at their ends)."""
         self.groups = groups
-        extent = extent or groups
-        pad = max(g.width for g in extent) + 1
-        x0, y0 = min(g.lo[0] for g in extent), min(g.lo[1] for g in extent)
-        x1, y1 = max(g.hi[0] for g in extent), max(g.hi[1] for g in extent)
-        bounds = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
+        bounds = _extent_rect(extent or groups)
         if bounds != self.rect():
             self.setRect(bounds)  # redraws all of the old and the new rectangle
         elif changed is None:
@@ -267,6 +279,13 @@ class PathChunk(QGraphicsRectItem):
                 self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             self.update(changed.intersected(bounds))
 
+    def draws(self, groups: list[LineGroup], extent: list[LineGroup] | None) -> bool:
+        """Whether the item already draws ``groups`` over the extent of ``extent``
+        (a plane of a rebuilt chunk whose lines did not change keeps its pixmap)."""
+        return (len(groups) == len(self.groups)
+                and all(a.same_lines(b) for a, b in zip(groups, self.groups, strict=True))
+                and self.rect() == _extent_rect(extent or groups))
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         if self.min_px and tile_pixels(option, painter) < self.min_px:
@@ -274,6 +293,14 @@ class PathChunk(QGraphicsRectItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         for g in self.groups:
             g.paint(painter)
+
+
+def _extent_rect(groups: list[LineGroup]) -> QRectF:
+    """The rectangle holding the lines of ``groups``, their pens' widths and a pixel."""
+    pad = max(g.width for g in groups) + 1
+    x0, y0 = min(g.lo[0] for g in groups), min(g.lo[1] for g in groups)
+    x1, y1 = max(g.hi[0] for g in groups), max(g.hi[1] for g in groups)
+    return QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
 
 
 def points_polygon(seg: np.ndarray) -> QPolygonF:
@@ -353,6 +380,7 @@ class ChunkedPathLayer(LayerItem):
         #: the chunk items by (cx, cy), or by (cx, cy, plane) for a planed layer
         self.chunks: dict[tuple[int, ...], PathChunk] = {}
         self._planes: dict[int, QGraphicsRectItem] = {}  # plane -> the parent of its items
+        self._legible = True  # tiles are min_px or more on screen (see set_view_scale)
         self._stale = False
         self._pens: dict[Any, list[QPen]] = {}  # pens(key), made once per full redraw
 
@@ -388,7 +416,20 @@ class ChunkedPathLayer(LayerItem):
             parent.setPen(QPen(Qt.PenStyle.NoPen))
             parent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
             parent.setZValue(plane)
+            parent.setVisible(self._legible)
         return parent
+
+    def set_view_scale(self, scale: float) -> None:
+        """The map view's zoom (``scale`` screen pixels per scene unit): below
+        ``min_px`` pixels per tile the chunk items draw nothing, and a planed
+        layer hides them, so a repaint does not make and blend their cached
+        pixmaps for nothing (a rendering without a view draws them as their
+        paint decides)."""
+        legible = not self.min_px or scale * TILE >= self.min_px
+        if legible != self._legible:
+            self._legible = legible
+            for parent in self._planes.values():
+                parent.setVisible(legible)
 
     def refresh(self, rect: Rect | None) -> None:
         m = self.model
@@ -428,12 +469,12 @@ class ChunkedPathLayer(LayerItem):
                 pens = self._pens.get(key)
                 if pens is None:
                     pens = self._pens[key] = list(self.pens(key))
+                group = LineGroup(seg * TILE, pens, clip)
                 if not self.planed:
-                    planes.setdefault(0, []).append(LineGroup(seg * TILE, pens, clip))
+                    planes.setdefault(0, []).append(group)
                     continue
-                for i, pen in enumerate(pens):
-                    planes.setdefault(self.plane(key, i), []).append(
-                        LineGroup(seg * TILE, [pen], clip, pens))
+                for i, part in enumerate(group.split()):
+                    planes.setdefault(self.plane(key, i), []).append(part)
         keys = ({p: (cx, cy, p) for p in self._planes} if self.planed else {0: (cx, cy)})
         for plane, key in keys.items():  # the chunk's planes that have no lines any more
             if plane not in planes and key in self.chunks:
@@ -442,11 +483,11 @@ class ChunkedPathLayer(LayerItem):
         for plane, groups in planes.items():
             key = (cx, cy, plane) if self.planed else (cx, cy)
             old = self.chunks.get(key)
-            if old is not None:
-                old.set_groups(groups, changed, extent)
-            else:
+            if old is None:
                 self.chunks[key] = PathChunk(groups, self._plane_parent(plane), self.min_px,
                                              extent)
+            elif not (self.planed and old.draws(groups, extent)):
+                old.set_groups(groups, changed, extent)
 
     def lines(self) -> dict[tuple, list[QLineF]]:
         """All lines per pen set (merged over chunks and planes), for tests and

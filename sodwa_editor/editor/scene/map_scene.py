@@ -21,7 +21,7 @@ from ..style import TILE
 from .border_item import BorderLines, TransitionBorderMarks
 from .graph_item import GraphLayer
 from .grid_item import LABEL_MARGIN, CoordinateLabels, GridLines
-from .layers import LayerItem
+from .layers import ChunkedPathLayer, LayerItem
 from .outline_item import ElevationOutlines, TerrainOutlines, ZoneOutlines
 from .overlay_items import ShapeOverlay, cosmetic
 from .preview_items import CulpritItem, LosFanItem, PathItem, ReachItem
@@ -202,6 +202,13 @@ class MapScene(QGraphicsScene):
         labels = self.items_by_name["elevation_labels"]
         assert isinstance(labels, ElevationLabels)
         labels.set_plates(on)
+
+    def set_view_scale(self, scale: float) -> None:
+        """The map view's zoom: layers that draw nothing below a size skip their
+        items (:meth:`ChunkedPathLayer.set_view_scale`)."""
+        for item in self.items_by_name.values():
+            if isinstance(item, ChunkedPathLayer):
+                item.set_view_scale(scale)
 
     # ------------------------------------------------------------- visibility
     def set_layer_visible(self, layer: str, visible: bool) -> None:
