@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPainterPathSt
 
 from sodwa_editor.editor.scene.graph_item import FORWARD, TICK, pair_lines
 from sodwa_editor.editor.scene.kernels import keyed_links, keyed_outline, mask_segments
-from sodwa_editor.editor.scene.layers import LineGroup, _segment_rects
+from sodwa_editor.editor.scene.line_groups import LineGroup, _segment_rects
 from sodwa_editor.editor.scene.outline_item import diagonal_links, mask_outline
 from sodwa_editor.editor.style import TILE
 from sodwa_editor.engine.adjacency import pair_classes

@@ -111,7 +111,7 @@ class MaskShape:
         painter.setPen(pen)
         if self.points.size():
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # grid lines
-            # the polygon's own memory (see scene.layers.points_polygon)
+            # the polygon's own memory (see scene.line_groups.points_polygon)
             painter.drawLines(self.points.data(), self.points.size() // 2)
 
 
