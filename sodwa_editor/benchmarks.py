@@ -360,13 +360,15 @@ class BattleMetric:
     higher_is_better: bool
 
 
-def random_teams(seed: int | np.random.Generator, n: int) -> list[tuple[str, object, None]]:
+def random_teams(seed: int | np.random.Generator, n: int, roster: Any = None
+                 ) -> list[tuple[str, object, None]]:
     """Two seeded teams of ``n`` roster archetypes (the same for every run; ``seed``
-    may be a generator to draw from).  Used by the battle benchmark and the AI tests."""
+    may be a generator to draw from; ``roster``: default the shipped one).  Used by the
+    battle benchmark and the AI tests."""
     from .battle.sheet import load_roster
     from .battle.teams import team_from_dict
 
-    roster = load_roster()
+    roster = roster or load_roster()
     names = roster.names()
     rng = np.random.default_rng(seed)
     sides: list[tuple[str, object, None]] = []
@@ -374,6 +376,41 @@ def random_teams(seed: int | np.random.Generator, n: int) -> list[tuple[str, obj
         members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
                    for i in range(n)]
         doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
+        sides.append((side, team_from_dict(doc, roster), None))
+    return sides
+
+
+def ability_rosters() -> tuple[Any, Any]:
+    """The shipped roster and the same roster with every ability taken off (equal sheets
+    otherwise), for the abilities' speed ratio."""
+    import copy
+
+    from .battle.jsonfiles import read_json
+    from .battle.sheet import DEFAULT_ROSTER_PATH, roster_from_dict
+
+    doc = read_json(DEFAULT_ROSTER_PATH)
+    bare = copy.deepcopy(doc)
+    for entry in bare["characters"]:
+        entry.pop("abilities", None)
+    return roster_from_dict(doc), roster_from_dict(bare)
+
+
+def ability_teams(seed: int, n: int, roster: Any, casters: Any = None
+                  ) -> list[tuple[str, object, None]]:
+    """Two seeded teams of ``n`` archetypes of ``roster``, each with ``min(2, n)`` of the
+    archetypes that have area abilities in the shipped roster (``casters``: their names)
+    and the rest drawn from all: area abilities in both teams."""
+    from .battle.teams import team_from_dict
+
+    names = roster.names()
+    casters = casters or [a.name for a in ability_rosters()[0].archetypes if a.abilities]
+    rng = np.random.default_rng(seed)
+    sides: list[tuple[str, object, None]] = []
+    for side in ("red", "blue"):
+        picks = [casters[int(rng.integers(len(casters)))] for _ in range(min(2, n))]
+        picks += [names[int(rng.integers(len(names)))] for _ in range(n - len(picks))]
+        doc = {"format": "sodwa-team", "format_version": 1, "name": side,
+               "members": [{"id": f"m{i}", "archetype": a} for i, a in enumerate(picks)]}
         sides.append((side, team_from_dict(doc, roster), None))
     return sides
 
@@ -460,7 +497,46 @@ def run_battles(*, battles: int = 8, size: int = 32, members: int = 4,
     out.append(BattleMetric("expectimax_turn_p95_ms",
                             "expectimax AI decision (depth 2), against greedy, same map",
                             _p95_ms(searched), 200, 50, False))
-    return out + machine_references()
+    return out + ability_speed(battles, model, board, members, progress) + machine_references()
+
+
+def ability_speed(battles: int, model: Any, board: Any, members: int,
+                  progress: TextIO | None = None) -> list[BattleMetric]:
+    """Greedy battles with area abilities in both teams (:func:`ability_teams`) and the
+    same teams with the abilities taken off, alternated battle by battle (CPU seconds),
+    and their ratio (issue 25: at least 70 %)."""
+    from .battle.ai import make_controllers
+    from .battle.loop import run_battle
+    from .battle.state import BattleState
+
+    with_roster, bare_roster = ability_rosters()
+    casters = [a.name for a in with_roster.archetypes if a.abilities]
+
+    def seconds(k: int, roster: Any) -> float:
+        state = BattleState.from_teams(model, ability_teams(k, members, roster, casters),  # type: ignore[arg-type]
+                                       seed=k, board=board)
+        t0 = time.process_time()
+        run_battle(state, make_controllers(["greedy", "greedy"], state))
+        return time.process_time() - t0
+
+    seconds(10_000, with_roster)  # warm: the abilities' code and the board's areas
+    seconds(10_000, bare_roster)
+    with_s = bare_s = 0.0
+    for k in range(battles):
+        if progress:
+            print(f"  ability battles {k + 1}/{battles} (with, then without) ...",
+                  file=progress, flush=True)
+        with_s += seconds(k, with_roster)
+        bare_s += seconds(k, bare_roster)
+    work = (f"greedy vs greedy, {members}v{members}, 2+ area-ability archetypes a side, the "
+            "benchmark's map")
+    rate_with, rate_bare = battles / with_s, battles / bare_s
+    return [BattleMetric("battles_per_s_core_abilities", work, rate_with, 25, 100, True),
+            BattleMetric("battles_per_s_core_abilities_off",
+                         "the same teams and seeds, abilities taken off", rate_bare, 25, 100,
+                         True),
+            BattleMetric("abilities_speed_ratio", "the first over the second (issue 25)",
+                         rate_with / rate_bare, 0.7, 1.0, True)]
 
 
 def _python_reference() -> float:

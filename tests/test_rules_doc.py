@@ -18,7 +18,7 @@ def defined_tests() -> set[str]:
 
 
 def decision_rows() -> dict[str, str]:
-    rows = re.findall(r"^\| ((?:AE|[LAMGRBS])\d+) \|(.*)$", RULES.read_text(encoding="utf-8"),
+    rows = re.findall(r"^\| ((?:AE|AB|[LAMGRBS])\d+) \|(.*)$", RULES.read_text(encoding="utf-8"),
                       re.M)
     return dict(rows)
 
@@ -35,8 +35,9 @@ def test_every_decision_names_existing_tests():
 
 
 def test_decision_ids_are_unique_and_numbered_in_order():
-    ids = re.findall(r"^\| (AE|[LAMGRBS])(\d+) \|", RULES.read_text(encoding="utf-8"), re.M)
+    ids = re.findall(r"^\| (AE|AB|[LAMGRBS])(\d+) \|", RULES.read_text(encoding="utf-8"), re.M)
     assert any(p == "AE" for p, _ in ids) and any(p == "S" for p, _ in ids)
-    for prefix in ("L", "A", "M", "G", "R", "B", "AE", "S"):
+    assert any(p == "AB" for p, _ in ids)
+    for prefix in ("L", "A", "M", "G", "R", "B", "AE", "S", "AB"):
         numbers = [int(n) for p, n in ids if p == prefix]
         assert numbers == list(range(1, len(numbers) + 1)), prefix

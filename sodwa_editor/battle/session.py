@@ -288,17 +288,23 @@ class BattleSession(SessionHistory):
         turn = s.turn
         apply(s, action)
         if s.result is not None or s.turn is not turn:  # the turn is over: its hash
-            h = s.state_hash()
-            if self._hpos < len(self._hashes):  # along the recorded history
-                if self._hashes[self._hpos] != h:
-                    raise RuntimeError(f"turn {s.clock.turns} re-played differently")
-            else:
-                self._hashes.append(h)
-            self._hpos += 1
-            if s.result is not None:
-                self._snapshot()  # the end: go_to_turn(turns + 1) shows it
+            self._turn_over()
         if len(s.events) >= len(self._furthest):
             self._furthest = s.events
+
+    def _turn_over(self) -> None:
+        """The turn is over (or the battle): its state hash, checked against the recorded
+        one when re-playing the history."""
+        s = self._state
+        h = s.state_hash()
+        if self._hpos < len(self._hashes):  # along the recorded history
+            if self._hashes[self._hpos] != h:
+                raise RuntimeError(f"turn {s.clock.turns} re-played differently")
+        else:
+            self._hashes.append(h)
+        self._hpos += 1
+        if s.result is not None:
+            self._snapshot()  # the end: go_to_turn(turns + 1) shows it
 
     # ------------------------------------------------------------ human answers
     def choose_actor(self, i: int) -> str | None:
@@ -318,6 +324,8 @@ class BattleSession(SessionHistory):
     def _begin(self, actor: int) -> None:
         self._pending = None
         begin_turn(self._state, actor)
+        if self._state.result is not None or self._state.turn is None:
+            self._turn_over()  # over in its upkeep (docs/rules.md AB10)
         if len(self._state.events) >= len(self._furthest):
             self._furthest = self._state.events
 

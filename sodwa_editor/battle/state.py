@@ -35,10 +35,11 @@ from ..engine.model import MapModel
 from ..engine.movement import Reach, placed_reach
 from ..engine.terrain import Crossing
 from .abilities import Ability
+from .area_abilities import abilities_for
 from .board import Board, Feature, Tile, prepare
 from .clock import Clock, Turn, first_tie_team
 from .dice import Streams
-from .events import Event
+from .events import BattleEnded, Defeated, Event
 from .jsonfiles import BattleInputError
 from .rules import Rules, default_rules
 from .sheet import Roster, Sheet, load_roster
@@ -58,6 +59,7 @@ REACH_CACHE_BYTES = 32 * 1024 * 1024
 #: ``Result.reason`` values.
 WIPED_OUT = "the other team has no character left"
 TURN_LIMIT = "turn limit (battle.max_turns)"
+BOTH_WIPED = "both teams lost their last characters to one area"
 
 
 class _Cache:
@@ -125,7 +127,10 @@ class BattleState:
         self.destroyed: list[Feature] = []
         self.events: list[Event] = []
         self.result: Result | None = None
-        self.abilities: tuple[Ability[BattleState], ...] = tuple(abilities)
+        #: The abilities given, then the roster's area abilities of the sheets (and their
+        #: effects' keeper), when some sheet has any (docs/rules.md *Abilities*).
+        self.abilities: tuple[Ability[BattleState], ...] = (tuple(abilities)
+                                                            + abilities_for(self.sheets))
         #: Abilities' own state (effects, charges, ...): immutable keys and values with a
         #: stable ``repr`` (copied shallowly with the state, part of its hash).
         self.effects: dict[Any, Any] = {}
@@ -266,6 +271,40 @@ class BattleState:
         return hit
 
     # ------------------------------------------------------------ changes (actions.py)
+    def defeat(self, i: int, by: int, *, end: bool = True) -> list[Event]:
+        """Character ``i`` is defeated: it leaves the board and the clock (B32, B35); with
+        ``end``, a team with no character left loses (B41; an area that defeats several
+        characters at once judges the end itself, AB6)."""
+        self.clock.remove(i)
+        tile = self.pos[i]
+        self.occ.pop(tile, None)
+        self.changed()
+        events: list[Event] = [Defeated(i, by, tile)]
+        if end:
+            team = self.team[i]
+            if not self.team_left(team):
+                self.result = Result(1 - team, WIPED_OUT)
+                events.append(BattleEnded(1 - team, WIPED_OUT, self.clock.turns,
+                                          self.clock.tick))
+        return events
+
+    def team_left(self, team: int) -> int:
+        """Undefeated characters of ``team``."""
+        active = self.clock.active
+        return sum(1 for j in range(len(self.pos)) if self.team[j] == team and active[j])
+
+    def end_if_wiped(self) -> list[Event]:
+        """The result once characters were defeated together (AB6): a team with none left
+        loses; both teams with none left is a draw."""
+        if self.result is not None:
+            return []
+        left = [self.team_left(0), self.team_left(1)]
+        if all(left):
+            return []
+        winner = None if not any(left) else (0 if left[0] else 1)
+        self.result = Result(winner, WIPED_OUT if winner is not None else BOTH_WIPED)
+        return [BattleEnded(winner, self.result.reason, self.clock.turns, self.clock.tick)]
+
     def changed(self) -> None:
         """Positions, defeats or terrain changed: derived data is recomputed."""
         self.revision += 1

@@ -26,8 +26,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.area_notation import AreaType
 from ..engine.model import MapModel
 from ..engine.terrain import Base
+from .ability_defs import AbilityDef
 from .attack import damage_on_hit
 from .jsonfiles import BattleInputError, PathLike, read_json, validate
 from .rules import Rules
@@ -326,6 +328,8 @@ def certain_draw(sides: Sequence[Sequence[Sheet]], rules: Rules) -> str | None:
     ``battle.max_turns`` turns (both teams' together), so a team that needs more
     hits (:func:`hits_to_win`) cannot win.  When neither can, every battle is a draw
     at the turn limit, however long it runs (docs/rules.md, B41a)."""
+    if any(s.abilities for side in sides for s in side):
+        return _certain_draw_with_areas(sides, rules)
     cap = rules.battle.max_turns
     most = cap * rules.clock.actions_per_type
     needs = [hits_to_win(sides[t], sides[1 - t], rules) for t in (0, 1)]
@@ -335,3 +339,49 @@ def certain_draw(sides: Sequence[Sequence[Sheet]], rules: Rules) -> str | None:
             f"team {t} never (an enemy takes no damage from it)" for t, n in enumerate(needs)]
     return (f"no team can win within battle.max_turns = {cap} turns ({most} attacks at most; "
             f"{', '.join(said)}): every battle will be a draw at the turn limit")
+
+
+def _area_hit(d: AbilityDef, defender: Sheet, rules: Rules) -> int:
+    """The damage one hit of area ability ``d`` deals ``defender`` (AB8: Damage
+    Reduction unless an Engulf; ``combat.min_damage``)."""
+    dr = 0 if d.spec.type is AreaType.ENGULF or d.damage_type not in rules.combat.dr_applies_to \
+        else defender.damage_reduction
+    return max(rules.combat.min_damage, d.damage - dr)
+
+
+def _certain_draw_with_areas(sides: Sequence[Sequence[Sheet]], rules: Rules) -> str | None:
+    """:func:`certain_draw` when area abilities take part (AB16): an area hits many at
+    once, so the count is per enemy.  In one turn an enemy takes at most one Basic
+    Attack and one area cast per action allowed, one landing falling object and one
+    upkeep hit of each lingering area still on the board (one caster's lingering areas
+    last at most the sum of their Durations); each team has at most
+    ``battle.max_turns`` turns.  A team whose some enemy needs more hits (its Health
+    over the most one hit of the team deals it, Basic Attack or area) cannot win."""
+    cap = rules.battle.max_turns
+    floor = rules.combat.defeated_at_or_below
+    said = []
+    for t in (0, 1):
+        attackers, defenders = sides[t], sides[1 - t]
+        lingering = max((sum(d.spec.duration or 0 for d in a.abilities if d.lingers)
+                         for a in attackers), default=0)
+        per_turn = 2 * rules.clock.actions_per_type + 1 + lingering
+        worst = 0
+        for e in defenders:
+            need = e.health - floor
+            if need <= 0:
+                continue
+            best = max([damage_on_hit(a, e, melee, rules)[1] for a in attackers
+                        for melee in (True, False)]
+                       + [_area_hit(d, e, rules) for a in attackers for d in a.abilities],
+                       default=0)
+            if best <= 0:
+                worst = -1
+                break
+            worst = max(worst, -(-need // best))
+        if 0 <= worst <= cap * per_turn:
+            return None
+        said.append(f"team {t} never (an enemy takes no damage from it)" if worst < 0 else
+                    f"team {t} needs {worst} hits on one enemy, {cap * per_turn} at most")
+    return (f"no team can win within battle.max_turns = {cap} turns ({', '.join(said)}; "
+            "an area may hit many at once, no enemy more than once a turn for each way it "
+            "can be hit): every battle will be a draw at the turn limit")

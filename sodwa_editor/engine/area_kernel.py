@@ -25,24 +25,29 @@ NO_PASS = 1 << 30
 
 
 @njit(cache=True, nogil=True)
-def _cost(c, payable):  # pragma: no cover - compiled
-    """Walls to break to pass a feature of coded class ``c`` (0: not blocked)."""
+def _cost(c, payable, d):  # pragma: no cover - compiled
+    """Damage needed to pass a feature of coded class ``c`` whose Durability left is
+    ``d`` (0: not blocked; :data:`NO_PASS`: no damage passes it)."""
     if (c & 3) != 2:
         return 0
-    return 1 if payable else NO_PASS
+    return d if payable else NO_PASS
 
 
 @njit(cache=True, nogil=True)
-def blast_walk(ax, ay, bx, by, tcs, ecs, scs, k, tg, damage, durability, walls_t, walls_e,
-               walls_s):  # pragma: no cover - compiled
+def blast_walk(ax, ay, bx, by, tcs, ecs, scs, k, tg, damage, dur_t, dur_e, dur_s, walls_t,
+               walls_e, walls_s, hit_t, hit_e, hit_s):  # pragma: no cover - compiled
     """Walk the centre-to-centre line from tile A to tile B on layer ``k`` of the stacked
     terrain contexts and say whether it arrives.
 
     ``damage < 0``: the line stops at the first blocking feature.  Otherwise it breaks
     through Obstructing walls (a blocked tile whose reason is not a higher level, a
     blocked border, a corner whose cheaper way round is made of such walls), paying
-    ``durability`` per wall, while it has more damage left than the wall needs; the
-    walls it pays for are flagged in ``walls_t[y, x]``, ``walls_e``, ``walls_s``.
+    each wall's Durability left (``dur_t[y, x]`` of a tile, ``dur_e``, ``dur_s`` of a
+    border) while it has at least as much damage left as the wall needs; the walls it
+    pays for are flagged in ``walls_t[y, x]``, ``walls_e``, ``walls_s``.  A tile or
+    border that stops it with damage left takes that damage: ``hit_t``, ``hit_e``,
+    ``hit_s`` keep the most any line brought to each such wall (a corner it cannot
+    pass takes none: the line only grazes the walls that meet there).
 
     Returns ``(left, impeded, kind, rx, ry, side)``: the damage left on arriving
     (``0`` without damage), ``-1`` when the line does not arrive; whether it crossed
@@ -80,7 +85,7 @@ def blast_walk(ax, ay, bx, by, tcs, ecs, scs, k, tg, damage, durability, walls_t
         if step < 0:
             ex = cx + ox
             c = ecs[k, cy, ex]
-            cost = _cost(c, True)
+            cost = _cost(c, True, dur_e[cy, ex])
             kind = R_BORDER
             rx = ex
             ry = cy
@@ -90,7 +95,7 @@ def blast_walk(ax, ay, bx, by, tcs, ecs, scs, k, tg, damage, durability, walls_t
         elif step > 0:
             ey = cy + oy
             c = scs[k, ey, cx]
-            cost = _cost(c, True)
+            cost = _cost(c, True, dur_s[ey, cx])
             kind = R_BORDER
             rx = cx
             ry = ey
@@ -112,12 +117,14 @@ def blast_walk(ax, ay, bx, by, tcs, ecs, scs, k, tg, damage, durability, walls_t
             ry = max(cy, qy)
             cost = 0
             if c == 2:
-                cost_r = _cost(ecs[k, cy, ex], True) + _cost(tr, (tr >> 2) != R_ELEVATION) \
-                    + _cost(scs[k, ey, qx], True)
-                cost_s = _cost(scs[k, ey, cx], True) + _cost(ts, (ts >> 2) != R_ELEVATION) \
-                    + _cost(ecs[k, qy, ex], True)
+                cost_r = _cost(ecs[k, cy, ex], True, dur_e[cy, ex]) \
+                    + _cost(tr, (tr >> 2) != R_ELEVATION, dur_t[cy, qx]) \
+                    + _cost(scs[k, ey, qx], True, dur_s[ey, qx])
+                cost_s = _cost(scs[k, ey, cx], True, dur_s[ey, cx]) \
+                    + _cost(ts, (ts >> 2) != R_ELEVATION, dur_t[qy, cx]) \
+                    + _cost(ecs[k, qy, ex], True, dur_e[qy, ex])
                 cost = min(cost_r, cost_s)
-                if pay and cost < NO_PASS and left >= cost * durability:
+                if pay and cost < NO_PASS and left >= cost:
                     if cost_r <= cost_s:  # the way round by R: edge P|R, tile R, edge R|Q
                         if (ecs[k, cy, ex] & 3) == 2:
                             walls_e[cy, ex] = True
@@ -141,8 +148,13 @@ def blast_walk(ax, ay, bx, by, tcs, ecs, scs, k, tg, damage, durability, walls_t
         if (c & 3) == 2:
             if not pay or cost >= NO_PASS:
                 return -1, imp, kind, rx, ry, side
-            need = cost * durability
+            need = cost
             if left < need:
+                if kind == R_BORDER:
+                    if side == SIDE_E:
+                        hit_e[ry, rx] = max(hit_e[ry, rx], left)
+                    else:
+                        hit_s[ry, rx] = max(hit_s[ry, rx], left)
                 return -1, imp, R_DURABILITY, rx, ry, side
             if kind == R_BORDER:
                 if side == SIDE_E:
@@ -155,8 +167,10 @@ def blast_walk(ax, ay, bx, by, tcs, ecs, scs, k, tg, damage, durability, walls_t
         if cx == bx and cy == by:
             t = tg[cy, cx]
             if (t & 3) == 2:  # a wall as the end tile: nothing stands there (L12)
-                if pay and left >= durability:
+                if pay and left >= dur_t[cy, cx]:
                     walls_t[cy, cx] = True
+                elif pay:
+                    hit_t[cy, cx] = max(hit_t[cy, cx], left)
                 return -1, imp, R_TARGET, cx, cy, SIDE_NONE
             return left, imp, R_NONE, -1, -1, SIDE_NONE
         t = tcs[k, cy, cx]
@@ -165,18 +179,19 @@ def blast_walk(ax, ay, bx, by, tcs, ecs, scs, k, tg, damage, durability, walls_t
         if (t & 3) == 2:
             if not pay or (t >> 2) == R_ELEVATION:
                 return -1, imp, t >> 2, cx, cy, SIDE_NONE
-            if left < durability:
+            if left < dur_t[cy, cx]:
+                hit_t[cy, cx] = max(hit_t[cy, cx], left)
                 return -1, imp, R_DURABILITY, cx, cy, SIDE_NONE
             walls_t[cy, cx] = True
-            left -= durability
+            left -= dur_t[cy, cx]
             if left == 0:
                 return -1, imp, R_SPENT, cx, cy, SIDE_NONE
 
 
 @njit(cache=True, nogil=True)
-def lines_from(ax, ay, x0, y0, mask, ctx, tcs, ecs, scs, tg, damage, durability,
-               left, imp, rkind, rx, ry, rside, walls_t, walls_e,
-               walls_s):  # pragma: no cover - compiled
+def lines_from(ax, ay, x0, y0, mask, ctx, tcs, ecs, scs, tg, damage, dur_t, dur_e, dur_s,
+               left, imp, rkind, rx, ry, rside, walls_t, walls_e, walls_s, hit_t, hit_e,
+               hit_s):  # pragma: no cover - compiled
     """:func:`blast_walk` from tile A to every tile ``(x0 + i, y0 + j)`` with
     ``mask[j, i]`` set, on the layer ``ctx[y, x]`` of the tile's level: ``left[j, i]``
     (-1 where the line does not arrive), ``imp[j, i]`` and the stopping feature in
@@ -188,8 +203,8 @@ def lines_from(ax, ay, x0, y0, mask, ctx, tcs, ecs, scs, tg, damage, durability,
                 continue
             x = x0 + i
             y = y0 + j
-            out = blast_walk(ax, ay, x, y, tcs, ecs, scs, ctx[y, x], tg, damage, durability,
-                             walls_t, walls_e, walls_s)
+            out = blast_walk(ax, ay, x, y, tcs, ecs, scs, ctx[y, x], tg, damage, dur_t,
+                             dur_e, dur_s, walls_t, walls_e, walls_s, hit_t, hit_e, hit_s)
             left[j, i] = out[0]
             imp[j, i] = out[1]
             rkind[j, i] = out[2]

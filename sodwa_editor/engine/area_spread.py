@@ -10,7 +10,7 @@ codes, turned into a Reason only when asked for, :func:`resolve`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,12 +40,14 @@ Keep = Callable[[np.ndarray, np.ndarray], np.ndarray]
 class Reached:
     """Tiles reached (with the damage left, 0 without damage) and those stopped (with
     why); ``impeded``: reached by a line through impeding terrain; ``walls``: the walls
-    a Blast broke on the way."""
+    a Blast broke on the way; ``hits``: the damage a Blast left in walls it met and did
+    not break (the most any of its lines brought to each)."""
 
     left: dict[Tile, int] = field(default_factory=dict)
     stopped: dict[Tile, Why] = field(default_factory=dict)
     impeded: set[Tile] = field(default_factory=set)
     walls: set[Wall] = field(default_factory=set)
+    hits: dict[Wall, int] = field(default_factory=dict)
 
     def merge(self, other: Reached) -> None:
         """Add ``other``: a tile reached by either is reached with the most damage left;
@@ -58,9 +60,74 @@ class Reached:
                 self.stopped.setdefault(t, r)
         self.impeded |= other.impeded
         self.walls |= other.walls
+        for w, v in other.hits.items():
+            if v > self.hits.get(w, 0):
+                self.hits[w] = v
         if other.left:
             for t in other.left.keys() & self.stopped.keys():
                 del self.stopped[t]
+
+
+class Durability:
+    """The Durability left of every wall a Blast may meet (AE8): ``durability`` each
+    (the rules' ``terrain.obstruction_damage_threshold``) less the damage ``worn`` it
+    has taken already (``{wall: damage}``; B39 adds damage up), at least 1 (a wall at
+    its Durability is destroyed), as the kernels' arrays: ``tile[y, x]``, ``east[y,
+    x]`` and ``south[y, x]`` (the border on that edge of the tile)."""
+
+    __slots__ = ("full", "tile", "east", "south")
+
+    def __init__(self, model: MapModel, durability: int,
+                 worn: Mapping[Wall, int] | None = None) -> None:
+        h, w = model.height, model.width
+        self.full = durability
+        self.tile = np.full((h, w), durability, np.int64)
+        self.east = np.full((h, max(0, w - 1)), durability, np.int64)
+        self.south = np.full((max(0, h - 1), w), durability, np.int64)
+        for wall, damage in (worn or {}).items():
+            left = max(1, durability - int(damage))
+            if wall[0] == "tile":
+                self.tile[wall[2], wall[1]] = left
+            elif wall[3] == "E":
+                self.east[wall[2], wall[1]] = left
+            else:
+                self.south[wall[2], wall[1]] = left
+
+    @classmethod
+    def uniform(cls, model: MapModel, durability: int) -> Durability:
+        """``durability`` for every wall of ``model`` (kept for the map's size: read only)."""
+        key = (model.height, model.width, durability)
+        hit = _UNIFORM.get(key)
+        if hit is None:
+            if len(_UNIFORM) >= 16:
+                _UNIFORM.clear()
+            hit = _UNIFORM[key] = cls(model, durability)
+        return hit
+
+    def of(self, wall: Wall) -> int:
+        """The Durability left of ``wall``."""
+        if wall[0] == "tile":
+            return int(self.tile[wall[2], wall[1]])
+        return int((self.east if wall[3] == "E" else self.south)[wall[2], wall[1]])
+
+    def at(self, kind: int, x: int, y: int, side: int) -> int:
+        """The Durability left of the wall a stopped line's code names (a tile or a
+        border; a corner's walls: the full Durability)."""
+        if kind == lk.R_CORNER or x < 0:
+            return self.full
+        if side == lk.SIDE_E:
+            return int(self.east[y, x])
+        if side == lk.SIDE_S:
+            return int(self.south[y, x])
+        if self.tile.shape[0] > y >= 0 and self.tile.shape[1] > x:
+            return int(self.tile[y, x])
+        return self.full
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.tile, self.east, self.south
+
+
+_UNIFORM: dict[tuple[int, int, int], Durability] = {}
 
 
 def resolve(model: MapModel, tile: Tile, why: Why) -> Reason:
@@ -174,7 +241,7 @@ def _flood_stops(model: MapModel, sources: list[tuple[Tile, int, int]], at: tupl
         out.stopped.update(dict.fromkeys(_tiles(other, x0, y0), (LEVEL,)))
         missed = missed & ~other
     inp = los_inputs(model)
-    flags = _wall_flags(model)
+    flags, hits, durable = _NO_FLAGS, _NO_HITS, _NO_HITS  # (a flood's lines do not pay)
     for (sx, sy), reach, _ in sorted(sources, key=lambda s: -s[1]):
         own = np.zeros(missed.shape, bool)
         own[max(0, sy - reach - y0):sy + reach + 1 - y0,
@@ -187,10 +254,10 @@ def _flood_stops(model: MapModel, sources: list[tuple[Tile, int, int]], at: tupl
         left = np.empty(own.shape, np.int64)
         imp = np.zeros(own.shape, np.int64)
         rk, rx, ry, rs = (np.zeros(own.shape, np.int64) for _ in range(4))
-        ak.lines_from(sx, sy, x0, y0, own, ctx, tcs, ecs, scs, inp.target, -1, 0, left, imp,
-                      rk, rx, ry, rs, *flags)
+        ak.lines_from(sx, sy, x0, y0, own, ctx, tcs, ecs, scs, inp.target, -1, *durable,
+                      left, imp, rk, rx, ry, rs, *flags, *hits)
         out.stopped.update(dict.fromkeys(_tiles(own & (left >= 0), x0, y0), (PATH, reach)))
-        _line_stops(own & (left < 0), (x0, y0), (rk, rx, ry, rs), 0, out)
+        _line_stops(own & (left < 0), (x0, y0), (rk, rx, ry, rs), None, out)
 
 
 def _tiles(mask: np.ndarray, x0: int, y0: int) -> list[Tile]:
@@ -200,17 +267,42 @@ def _tiles(mask: np.ndarray, x0: int, y0: int) -> list[Tile]:
 
 
 def _line_stops(mask: np.ndarray, at: tuple[int, int], codes: tuple[np.ndarray, ...],
-                durability: int, out: Reached) -> None:
-    """The kernels' stop codes of the tiles of ``mask`` into ``out.stopped``."""
+                durability: Durability | None, out: Reached) -> None:
+    """The kernels' stop codes of the tiles of ``mask`` into ``out.stopped`` (with the
+    Durability left of the wall that stopped each line, for its reason)."""
     at_mask = [c[mask].tolist() for c in codes]
     for t, k, x, y, side in zip(_tiles(mask, *at), *at_mask, strict=True):
-        out.stopped.setdefault(t, (k, x, y, side, durability))
+        d = 0 if durability is None else durability.at(k, x, y, side)
+        out.stopped.setdefault(t, (k, x, y, side, d))
 
 
 def _wall_flags(model: MapModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     h, w = model.height, model.width
     return (np.zeros((h, w), bool), np.zeros((h, max(0, w - 1)), bool),
             np.zeros((max(0, h - 1), w), bool))
+
+
+def _wall_hits(model: MapModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    h, w = model.height, model.width
+    return (np.zeros((h, w), np.int64), np.zeros((h, max(0, w - 1)), np.int64),
+            np.zeros((max(0, h - 1), w), np.int64))
+
+
+#: Stand-ins for the wall arrays of lines that do not pay (never read or written).
+_NO_FLAGS = (np.zeros((1, 1), bool), np.zeros((1, 1), bool), np.zeros((1, 1), bool))
+_NO_HITS = (np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64))
+
+
+def _hits_of(arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> dict[Wall, int]:
+    t, e, s = arrays
+    out: dict[Wall, int] = {}
+    for y, x in zip(*np.nonzero(t), strict=True):
+        out[("tile", int(x), int(y))] = int(t[y, x])
+    for y, x in zip(*np.nonzero(e), strict=True):
+        out[("border", int(x), int(y), "E")] = int(e[y, x])
+    for y, x in zip(*np.nonzero(s), strict=True):
+        out[("border", int(x), int(y), "S")] = int(s[y, x])
+    return out
 
 
 def _walls_of(flags: tuple[np.ndarray, np.ndarray, np.ndarray]) -> set[Wall]:
@@ -224,12 +316,16 @@ def _walls_of(flags: tuple[np.ndarray, np.ndarray, np.ndarray]) -> set[Wall]:
 
 
 def line_reach(model: MapModel, sources: list[tuple[Tile, int, int]], *, pay: bool,
-               durability: int, level: int | None = None,
+               durability: int | Durability, level: int | None = None,
                keep: Keep | None = None) -> Reached:
     """AE3, AE5-AE8: every tile within each source's reach in steps that the straight
     line from the source reaches (blocked by walls and higher ground as a line of sight
     is, never by characters); with ``pay`` a Blast breaks through Obstructing walls by
-    spending ``durability`` of its damage per wall (the sources' third value)."""
+    spending each wall's Durability left (``durability``: one for every wall, or a
+    :class:`Durability`) of its damage (the sources' third value), and a tile or border
+    that stops it keeps the damage it had left (``hits``)."""
+    if not isinstance(durability, Durability):
+        durability = Durability.uniform(model, durability)
     out = Reached()
     if not sources:
         return out
@@ -238,7 +334,9 @@ def line_reach(model: MapModel, sources: list[tuple[Tile, int, int]], *, pay: bo
     if level is not None:
         mask = full & (model.elevation[y0:y0 + full.shape[0], x0:x0 + full.shape[1]] == level)
     inp = los_inputs(model)
-    flags = _wall_flags(model)
+    flags = _wall_flags(model) if pay else _NO_FLAGS  # (written only by a Blast that pays)
+    hits = _wall_hits(model) if pay else _NO_HITS
+    durable = durability.arrays()
     shape = mask.shape
     for (sx, sy), reach, damage in sources:
         own = np.zeros(shape, bool)
@@ -250,7 +348,8 @@ def line_reach(model: MapModel, sources: list[tuple[Tile, int, int]], *, pay: bo
         imp = np.zeros(shape, np.int64)
         rk, rx, ry, rs = (np.zeros(shape, np.int64) for _ in range(4))
         ak.lines_from(sx, sy, x0, y0, own, ctx, tcs, ecs, scs, inp.target,
-                      damage if pay else -1, durability, left, imp, rk, rx, ry, rs, *flags)
+                      damage if pay else -1, *durable, left, imp, rk, rx, ry, rs, *flags,
+                      *hits)
         one = Reached()
         hit = own & (left >= 0)
         one.left = dict(zip(_tiles(hit, x0, y0), left[hit].tolist() if pay else
@@ -263,7 +362,9 @@ def line_reach(model: MapModel, sources: list[tuple[Tile, int, int]], *, pay: bo
             out.left, out.stopped, out.impeded = one.left, one.stopped, one.impeded
     for t in _tiles(full & ~mask, x0, y0):
         out.stopped.setdefault(t, (LEVEL,))
-    out.walls = _walls_of(flags)
+    if pay:
+        out.walls = _walls_of(flags)
+        out.hits = {w: d for w, d in _hits_of(hits).items() if w not in out.walls}
     return out
 
 

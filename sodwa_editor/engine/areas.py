@@ -26,7 +26,7 @@ import numpy as np
 from . import adjacency as adj
 from .area_line import walk_line
 from .area_notation import AreaSpec, AreaType, Shape
-from .area_spread import Keep, Reached, Wall, Why, flood_reach, line_reach, resolve
+from .area_spread import Durability, Keep, Reached, Wall, Why, flood_reach, line_reach, resolve
 from .distance import METRICS, distance
 from .los import LosBoard, Reason
 from .model import MapModel
@@ -88,6 +88,8 @@ class Area:
     each affected tile (a Blast spends it on walls), when a damage was given;
     ``impeded``: affected tiles reached by a straight line through impeding terrain;
     ``walls``: the walls a Blast broke (``("tile", x, y)``, ``("border", x, y, side)``);
+    ``wall_damage``: the damage a Blast left in a tile or border that stopped it
+    without breaking (the most any of its lines brought: AE8);
     ``line``: the tiles of a Line, Rail or Cone's line, in order."""
 
     spec: AreaSpec
@@ -101,6 +103,7 @@ class Area:
     impeded: frozenset[Tile] = frozenset()
     walls: tuple[Wall, ...] = ()
     line: tuple[Tile, ...] = field(default=())
+    wall_damage: Mapping[Wall, int] = field(default_factory=dict)
 
     #: the map the reasons are worded from (read when :attr:`stopped` is first asked for)
     model: MapModel | None = field(default=None, repr=False, compare=False)
@@ -125,20 +128,23 @@ class Area:
         if self.damage is not None:
             out["damage"] = [[x, y, self.damage[(x, y)]] for x, y in self.affected]
             out["walls"] = [list(w) for w in self.walls]
+            if self.wall_damage:
+                out["wall_damage"] = [[*w, d] for w, d in sorted(self.wall_damage.items())]
         return out
 
 
 def area(model: MapModel, spec: AreaSpec, caster: Tile, *, target: Tile | None = None,
          direction: str | None = None, chosen: Sequence[Tile] = (), damage: int | None = None,
          durability: int = 3, metric: str = "chebyshev", occupied: Sequence[Tile] = (),
-         falling_indoors: bool = False) -> Area:
+         falling_indoors: bool = False, worn: Mapping[Wall, int] | None = None) -> Area:
     """The tiles the area ``spec`` cast from ``caster`` reaches.
 
     ``target``: the tile aimed at (a Line's end, the point of origin of a Sphere, Disk
     or Cube with a Range, the direction of a Rail, Cone or Ray); ``direction``: a
     compass name instead (``"NE"``); ``chosen``: a Specified area's tiles or a Trail's
     tiles in order; ``damage``: a Blast's damage, spent on the walls it breaks
-    (``durability`` each: the rules' ``terrain.obstruction_damage_threshold``);
+    (``durability`` each: the rules' ``terrain.obstruction_damage_threshold``, less
+    the damage ``worn`` of a wall damaged already: ``{wall: damage}``, B39);
     ``metric``: the rules' ``targeting.range_metric`` for Range; ``occupied``: the
     characters' tiles (they block the line of sight a point of origin at Range needs,
     never the area itself); ``falling_indoors``: the rules key
@@ -159,8 +165,11 @@ def area(model: MapModel, spec: AreaSpec, caster: Tile, *, target: Tile | None =
     if model.registry[int(model.terrain[caster[1], caster[0]])].los.label == "blocked":
         return Area(spec, caster, None, refused=f"the caster's tile ({caster[0]}, "
                     f"{caster[1]}) is Obstructing: nothing stands there")
-    q = _Query(model, spec, caster, target, direction, tuple(chosen), damage, durability,
-               metric, tuple(occupied))
+    if durability < 1:
+        raise AreaError(f"durability {durability} is below 1")
+    q = _Query(model, spec, caster, target, direction, tuple(chosen), damage,
+               Durability(model, durability, worn) if worn else durability, metric,
+               tuple(occupied))
     if spec.type is AreaType.FALLING and model.setting == "indoor" and not falling_indoors:
         return q.refuse(None, "an indoor map: nothing falls through its ceiling (rules key "
                               "areas.falling_indoors)")
@@ -181,7 +190,7 @@ class _Query:
     direction: str | None
     chosen: tuple[Tile, ...]
     damage: int | None
-    durability: int
+    durability: int | Durability
     metric: str
     occupied: tuple[Tile, ...]
 
@@ -236,7 +245,8 @@ class _Query:
                     damage=None if self.damage is None else dict(reached.left),
                     impeded=frozenset(reached.impeded & set(reached.left)),
                     walls=tuple(sorted(reached.walls)) if self.pay else (),
-                    line=tuple(line), model=self.model)
+                    line=tuple(line), model=self.model,
+                    wall_damage=dict(reached.hits) if self.pay else {})
 
 
 def _dmg(q: _Query) -> int:

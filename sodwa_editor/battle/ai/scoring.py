@@ -43,7 +43,7 @@ from ..attack import Situation, difficulty_and_damage, is_aware
 from ..clock import ActionType, move_after_attack
 from ..kernels import METRICS
 from ..loop import View
-from . import approach
+from . import ability_plans, approach
 from . import kernels as k
 from . import plan_passes as pp
 from .memo import Memo
@@ -399,5 +399,9 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
             return (Move((int(dx[t]), int(dy[t]))),)
         return (Move((int(dx[t]), int(dy[t]))), Attack(f.enemies[b]))
 
-    return [Plan(float(utility[r]), r, partial(steps, r), float(stay[r]))
-            for r in ranked.tolist()]
+    out = [Plan(float(utility[r]), r, partial(steps, r), float(stay[r]))
+           for r in ranked.tolist()]
+    if view.has_abilities:  # the area abilities' plans (docs/battle-ai.md, Abilities)
+        out = ability_plans.merge(out, ability_plans.ability_plans(
+            view, f, weights, kind, tile, utility, dx, dy), limit)
+    return out
