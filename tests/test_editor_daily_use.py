@@ -98,11 +98,11 @@ def _obstruction_room() -> MapModel:
     return m
 
 
-@pytest.mark.parametrize("gesture", ["click", "fill", "plateau", "stair", "escape"])
+@pytest.mark.parametrize("gesture", ["click", "fill", "plateau", "stair", "escape", "undo"])
 def test_the_status_bar_reads_the_map_after_every_edit_without_a_move(make_window, gesture):
     """The terrain read-out follows the document, not only the pointer: after a
-    click edit, a fill, a plateau, a stair or Escape it says what the tile is
-    now, with the pointer still (it kept the state before the edit until the
+    click edit, a fill, a plateau, a stair, Escape or Ctrl+Z it says what the
+    tile is now, with the pointer still (it kept the state before the edit until the
     mouse moved, and the designer clicked a cycling tool once too often)."""
     win = make_window(_obstruction_room())
     view = win.view
@@ -137,6 +137,18 @@ def test_the_status_bar_reads_the_map_after_every_edit_without_a_move(make_windo
         release(view, 7.95, 2.5)
         assert win.document.model.transition[2, 7]
         assert label.text() == "clear, level 0 transition"
+    elif gesture == "undo":
+        key(win, Qt.Key.Key_B)
+        win.state.set("terrain_id", int(Base.IMPEDING))
+        move(view, 2.5, 2.5)
+        press(view, 2.5, 2.5)
+        release(view, 2.5, 2.5)
+        assert label.text() == "impeding, level 0"
+        key(win, Qt.Key.Key_Z, CTRL)  # Edit > Undo, the pointer still
+        assert win.document.model.terrain[2, 2] == 0
+        assert label.text() == "clear, level 0"
+        key(win, Qt.Key.Key_Y, CTRL)  # Edit > Redo
+        assert label.text() == "impeding, level 0"
     else:
         key(win, Qt.Key.Key_B)
         win.state.set("terrain_id", int(Base.IMPEDING))
@@ -286,36 +298,61 @@ def _minimap_image(win):
     return minimap, minimap.grab().toImage(), minimap.map_rect()
 
 
-def test_the_minimap_draws_walls_and_characters_as_tile_sized_dots_inside_it(make_window):
+@pytest.mark.parametrize("side", [64, 200])
+def test_the_minimap_draws_walls_and_characters_as_tile_sized_dots_inside_it(make_window, side):
+    """Walls in black; each character a dot its tile's width (at least 3 px),
+    outline and smoothing included, inside the map and over the view's frame
+    (dots were two tiles wide, and a dot on the map's edge spilled out of it
+    under the frame).  On 64x64 a tile is wider than 3 px; on 200x200 it is not,
+    and a dot at a corner is moved inward to lie inside the map."""
     from sodwa_editor.engine.model import Character
 
-    m = MapModel(64, 64)
-    for y in range(10, 50):
-        m.set_border(Edge(31, y, "E"), int(Base.OBSTRUCTING))  # a wall at x = 32
-    m.put_character(Character("nw", "red", 0, 0))
-    m.put_character(Character("se", "red", 63, 63))
-    m.put_character(Character("mid", "red", 12, 30))
-    win = make_window(m)
-    win.docks["minimap"].resize(300, 300)
-    minimap, image, r = _minimap_image(win)
-    s = r.width() / 64
+    def walled() -> MapModel:
+        m = MapModel(side, side)
+        for y in range(10, 50):
+            m.set_border(Edge(31, y, "E"), int(Base.OBSTRUCTING))  # a wall at x = 32
+        return m
+
+    images = []
+    for people in (False, True):
+        m = walled()
+        if people:
+            m.put_character(Character("nw", "red", 0, 0))
+            m.put_character(Character("se", "red", side - 1, side - 1))
+            m.put_character(Character("mid", "red", 12, 30))
+        win = make_window(m)
+        win.view.setFocus()
+        key(win, Qt.Key.Key_0, CTRL)  # the whole map in the view: its frame on the map's edge
+        minimap, image, r = _minimap_image(win)
+        images.append(image)
+        # (left open: closed, it would leave its layout to the next window)
+    bare, image = images
+    s = r.width() / side
+    assert (s > 3) == (side == 64)  # the dot a tile wide on 64x64; 3 px on 200x200
+    wide = max(s, 3.0)
+    assert bare.size() == image.size()
 
     def px(fx: float, fy: float):
         return image.pixelColor(int(r.left() + fx * s), int(r.top() + fy * s))
 
     assert px(32, 30).lightness() < 60  # the wall, black
     assert px(32, 5).lightness() > 150 and px(28, 30).lightness() > 150  # clear ground
-    red = [[image.pixelColor(x, y).red() > 150 and image.pixelColor(x, y).green() < 90
-            for x in range(image.width())] for y in range(image.height())]
-    for cx, cy in ((0.5, 0.5), (63.5, 63.5), (12.5, 30.5)):
+    assert minimap.view_rect().adjusted(-2, -2, 2, 2).contains(r)  # the frame on the edge
+    for cx, cy in ((0.5, 0.5), (side - 0.5, side - 0.5), (12.5, 30.5)):
         x0, y0 = int(r.left() + cx * s), int(r.top() + cy * s)
-        row = [x for x in range(image.width()) if red[y0][x] and abs(x - x0) < 3 * s + 6]
-        col = [y for y in range(image.height()) if red[y][x0] and abs(y - y0) < 3 * s + 6]
-        assert row and col, (cx, cy)
-        width, height = max(row) - min(row) + 1, max(col) - min(col) + 1
-        assert width <= max(s, 5) + 1 and height <= max(s, 5) + 1  # a tile, not three
-        assert min(row) > 0 and max(row) < image.width() - 1  # never cut at the edge
-        assert min(col) > 0 and max(col) < image.height() - 1
+        dot = [(x, y) for x in range(x0 - 12, x0 + 13) for y in range(y0 - 12, y0 + 13)
+               if 0 <= x < image.width() and 0 <= y < image.height()
+               and image.pixel(x, y) != bare.pixel(x, y)]  # what the character changed
+        assert dot, (cx, cy)
+        xs, ys = [x for x, _ in dot], [y for _, y in dot]
+        # a tile wide: its pixels, a part of the pixels on either side
+        assert max(xs) - min(xs) + 1 <= wide + 2 and max(ys) - min(ys) + 1 <= wide + 2, \
+            (cx, cy, s, min(xs), max(xs), min(ys), max(ys))
+        assert int(r.left()) <= min(xs) and max(xs) <= int(r.right()), (cx, cy)  # inside
+        assert int(r.top()) <= min(ys) and max(ys) <= int(r.bottom()), (cx, cy)
+        red = [(x, y) for x, y in dot if image.pixelColor(x, y).red() > 150
+               and image.pixelColor(x, y).green() < 90]
+        assert len(red) >= 4, (cx, cy)  # in the team colour, in sight over the frame
 
 
 # ---------------------------------------------------------------------- fill
@@ -612,7 +649,7 @@ def test_export_png_and_the_pack_open_in_the_maps_folder(make_window, tmp_path, 
 
 
 def test_the_map_pack_dialog_takes_rules_and_roster_as_sodwa_pack_build(
-        make_window, tmp_path, monkeypatch, capsys):
+        make_window, tmp_path, monkeypatch, capsys, qtbot):
     """Export Map Pack has the rules and roster files of ``sodwa pack build
     --rules/--roster``: a wrong file is refused with the command's own one-line
     message as soon as it is typed, and the pack carries the files given."""
@@ -657,8 +694,10 @@ def test_the_map_pack_dialog_takes_rules_and_roster_as_sodwa_pack_build(
         QTest.mouseClick(ok, LEFT)
         return shown, missing
 
+    from test_editor_help import _click_menu_entry
+
     answers = _in_modal(fill_in)
-    assert win.files.export_pack()  # File > Export Map Pack...
+    _click_menu_entry(win, qtbot, "File", "Export Map Pack...")
     (shown, missing), = _done(answers)
     assert shown == said
     assert missing == f"error: {tmp_path / 'none.json'}: /: file not found"

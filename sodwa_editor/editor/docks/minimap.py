@@ -12,7 +12,8 @@ it then comes back as the user left it.
 The minimap takes the document (the map it draws) and the map view it
 navigates (as Tiled's minimap takes the map document and its view).  The map
 is drawn once per edit (at most every 200 ms) and size into an image; a
-scroll of the view only draws the frame again.
+scroll of the view only draws the frame and the character dots again (over
+the frame: a character on the frame's line stays in sight).
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ FRAME = QColor(255, 255, 255)
 #: free pixels around the map in the widget
 MARGIN = 4
 #: a character's dot is a tile wide, but at least DOT_MIN and at most DOT_MAX pixels
-DOT_MIN, DOT_MAX = 5.0, 10.0
+DOT_MIN, DOT_MAX = 3.0, 10.0
+#: dots this wide or wider get a dark outline (a smaller dot would be all outline)
+DOT_OUTLINED = 6.0
 
 
 def border_segments(model: MapModel) -> dict[int, np.ndarray]:
@@ -152,17 +155,41 @@ class Minimap(QWidget):
             pts = segs * (sx, sy) + (r.left(), r.top())
             polygon = points_polygon(pts)
             p.drawLines(polygon.data(), len(pts))
-        colors = style.map_team_colors(m)
-        dot = self.dot_size() / 2
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.setPen(QPen(QColor(0, 0, 0), 1))
-        for c in m.characters.values():
-            p.setBrush(colors.get(c.team, QColor(255, 255, 255)))
-            p.drawEllipse(QPointF(r.left() + (c.x + 0.5) * sx, r.top() + (c.y + 0.5) * sy),
-                          dot, dot)
         p.end()
         self._image = image
         return image
+
+    def dot_centres(self) -> list[tuple[str, QPointF]]:
+        """Each character's team and its dot's centre in the widget: its tile's
+        centre, moved inward just enough for a dot wider than its tile to lie
+        inside the map (a dot on the map's edge was cut, and hidden under the
+        view's frame)."""
+        r = self.map_rect()
+        m = self.document.model
+        sx, sy = r.width() / m.width, r.height() / m.height
+        half = self.dot_size() / 2
+        out = []
+        for c in m.characters.values():
+            x = min(max(r.left() + (c.x + 0.5) * sx, r.left() + half), r.right() - half)
+            y = min(max(r.top() + (c.y + 0.5) * sy, r.top() + half), r.bottom() - half)
+            out.append((c.team, QPointF(x, y)))
+        return out
+
+    def _draw_dots(self, p: QPainter) -> None:
+        """The characters as dots in their team colour, a tile wide (over the
+        view's frame: a character on the frame's line stays in sight)."""
+        colors = style.map_team_colors(self.document.model)
+        size = self.dot_size()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if size >= DOT_OUTLINED:
+            p.setPen(QPen(QColor(0, 0, 0), 1))
+            half = (size - 1) / 2  # the outline inside the dot's width
+        else:
+            p.setPen(Qt.PenStyle.NoPen)
+            half = size / 2
+        for team, centre in self.dot_centres():
+            p.setBrush(colors.get(team, QColor(255, 255, 255)))
+            p.drawEllipse(centre, half, half)
 
     # --------------------------------------------------------------- events
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
@@ -177,6 +204,7 @@ class Minimap(QWidget):
         p.drawRect(frame)
         p.setPen(QPen(FRAME, 1.5))
         p.drawRect(frame)
+        self._draw_dots(p)
         p.end()
 
     def _go(self, event: QMouseEvent) -> None:
