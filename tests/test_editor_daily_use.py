@@ -298,13 +298,15 @@ def _minimap_image(win):
     return minimap, minimap.grab().toImage(), minimap.map_rect()
 
 
-@pytest.mark.parametrize("side", [64, 200])
-def test_the_minimap_draws_walls_and_characters_as_tile_sized_dots_inside_it(make_window, side):
-    """Walls in black; each character a dot its tile's width (at least 3 px),
+@pytest.mark.parametrize("side, big", [(64, False), (200, False), (64, True)])
+def test_the_minimap_draws_walls_and_characters_as_tile_sized_dots_inside_it(
+        make_window, side, big):
+    """Walls in black; each character a dot its tile's width (at least 4 px),
     outline and smoothing included, inside the map and over the view's frame
     (dots were two tiles wide, and a dot on the map's edge spilled out of it
-    under the frame).  On 64x64 a tile is wider than 3 px; on 200x200 it is not,
-    and a dot at a corner is moved inward to lie inside the map."""
+    under the frame).  In the docked minimap a tile is 3.4 px on 64x64 and 1 px
+    on 200x200 (a dot at a corner is moved inward to lie inside the map); in a
+    big floating minimap a 64x64 tile is 9 px, and so is the dot."""
     from sodwa_editor.engine.model import Character
 
     def walled() -> MapModel:
@@ -321,6 +323,10 @@ def test_the_minimap_draws_walls_and_characters_as_tile_sized_dots_inside_it(mak
             m.put_character(Character("se", "red", side - 1, side - 1))
             m.put_character(Character("mid", "red", 12, 30))
         win = make_window(m)
+        if big:
+            dock = win.docks["minimap"]
+            dock.setFloating(True)
+            dock.resize(640, 640)
         win.view.setFocus()
         key(win, Qt.Key.Key_0, CTRL)  # the whole map in the view: its frame on the map's edge
         minimap, image, r = _minimap_image(win)
@@ -328,8 +334,8 @@ def test_the_minimap_draws_walls_and_characters_as_tile_sized_dots_inside_it(mak
         # (left open: closed, it would leave its layout to the next window)
     bare, image = images
     s = r.width() / side
-    assert (s > 3) == (side == 64)  # the dot a tile wide on 64x64; 3 px on 200x200
-    wide = max(s, 3.0)
+    assert (s > 6) == big  # a big minimap: the dot a tile wide, outlined
+    wide = max(s, 4.0)
     assert bare.size() == image.size()
 
     def px(fx: float, fy: float):

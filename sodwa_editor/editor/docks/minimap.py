@@ -41,7 +41,8 @@ FRAME = QColor(255, 255, 255)
 #: free pixels around the map in the widget
 MARGIN = 4
 #: a character's dot is a tile wide, but at least DOT_MIN and at most DOT_MAX pixels
-DOT_MIN, DOT_MAX = 3.0, 10.0
+#: (a smaller dot is lost among the border specks of a busy map)
+DOT_MIN, DOT_MAX = 4.0, 10.0
 #: dots this wide or wider get a dark outline (a smaller dot would be all outline)
 DOT_OUTLINED = 6.0
 
@@ -167,7 +168,7 @@ class Minimap(QWidget):
         r = self.map_rect()
         m = self.document.model
         sx, sy = r.width() / m.width, r.height() / m.height
-        half = self.dot_size() / 2
+        half = self.dot_size() / 2 + 0.5  # and its smoothed rim
         out = []
         for c in m.characters.values():
             x = min(max(r.left() + (c.x + 0.5) * sx, r.left() + half), r.right() - half)
