@@ -406,6 +406,39 @@ def test_the_fill_preview_shows_the_new_terrain_under_tokens_and_only_where_it_c
         assert same.pixelColor(view_point(view, x, y)) == plain.pixelColor(view_point(view, x, y))
 
 
+def test_the_fill_preview_and_its_count_follow_the_click_and_undo_under_a_still_pointer(
+        make_window):
+    """After a fill click, with the pointer still, the status bar says the region
+    is now of that terrain and nothing is tinted; Ctrl+Z brings back the tint and
+    the count (the bar kept "click changes N tiles" after the click, and the
+    preview stayed away after an undo until the mouse moved)."""
+    m = MapModel(16, 12)
+    m.set_terrain(12, 8, int(Base.IMPEDING))
+    win = make_window(m)
+    view = win.view
+    view.setFocus()
+    key(win, Qt.Key.Key_F)
+    palette = win.palette_dock.list
+    row = palette.item(int(Base.IMPEDING))
+    QTest.mouseClick(palette.viewport(), LEFT, pos=palette.visualItemRect(row).center())
+    view.setFocus()
+    move(view, 3.5, 3.5)
+    preview = win.scene.fill_preview
+    assert preview.isVisible() and preview.mask_shape is not None
+    assert win.statusBar().currentMessage().startswith("Fill: click changes 191 clear")
+    press(view, 3.5, 3.5)
+    release(view, 3.5, 3.5)
+    settle()
+    assert win.document.model.terrain[3, 3] == int(Base.IMPEDING)
+    assert "already impeding" in win.statusBar().currentMessage()
+    assert preview.mask_shape is None  # nothing a click would change
+    key(win, Qt.Key.Key_Z, CTRL)  # Edit > Undo, the pointer still
+    settle()
+    assert win.document.model.terrain[3, 3] == 0
+    assert win.statusBar().currentMessage().startswith("Fill: click changes 191 clear")
+    assert preview.mask_shape is not None and preview.mask_shape.count == 191
+
+
 # --------------------------------------------------------------------- paste
 def _two_rooms() -> MapModel:
     """Room B (tiles 2..4 x 2..5) to copy, walled, its east wall impeding on row 4;

@@ -6,7 +6,8 @@ that leaks through a door gap shows before it happens, as in Tiled).
 The preview tints the region with the fill of the terrain the click paints (the
 tiles as they will be), under level numbers and tokens, and only when the
 click changes it: a region already of that terrain is left as it is (the
-status bar says so)."""
+status bar says so).  Both follow the map under a still pointer: after the
+click (the region is now of that terrain), Undo and Redo."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ class FillTool(Tool):
         self._hovered: Tile | None = None
         self._said: tuple[MaskShape, int] | None = None
         self.state.changed.connect(self._option_changed)
+        self.doc.edited.connect(self._map_changed)
 
     def shape(self, tile: Tile) -> MaskShape:
         """The region a click on ``tile`` fills, prepared for the preview."""
@@ -89,7 +91,7 @@ class FillTool(Tool):
             return
         value = 0 if ev.erase else self.state.terrain_id
         self.doc.paint_terrain(self.region((x, y)), value, "Fill Terrain")
-        self._clear()
+        # the map changed under the pointer: _map_changed shows what a click does now
 
     def hover(self, ev: ToolEvent) -> None:
         x, y = ev.tile
@@ -122,6 +124,16 @@ class FillTool(Tool):
         else:
             self.state.hint.emit(f"Fill: click changes {n} {here} tile(s) to {new} "
                                  "(right button: to clear)")
+
+    def _map_changed(self) -> None:
+        """The map changed under a still pointer (this click's fill, Undo, Redo): the
+        preview and the status bar say what a click does now (they kept saying
+        what the click just done would change)."""
+        if self.active and self._hovered is not None:
+            if self.model.in_bounds(*self._hovered):
+                self._show(self._hovered)
+            else:
+                self._clear()
 
     def _option_changed(self, name: str) -> None:
         if name == "terrain_id" and self.active and self._hovered is not None:
