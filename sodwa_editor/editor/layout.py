@@ -74,7 +74,7 @@ class WindowLayout:
         s.setValue("window/geometry", win.saveGeometry())
         s.setValue("window/state", win.saveState())
         dock = self.minimap
-        wanted = (dock.isVisible() if dock.toggleViewAction().isEnabled()
+        wanted = (not dock.isHidden() if dock.toggleViewAction().isEnabled()
                   else dock.property("wanted") is not False)
         s.setValue("view/minimap", "true" if wanted else "false")
         hidden = [n for n in LAYERS if not self.context.layers.visible[n]]

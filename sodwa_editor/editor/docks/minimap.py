@@ -235,7 +235,10 @@ def follow_map_size(dock: QDockWidget, model) -> None:
             dock.setVisible(dock.property("wanted") is not False)
         return
     if action.isEnabled():  # a big map before: remember whether it was shown
-        dock.setProperty("wanted", dock.isVisible() or dock.property("wanted") is None)
+        # not hidden, rather than visible: before the window is on screen (a run
+        # that starts on a small map) no dock is visible, and the minimap the
+        # last run left shown was taken for one the user closed
+        dock.setProperty("wanted", not dock.isHidden())
     dock.hide()
     action.setEnabled(False)
     action.setToolTip(f"Minimap: for maps of {MIN_SIDE}x{MIN_SIDE} tiles or more")
