@@ -497,6 +497,37 @@ def test_the_paste_preview_marks_the_neighbours_borders_it_would_replace(make_wi
     assert not marks.isVisible()
 
 
+def test_the_paste_count_comes_back_when_a_note_over_it_expires(make_window, qtbot,
+                                                                monkeypatch):
+    """The paste's border count is said once per change; a note shown after it
+    ("Click to place the stamp", on Ctrl+V again) hides it for a while, then the
+    count is back (the status bar stayed empty until the count changed: seen in
+    a real window, where the note lasts 6 s)."""
+    from sodwa_editor.editor import context
+
+    for kind in ("note", "brief"):
+        monkeypatch.setitem(context.MESSAGE_KINDS, kind, 150)  # their 4-6 s, shortened
+    win = make_window(_two_rooms())
+    view = win.view
+    view.setFocus()
+    key(win, Qt.Key.Key_S)
+    drag_tiles(view, [(2, 2), (3, 4), (4, 5)])  # select room B
+    key(win, Qt.Key.Key_C, CTRL)
+    key(win, Qt.Key.Key_V, CTRL)
+    move(view, 8.5, 4.5)  # on room A's west wall
+    bar = win.statusBar()
+    assert "replaces 1 border(s)" in bar.currentMessage()
+    key(win, Qt.Key.Key_V, CTRL)  # again: the note over the count
+    assert bar.currentMessage().startswith("Click to place the stamp")
+    qtbot.waitUntil(lambda: "replaces 1 border(s)" in bar.currentMessage(), timeout=3000)
+    move(view, 8.6, 4.5)  # the same count: said again only by the status bar
+    assert "replaces 1 border(s)" in bar.currentMessage()
+    key(win, Qt.Key.Key_Escape)  # out of paste mode: the count is gone for good
+    key(win, Qt.Key.Key_B)  # another tool ("Brush: ...", a brief message)
+    qtbot.wait(400)  # expired: the paste's count does not come back
+    assert bar.currentMessage() == ""
+
+
 # ------------------------------------------------------------------ previews
 def _grab(win):
     settle()

@@ -45,7 +45,7 @@ from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
 from .playtest.lock import EditingLock
 from .playtest.mode import PlaytestMode
 from .recovery import Recovery
-from .status_bar import HoverReadout
+from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .tools import TOOL_CLASSES
 from .tools.base import Tool
@@ -264,6 +264,7 @@ class MainWindow(QMainWindow):
                                         self)
         self.tile_label, self.terrain_label, self.edge_label, self.zoom_label = (
             r.tile, r.terrain, r.edge, r.zoom)
+        self.message_line = MessageLine(self.statusBar(), self.view, self)
 
     # ----------------------------------------------------------------- status
     def _on_hover(self, pos) -> None:
@@ -274,12 +275,12 @@ class MainWindow(QMainWindow):
         if kind == "note":
             self.show_note(text)
         else:
-            self.statusBar().showMessage(text, MESSAGE_KINDS[kind])
+            self.message_line.show(text, MESSAGE_KINDS[kind], hint=kind == "hint")
 
     def show_note(self, text: str) -> None:
         """Status bar message plus a short-lived note on the map beside the pointer
         (a refused edit, a resize that dropped characters)."""
-        self.statusBar().showMessage(text, MESSAGE_KINDS["note"])
+        self.message_line.show(text, MESSAGE_KINDS["note"])
         self.notes.show(text)
 
     @property

@@ -1,6 +1,8 @@
 """The status bar's read-outs of the tile under the pointer: its coordinates, its
 terrain (level, transition, indoor or outdoor) and the edge near the pointer
-with its border (:class:`HoverReadout`), and the zoom."""
+with its border (:class:`HoverReadout`), and the zoom; the message line, where
+the active tool's hint comes back when a timed message over it expires
+(:class:`MessageLine`)."""
 
 from __future__ import annotations
 
@@ -114,3 +116,29 @@ class HoverReadout(QObject):
 
     def show_zoom(self, zoom: float) -> None:
         self.zoom.setText(f"{zoom * 100:.0f}%")
+
+
+class MessageLine(QObject):
+    """The status bar's message line: timed messages (a note, a saved file) shown
+    over the active tool's hint (the paste's border count, the Fill tool's tile
+    count), which comes back when they expire.  A tool says its hint once, when
+    it changes: without this, a note shown after it (the paste's "Click to place
+    the stamp") left the line empty from its expiry until the hint changed."""
+
+    def __init__(self, bar: QStatusBar, view: MapView, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.bar, self.view = bar, view
+        self._hint = ""
+        self._tool: object = None  # the tool the hint is of (another: not shown again)
+        bar.messageChanged.connect(self._changed)
+
+    def show(self, text: str, timeout: int, hint: bool = False) -> None:
+        """Show ``text`` for ``timeout`` ms (0: until replaced); ``hint``: the active
+        tool's hint, shown again whenever a later message expires."""
+        if hint:
+            self._hint, self._tool = text, self.view.tool
+        self.bar.showMessage(text, timeout)
+
+    def _changed(self, text: str) -> None:
+        if not text and self._hint and self.view.tool is self._tool:
+            self.bar.showMessage(self._hint)
