@@ -88,6 +88,7 @@ ACTIONS = _rows(
     ("reset_layout", "Reset &Layout", None,
      "Default window size, docks and layers; map fitted"),
     ("shortcuts", "Keyboard &Shortcuts", "F1", "Every keyboard and mouse shortcut"),
+    ("legend", "&Legend", None, "What every line, fill and preview colour means"),
 )
 
 #: the tool bar texts of tools whose labels are long
@@ -111,7 +112,7 @@ MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
                "playtest_forward", "playtest_restart", "playtest_new_seed",
                "playtest_take_over", "playtest_give_back", "-", "playtest_autoplay", "-",
                "playtest_save_replay", "open_replay")),
-    ("&Help", ("shortcuts", "@help")),
+    ("&Help", ("shortcuts", "legend")),
 )
 
 #: the main tool bar (a short bar: it fits a 1280-pixel screen)
