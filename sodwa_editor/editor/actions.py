@@ -92,7 +92,7 @@ ACTIONS = _rows(
 )
 
 #: the tool bar texts of tools whose labels are long
-TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone"}
+TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone", "area": "AoE"}
 
 #: the menu bar: (title, keys); ``-`` a separator, ``@name`` what the window passes
 MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
