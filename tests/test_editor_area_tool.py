@@ -14,10 +14,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from sodwa_editor.editor.testing import click_tile, drag_tiles, move
 from sodwa_editor.engine.area_notation import parse_area
 from sodwa_editor.engine.areas import area
 from sodwa_editor.engine.model import Character, MapModel
-from sodwa_editor.editor.testing import click_tile, drag_tiles, move
 
 WALL = (6, 4)
 

@@ -113,13 +113,13 @@ def test_a_person_aims_a_fireball_previews_every_victim_and_confirms(make_window
     p = preview_ability(state, mage, UseAbility("Fireball", AIM))
     assert {state.names[v.character] for v in p.victims} == {"Brute", "Rogue", "Knight"}
     for v in p.victims:
-        line = (f"{state.names[v.character]}{' <b>(ally)</b>' if v.ally else ''}: "
-                f"difficulty {v.difficulty}")
+        line = (f"<b>{state.names[v.character]}</b>{' <b>(ally)</b>' if v.ally else ''}: "
+                f"difficulty {v.difficulty} ({v.need_roll}+), {v.hits}%")
         assert line in text
-        assert f"chance {v.hits}%" in text and f"damage {v.damage_on_hit}" in text
+        assert f"{v.damage_on_hit} dmg" in text
         if v.karma:
-            assert f"({v.hits_with_karma}% with {v.karma} karma)" in text
-    assert "Knight <b>(ally)</b>" in text
+            assert f", {v.hits_with_karma}% with {v.karma} karma" in text
+    assert "<b>Knight</b> <b>(ally)</b>" in text and "3 victims, <b>1 ally</b>" in text
     # moving the pointer no longer moves the aimed template; over the stopped tile,
     # what stopped it is ringed (the wall itself)
     move(win.view, 3.5, 3.5, settle=True)

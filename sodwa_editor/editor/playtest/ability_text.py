@@ -14,37 +14,37 @@ from ...battle.state import BattleState
 
 
 def victim_line(state: BattleState, v: VictimPreview) -> str:
-    """One victim before Confirm, in one short line: allies marked, its difficulty,
-    the roll needed, its chance without and with karma, the damage on a hit."""
-    name = state.names[v.character] + (" <b>(ally)</b>" if v.ally else "")
-    karma = (f" ({v.hits_with_karma}% with {v.karma} karma)" if v.karma else
-             " (no karma against an ally)" if v.ally else "")
-    return (f"{name}: difficulty {v.difficulty} ({v.kind}, TAV {v.tav} vs TDV {v.tdv}), "
-            f"roll {v.need_roll}+, chance {v.hits}%{karma}, damage {v.damage_on_hit} "
-            f"(DR {v.dr})")
+    """One victim before Confirm, in one short line: allies marked, its difficulty
+    (the roll needed), its chance without and with karma, the damage on a hit."""
+    name = f"<b>{state.names[v.character]}</b>" + (" <b>(ally)</b>" if v.ally else "")
+    karma = (f", {v.hits_with_karma}% with {v.karma} karma" if v.karma else
+             ", no karma vs an ally" if v.ally else "")
+    return (f"{name}: difficulty {v.difficulty} ({v.need_roll}+), {v.hits}%{karma}; "
+            f"{v.damage_on_hit} dmg")
 
 
 def preview_html(state: BattleState, p: AreaPreview) -> str:
     """The BIP's text of an area ability awaiting Confirm: what, where, then a line
     per victim (allies marked), the characters in the area that are spared and
-    why, the walls a Blast breaks, how long an effect stays."""
+    why, the walls a Blast breaks, how long an effect stays (the notation and the
+    cost in the first line)."""
     d = p.ability
     aim = "" if p.aim is None else f" at {p.aim[0]}, {p.aim[1]}"
-    head = f"<b>{state.names[p.caster]}: {d.name}{aim}</b> ({d.spec}; {d.ip_cost} IP)"
+    head = f"<b>{d.name}{aim}</b>"
     if p.refused is not None:
-        return f"{head}<br>cannot be used here: {p.refused}"
-    lines = [head]
+        return f"{head}: cannot be used here: {p.refused}"
     if p.falls:
-        lines.append(f"a falling object lands in {p.falls} upkeep"
-                     f"{'s' if p.falls != 1 else ''}: nobody is hit now")
+        head += (f": lands in {p.falls} upkeep{'s' if p.falls != 1 else ''}, nobody is "
+                 "hit now")
     elif not p.victims:
-        lines.append("no victim in the area")
+        head += ": no victim"
     else:
         n = len(p.victims)
         allies = sum(v.ally for v in p.victims)
         warn = f", <b>{allies} all{'y' if allies == 1 else 'ies'}</b>" if allies else ""
-        lines.append(f"{n} victim{'s' if n != 1 else ''}{warn}, each rolled for:")
-        lines += [victim_line(state, v) for v in p.victims]
+        head += f": {n} victim{'s' if n != 1 else ''}{warn}"
+    lines = [f"{head} <small>({d.spec}, {d.ip_cost} IP)</small>"]
+    lines += [victim_line(state, v) for v in p.victims]
     lines += [f"{state.names[i]}: spared ({why})" for i, why in p.spared]
     if p.walls:
         lines.append("breaks " + ", ".join(_feature(f) for f in p.walls))

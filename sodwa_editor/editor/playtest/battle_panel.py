@@ -48,6 +48,8 @@ from .result_panel import ResultPanel
 from .tile_info import tile_description
 
 TURN_ROLE = Qt.ItemDataRole.UserRole + 1
+#: the share of the Battle tab the attack box takes while an area ability is previewed
+AREA_SHARE = 0.62
 #: what the terrain line says before the pointer is on the map
 TERRAIN_HINT = "Point at a tile of the map: its terrain is described here."
 
@@ -242,6 +244,10 @@ class BattlePanel(QWidget):
         aim = self.aim
         if s is not None and aim is not None and aim.preview is not None:
             self.show_preview(preview_html(s.state, aim.preview), True)
+            sizes = self.split.sizes()  # a line per victim: the box gets the room
+            total = sum(sizes)
+            if total and sizes[0] < AREA_SHARE * total:
+                self.split.setSizes([int(AREA_SHARE * total), total - int(AREA_SHARE * total)])
             return
         if m is None or s is None or (m.pending is None and m.roll is None):
             self.hide_preview()
