@@ -92,7 +92,7 @@ ACTIONS = _rows(
 )
 
 #: the tool bar texts of tools whose labels are long
-TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone"}
+TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone", "area": "AoE"}
 
 #: the menu bar: (title, keys); ``-`` a separator, ``@name`` what the window passes
 MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -106,7 +106,9 @@ MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&Tools", ("@tools", "-", "balance_run")),
     ("&Preview", ("preview_los", "preview_reach", "preview_graph", "-", "preview_pin")),
     ("P&lay", ("playtest", "playtest_stop", "-", "playtest_play", "playtest_step",
-               "playtest_turn", "playtest_pass", "playtest_confirm", "-", "playtest_back",
+               "playtest_turn", "playtest_pass", "playtest_confirm", "-", "playtest_ability_1",
+               "playtest_ability_2", "playtest_ability_3", "playtest_ability_4", "-",
+               "playtest_back",
                "playtest_forward", "playtest_restart", "playtest_new_seed",
                "playtest_take_over", "playtest_give_back", "-", "playtest_autoplay", "-",
                "playtest_save_replay", "open_replay")),

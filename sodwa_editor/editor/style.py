@@ -153,6 +153,21 @@ GRAPH_IMPEDED = QColor(130, 30, 0)
 GRAPH_BLOCKED = OKABE_ITO["black"]
 
 
+#: an area of effect (the AoE template tool, an area ability aimed in a playtest):
+#: the tiles it affects tinted reddish purple and edged dark on a white halo; the
+#: tiles it would reach on an open map and does not (a wall, a level, out of Range)
+#: crossed out in dark grey on a white halo (another look, never a tint); its point
+#: of origin ringed
+AREA_RGBA = (204, 121, 167, 105)
+AREA_EDGE = QColor(110, 30, 80)  # Okabe-Ito reddish purple, darkened
+AREA_STOP = QColor(40, 40, 40)
+#: an effect that stays on the board (a lingering area; a falling object's landing
+#: zone dashed): orange, edged dark orange, its name and upkeeps written at its origin
+EFFECT_RGBA = (230, 159, 0, 70)
+EFFECT_EDGE = QColor(120, 70, 0)  # Okabe-Ito orange, darkened
+AREA_WIDTH = 2.0  # screen pixels of the edge (on a white halo)
+
+
 def legible(core: QColor, halos: Sequence[QColor], background: QColor) -> bool:
     """Whether a line of ``core`` drawn on ``halos`` (innermost first) stands out
     from ``background``: the core stands out from its innermost halo, and the
