@@ -67,6 +67,9 @@ ACTIONS = _rows(
     ("paste", "&Paste", "Ctrl+V", "Paste the copied stamp (Z rotates, X/Y flip)"),
     ("delete", "&Delete", "Delete",
      "Clear the selected region or remove the selected character"),
+    ("eyedropper", "&Eyedropper", "K",
+     "Pick the terrain, border, level, zone or token under the pointer into the current "
+     "tool (as a right-click in it does)"),
     ("properties", "Map &Properties..."),
     ("indoor", "&Indoor Map", None,
      "Indoor map: obstructions rise to the ceiling (no flight over)", True),
@@ -98,7 +101,7 @@ TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone", "area": "AoE"}
 MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&File", ("new", "open", "@recent", "-", "save", "save_as", "revert", "-",
                "open_replay", "-", "export_png", "export_pack", "-", "quit")),
-    ("&Edit", ("undo", "redo", "-", "cut", "copy", "paste", "delete")),
+    ("&Edit", ("undo", "redo", "-", "cut", "copy", "paste", "delete", "-", "eyedropper")),
     ("&Map", ("properties", "indoor", "resize", "add_terrain", "-",
               "map_cw", "map_ccw", "map_mirror_x", "map_mirror_y")),
     ("&View", ("zoom_in", "zoom_out", "zoom_fit", "zoom_100", "-", "reset_layout", "-",

@@ -19,7 +19,9 @@ from pathlib import Path
 ROWS: list[tuple[str, str]] = [
     ("Edit", "{Ctrl+Z} undo, {Ctrl+Shift+Z} / {Ctrl+Y} redo, {Ctrl+X} cut, {Ctrl+C} copy, "
              "{Ctrl+V} paste (then {Z} / {Shift+Z} rotate, {X} / {Y} flip), {Del} delete, "
-             "{Esc} cancels the gesture in progress"),
+             "{Esc} cancels the gesture in progress; right-click in a painting tool, or "
+             "{K} over the map, picks what is under the pointer into the tool (Shift+click "
+             "does the opposite action: Clear, remove, lower)"),
     ("File", "{Ctrl+N} new, {Ctrl+O} open, {Ctrl+S} save, {Ctrl+Shift+S} save as, "
              "{Ctrl+Shift+E} export PNG, {Ctrl+Q} quit"),
     ("View", "{Ctrl++} / {Ctrl+=} zoom in, {Ctrl+-} zoom out, {Ctrl+0} fit map, "
