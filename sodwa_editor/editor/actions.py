@@ -96,7 +96,12 @@ ACTIONS = _rows(
 )
 
 #: the tool bar texts of tools whose labels are long
-TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone", "area": "AoE"}
+TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone", "area": "AoE",
+              "wand": "Wand", "select_same": "Same"}
+
+#: tools in the Tools menu and on their keys but not on the main tool bar (it fits
+#: a 1280-pixel screen; the two select modes sit beside Select in the menu)
+TOOLBAR_SKIPS = ("wand", "select_same")
 
 #: the menu bar: (title, keys); ``-`` a separator, ``@name`` what the window passes
 MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -25,7 +25,15 @@ from PySide6.QtWidgets import (
 
 from ..engine.model import MapModel
 from . import APP_NAME
-from .actions import ACTIONS, build_actions, build_menus, build_toolbar, follow_stack, tool_specs
+from .actions import (
+    ACTIONS,
+    TOOLBAR_SKIPS,
+    build_actions,
+    build_menus,
+    build_toolbar,
+    follow_stack,
+    tool_specs,
+)
 from .balance import BALANCE_ACTIONS
 from .balance.heatmap import HeatMapControls
 from .context import MESSAGE_KINDS, EditorContext
@@ -114,7 +122,8 @@ class MainWindow(QMainWindow):
             c, self.view, actions=self.action_map, exempt={a.key for a in PLAYTEST_ACTIONS},
             widgets=self.editing_widgets, select_tool=self.set_tool), self)
         self._build_actions()
-        self.addToolBar(build_toolbar(self, self.action_map, {"tools": self._tool_actions()}))
+        self.addToolBar(build_toolbar(self, self.action_map, {"tools": [
+            self.action_map[f"tool_{n}"] for n in self.tools if n not in TOOLBAR_SKIPS]}))
         self.addToolBarBreak()
         self.tool_options = ToolOptionsBar(self.document, self.state, self)
         self.tool_options.finished.connect(self.view.setFocus)

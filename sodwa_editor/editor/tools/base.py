@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 
+from ...engine.model import Rect
 from ..geometry import Tile, tile_at
 from . import eyedropper
 
@@ -89,6 +91,10 @@ class EditorState(QObject):
         self.area_notation = "AoE - Blast - Sphere: Range: 6, Reach: 1"
         self.area_recent: list[str] = []
         self.selection: Selection | None = None
+        #: the selected region (Copy, Cut, Delete, a drag of the Select tool): its
+        #: bounding rectangle and its tiles in it (None: the whole rectangle)
+        self.region: Rect | None = None
+        self.region_mask: np.ndarray | None = None
         self._registry: TerrainRegistry | None = None  # of the map the ids refer to
 
     def follow_types(self, model: MapModel) -> None:
