@@ -185,13 +185,19 @@ def atomic_write_text(path: PathLike, text: str) -> None:
     regular, writable file is replaced (:func:`.paths.writable_target`); stale
     temporary files of an earlier, killed save of the same file are removed."""
     target = writable_target(path)  # absent or a regular file: never a FIFO or device
-    folder = target.parent
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate: no UTF-8 file can hold it
         raise MapSaveError(f"cannot save {target}: the text holds \\u{ord(text[exc.start]):04x}, "
                            "which is not a Unicode character; the previous file is "
                            "unchanged") from exc
+    atomic_write_bytes(path, data)
+
+
+def atomic_write_bytes(path: PathLike, data: bytes) -> None:
+    """Write ``data`` as :func:`atomic_write_text` writes text (e.g. a PNG)."""
+    target = writable_target(path)  # absent or a regular file: never a FIFO or device
+    folder = target.parent
     remove_stale_temps(folder, target.name)  # left by a save that was killed
     tmp = temp_path(target)
     try:
