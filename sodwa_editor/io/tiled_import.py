@@ -184,7 +184,8 @@ class _Mapper:
             if not tiles and name not in OBJECT_LAYERS:
                 what = {"tilelayer": "tile layer", "objectgroup": "object layer",
                         "imagelayer": "image layer"}.get(kind, f"{kind} layer")
-                self.warn(f"a {what} SODWA has no use for; ignored (SODWA layers: "
+                article = "an" if what[0] in "aeiou" else "a"
+                self.warn(f"{article} {what} SODWA has no use for; ignored (SODWA layers: "
                           f"{', '.join(TILE_LAYERS + OBJECT_LAYERS)}, {ZONE_PREFIX}<team>)",
                           place)
                 continue
