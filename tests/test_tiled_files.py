@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import pytiled_parser as tp
 from PIL import Image
+from test_io_roundtrip import full_map
 
 from sodwa_editor.engine.model import MAX_ELEVATION, Edge, MapModel
 from sodwa_editor.engine.terrain import Base
@@ -25,8 +26,6 @@ from sodwa_editor.io.tiled_tileset import (
     TRANSITION_ID,
     ZONE_ID,
 )
-
-from test_io_roundtrip import full_map
 
 
 @pytest.fixture
@@ -189,7 +188,7 @@ def test_palette_is_the_editors_qt_colours():
     levels = np.arange(MAX_ELEVATION + 1)
     assert (style.elevation_alpha(levels) == palette.elevation_alpha(levels)).all()
     # special types: Qt's HSV conversion, for every hue a name can pick on every base
-    for base, rgb in palette.FILL.items():
+    for rgb in palette.FILL.values():
         q = QColor(*rgb)
         h, s, v = palette._hsv(rgb)
         assert (h, s, v) == (q.hue(), q.saturation(), q.value())

@@ -8,14 +8,13 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from test_io_roundtrip import MAPS
+from tiled_maps import tiled_maps
 
 from sodwa_editor.engine.generate import make_mixed_map
 from sodwa_editor.io import dumps_map, load_map, save_map
 from sodwa_editor.io.tiled_export import export_tiled, write_tiled
 from sodwa_editor.io.tiled_import import import_tiled
-
-from test_io_roundtrip import MAPS
-from tiled_maps import tiled_maps
 
 SAMPLE_FILES = sorted((Path(__file__).parent.parent / "maps").glob("*.json"))
 
