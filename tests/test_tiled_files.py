@@ -215,3 +215,19 @@ def test_palette_is_the_editors_qt_colours():
             assert palette._rgb(hue, max(s, 90), v) == (q.red(), q.green(), q.blue())
     names = [(f"type{i}", Base(i % 5)) for i in range(300)]
     assert palette.special_fills(names) == qt_special_fills(names)
+
+
+def test_numbers_tiled_would_change_are_written_as_json(tmp_path):
+    """Tiled writes a float property with 15 significant digits and -0.0 as 0; a
+    number it would change goes as JSON text, so that it survives Tiled too."""
+    from sodwa_editor.engine.model import MapObject
+
+    m = MapModel(2, 2)
+    m.put_object(MapObject("o", "crate", 0, 0, properties={
+        "half": 0.5, "third": 1 / 3, "minus_zero": -0.0, "big": 2**40, "small": -7}))
+    tiled = tp.parse_map(write_tiled(m, tmp_path / "n.tmj")[0])
+    [o] = layer(tiled, "objects").tiled_objects
+    assert o.properties == {"impedes_los": True, "properties.half": 0.5,
+                            "properties_json.third": repr(1 / 3),
+                            "properties_json.minus_zero": "-0.0",
+                            "properties_json.big": str(2**40), "properties.small": -7}

@@ -356,3 +356,13 @@ def test_newer_format_version_is_refused_at_the_map_properties(tmp_path):
     [p] = result.problems
     assert (p.code, p.path) == ("format-version", "/properties")
     assert "written by a newer SODWA Editor" in p.message
+
+
+def test_control_characters_as_tiled_writes_them(tmp_path):
+    """Tiled 1.8.2 writes U+0001..U+001F inside JSON strings unescaped (invalid JSON);
+    its files are read all the same, and the character kept."""
+    doc = tiled_doc(good_layers(), properties=props(name="x", description="a\x01b"))
+    text = json.dumps(doc).replace("\\u0001", "\x01")
+    (tmp_path / "raw.tmj").write_text(text, encoding="utf-8")
+    result = import_tiled(tmp_path / "raw.tmj")
+    assert result.model is not None and result.model.description == "a\x01b"

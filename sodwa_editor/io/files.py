@@ -76,9 +76,11 @@ def read_text(path: PathLike) -> tuple[str | None, list[Problem]]:
                             f"offset {exc.start})", code="encoding").located(source=src)]
 
 
-def parse_json(text: str | bytes, *, source: str | None = None
+def parse_json(text: str | bytes, *, source: str | None = None, strict: bool = True
                ) -> tuple[Any, list[Problem]]:
     """Parsed JSON, or ``(None, problems)`` naming the line and column of a syntax error.
+    ``strict=False`` accepts control characters inside strings (Tiled 1.8 writes
+    them so: :mod:`.tiled_read`).
 
     NaN and Infinity are refused; so are objects that repeat a key, and values
     no map can hold (:mod:`.values`): integers of more than 4,300 digits, numbers
@@ -99,7 +101,7 @@ def parse_json(text: str | bytes, *, source: str | None = None
 
     try:
         doc, unholdable = parse_checked(text, object_pairs_hook=pairs,
-                                        parse_constant=_reject_constant)
+                                        parse_constant=_reject_constant, strict=strict)
     except json.JSONDecodeError as exc:
         msg = f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         return None, [error(msg, code="json").located(source=source)]

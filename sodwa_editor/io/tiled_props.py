@@ -1,11 +1,12 @@
 """Tiled's typed custom properties (``[{"name", "type", "value"}, ...]``) and the
 way free-form SODWA values (object and terrain-type ``properties``) become them.
 
-A JSON value that Tiled can type is written as that type: ``bool``, ``int``
-(within Tiled's 32-bit range), ``float`` and ``string``.  Anything else (an
-object, a list, ``null``, a larger whole number) is written as a ``string``
+A JSON value that Tiled can type and keep is written as that type: ``bool``,
+``int`` (within Tiled's 32-bit range), ``float`` (one Tiled writes back unchanged:
+at most 15 significant digits, not -0.0) and ``string``.  Anything else (an
+object, a list, ``null``, a larger whole number, 1/3) is written as a ``string``
 holding its compact JSON under the ``properties_json.`` prefix, so every value
-comes back exactly:
+comes back exactly, also after Tiled has opened and saved the map:
 
 >>> free_properties({"hp": 3, "tags": ["a"], "ok": True})
 [{'name': 'properties.hp', 'type': 'int', 'value': 3}, \
@@ -48,7 +49,17 @@ def tiled_typed(value: Any) -> bool:
         return True
     if isinstance(value, int):
         return INT_MIN <= value <= INT_MAX
-    return isinstance(value, float) and math.isfinite(value)
+    return isinstance(value, float) and tiled_keeps(value)
+
+
+def tiled_keeps(value: float) -> bool:
+    """Whether Tiled saves the number as it is: Tiled writes a ``float`` property
+    with 15 significant digits (1/3 comes back 0.333333333333333) and -0.0 as 0."""
+    if not math.isfinite(value):
+        return False
+    if value == 0:
+        return math.copysign(1.0, value) > 0
+    return float(f"{value:.15g}") == value
 
 
 def free_properties(values: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -3,6 +3,9 @@ tilesets (embedded, ``.tsj`` or ``.tsx`` files beside it) with each tile's typed
 properties by gid, its layers (groups flattened) and their tile data (CSV arrays
 or base64, uncompressed, zlib or gzip), with the flip bits of every gid masked.
 
+Tiled 1.8 writes control characters inside JSON strings unescaped (U+0001 as
+a raw byte: invalid JSON), so Tiled files are read leniently there.
+
 Problems name the Tiled file and the JSON pointer (``/layers/3``) or, in a
 ``.tsx``, the tile.  Code ``tiled`` marks what cannot be read or mapped.
 """
@@ -89,7 +92,7 @@ def read_tiled(path: Path) -> tuple[TiledMap | None, list[Problem]]:
     text, problems = read_text(path)
     if text is None:
         return None, problems
-    doc, problems = parse_json(text, source=src)
+    doc, problems = parse_json(text, source=src, strict=False)
     if problems:
         return None, problems
     found = _frame_problems(doc)
@@ -155,7 +158,7 @@ def _tileset(tiled: TiledMap, folder: Path, entry: Any, where: str) -> list[Prob
                       code=CODE).located(source=src) for p in problems]
     if file.suffix.lower() == ".tsx":
         return _tsx_tileset(tiled, text, first, str(file))
-    doc, problems = parse_json(text, source=str(file))
+    doc, problems = parse_json(text, source=str(file), strict=False)
     if problems:
         return problems
     if not isinstance(doc, dict):
