@@ -231,3 +231,16 @@ def test_numbers_tiled_would_change_are_written_as_json(tmp_path):
                             "properties_json.third": repr(1 / 3),
                             "properties_json.minus_zero": "-0.0",
                             "properties_json.big": str(2**40), "properties.small": -7}
+
+
+def test_png_writer_gives_the_pixels_back_through_pillow():
+    import io
+
+    from sodwa_editor.io.png import encode_png
+
+    pixels = np.random.default_rng(7).integers(0, 256, (37, 53, 4), dtype=np.uint8)
+    image = Image.open(io.BytesIO(encode_png(pixels)))
+    assert (image.format, image.mode, image.size) == ("PNG", "RGBA", (53, 37))
+    assert (np.asarray(image) == pixels).all()
+    with pytest.raises(ValueError, match="expected an"):
+        encode_png(pixels[..., :3])

@@ -366,3 +366,11 @@ def test_control_characters_as_tiled_writes_them(tmp_path):
     (tmp_path / "raw.tmj").write_text(text, encoding="utf-8")
     result = import_tiled(tmp_path / "raw.tmj")
     assert result.model is not None and result.model.description == "a\x01b"
+
+
+def test_an_unreadable_tileset_stops_the_import_even_when_unused(tmp_path):
+    tilesets = [{"firstgid": 1, **tileset_doc()}, {"firstgid": 100, "source": "gone.tsx"}]
+    result = import_tiled(write(tmp_path, tiled_doc(good_layers(), tilesets=tilesets)))
+    assert result.model is None
+    [p] = [p for p in result.problems if p.is_error]
+    assert p.path == "/tilesets/1/source" and "tileset 'gone.tsx': file not found" in p.message

@@ -7,7 +7,7 @@ here, and so does the Tiled tileset (:mod:`.tiled_tileset`), which is written by
 the editor.  Rulebook drawing conventions are in ``style``'s docstring.
 
 >>> special_fills([("icy", Base.DIFFICULT)])
-[(188, 193, 200)]
+[(200, 129, 185)]
 """
 
 from __future__ import annotations

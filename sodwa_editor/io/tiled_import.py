@@ -79,8 +79,9 @@ def import_tiled(path: str | Path) -> TiledImport:
     if tiled is None:
         return TiledImport(None, problems, [path])
     model, more = _Mapper(tiled, path.stem).run()
-    return TiledImport(model, problems + more if model is None or problems else more,
-                       tiled.inputs)
+    if has_errors(problems):  # a tileset or layer that could not be read: no map
+        model = None
+    return TiledImport(model, problems + more, tiled.inputs)
 
 
 class _Mapper:

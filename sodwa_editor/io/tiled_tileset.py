@@ -33,7 +33,7 @@ from .tiled_props import free_properties, prop, sorted_properties
 #: Pixels per tile side (the editor's scene units per tile).
 TILE_PX = 32
 COLUMNS = 16
-TILED_VERSION = "1.11.0"
+TILED_VERSION = "1.10.0"  # the JSON format followed (objects' class in "type")
 JSON_VERSION = "1.10"
 
 #: Tile properties (see the table above).
