@@ -35,7 +35,8 @@ def test_export_as_tiled_map_from_the_file_menu(make_window, qtbot, tmp_path, mo
     win = make_window(load_map(KEEP), KEEP)
     offered = choose(monkeypatch, "Save", tmp_path / "keep")  # no suffix typed: .tmj added
     _click_menu_entry(win, qtbot, "File", "Export As Tiled Map...")
-    assert offered and offered[0][0] == "Export As Tiled Map" and "*.tmj" in offered[0][2]
+    assert offered == [("Export As Tiled Map", str(KEEP.with_suffix(".tmj")),
+                        "Tiled maps (*.tmj)")]  # opens beside the map, named after it
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.png", "keep.tmj", "keep.tsj"]
     back = import_tiled(tmp_path / "keep.tmj")
     assert back.model is not None and back.model.same_content(win.document.model)
