@@ -59,6 +59,8 @@ ACTIONS = _rows(
     ("export_png", "Export &PNG...", "Ctrl+Shift+E",
      "Render the map (with visible layers) to a PNG"),
     ("export_pack", "Export Map &Pack...", None, "Bundle map files into a map pack"),
+    ("export_tiled", "Export As &Tiled Map...", None,
+     "Write the map as a Tiled map (.tmj) with its tileset (.tsj and .png) beside it"),
     ("quit", "&Quit", SK.Quit),
     ("undo", "&Undo", "Ctrl+Z"),
     ("redo", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y")),
@@ -106,7 +108,8 @@ TOOLBAR_SKIPS = ("wand", "select_same")
 #: the menu bar: (title, keys); ``-`` a separator, ``@name`` what the window passes
 MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&File", ("new", "open", "@recent", "-", "save", "save_as", "revert", "-",
-               "open_replay", "-", "export_png", "export_pack", "-", "quit")),
+               "open_replay", "-", "export_png", "export_pack", "export_tiled", "-",
+               "quit")),
     ("&Edit", ("undo", "redo", "-", "cut", "copy", "paste", "delete", "-", "eyedropper")),
     ("&Map", ("properties", "indoor", "resize", "add_terrain", "-",
               "map_cw", "map_ccw", "map_mirror_x", "map_mirror_y")),
