@@ -13,6 +13,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLabel
 
 from sodwa_editor.editor.testing import Shift, click_tile, drag_tiles, move
 from sodwa_editor.editor.tools.wand import selection_mask
@@ -48,6 +49,8 @@ def test_wand_select_same_add_and_subtract(make_window):
     assert selected(win) == a
     assert set(win.scene.selection.tiles) == a
     assert "5 tile(s) selected" in win.statusBar().currentMessage()
+    labels = [w.text() for w in win.inspector.findChildren(QLabel)]
+    assert "5 of the rectangle's 6" in labels  # the Inspector counts the tiles
     click_tile(win.view, 8, 7, modifiers=Shift)  # Shift adds blob B
     b = {(x, y) for x in range(7, 10) for y in range(6, 8)}
     assert selected(win) == a | b

@@ -3,7 +3,7 @@ contiguous tiles of the clicked tile's terrain and level (the area the Fill tool
 would fill: 4-connected, stopped by borders), or every tile of that terrain and
 level on the map.  Shift adds to the selection, Ctrl takes away from it (the
 Select tool's rectangle drag does the same).  The selection is the one Copy,
-Cut, Delete and a drag of the Select tool work on; it is kept in the
+Cut and Delete work on; it is kept in the
 :class:`~.base.EditorState` (``region``: its bounding rectangle, ``region_mask``:
 its tiles in that rectangle, None when it is the whole rectangle)."""
 
@@ -49,7 +49,8 @@ def set_selection(state: EditorState, mask: np.ndarray) -> None:
     rect = Rect(int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max()))
     inner = mask[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1]
     state.region, state.region_mask = rect, (None if inner.all() else inner.copy())
-    state.select(Selection("region", rect))
+    state.select(Selection("region", rect, {} if state.region_mask is None
+                           else {"tiles": int(inner.sum())}))
 
 
 class WandTool(Tool):
@@ -79,8 +80,7 @@ class WandTool(Tool):
         what = f"{m.registry[int(m.terrain[y, x])].name} at level {int(m.elevation[y, x])}"
         self.state.status.emit(f"{self.label}: {n} tile(s) selected ({what} "
                                f"{'contiguous to' if self.contiguous else 'like'} tile "
-                               f"{x}, {y}); Ctrl+C copies, Delete clears, the Select "
-                               "tool drags them")
+                               f"{x}, {y}); Ctrl+C copies, Ctrl+X cuts, Delete clears")
 
     def show(self) -> None:
         mask = selection_mask(self.state, self.model)
