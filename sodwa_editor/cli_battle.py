@@ -15,9 +15,13 @@ override them (precedence: the option, then the pack's, then ``resources/``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +32,23 @@ from .cli import CliError, _emit, non_negative
 #: a worker pool's start (each worker loads the engine and its compiled kernels,
 #: about a second) costs more than the battles it would share.
 POOL_MIN_BATTLES = 50
+#: ``simulate --oversubscribe`` starts at most this many worker processes.
+MAX_FORCED_WORKERS = 64
+#: Exit status of a batch its workers could not finish (lost worker processes, a
+#: Ray cluster unreachable, refusing us or running another sodwa-editor):
+#: EX_UNAVAILABLE of sysexits.h.
+EXIT_BATCH_FAILED = 69
+#: Exit status of ``simulate`` ended by SIGTERM (128 + 15, as a shell reports it).
+EXIT_TERMINATED = 143
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        cores = os.cpu_count() or 1
+    return max(1, cores)
 
 
 def default_workers(battles: int) -> int:
@@ -35,11 +56,7 @@ def default_workers(battles: int) -> int:
     run on (its CPU affinity), or 1 for a small batch (:data:`POOL_MIN_BATTLES`)."""
     if battles < POOL_MIN_BATTLES:
         return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        cores = os.cpu_count() or 1
-    return max(1, cores)
+    return available_cores()
 
 
 def positive(text: str) -> int:
@@ -97,13 +114,21 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("maps", nargs="+", type=Path, metavar="MAP",
                    help="map files, packs (every map in them) or PACK.json#NAME")
     inputs(s)
-    s.add_argument("--battles", type=positive, required=True, metavar="N")
+    s.add_argument("--battles", type=positive, required=True, metavar="N",
+                   help="battles per map, at most 1,000,000")
     s.add_argument("--swap-sides", action="store_true",
                    help="every other battle with the sides swapped (same dice)")
     s.add_argument("--workers", type=positive, metavar="W",
-                   help="worker processes (default: one per core this process may use, "
-                        f"or 1 for fewer than {POOL_MIN_BATTLES} battles per map)")
+                   help="worker processes, at most one per core this process may use "
+                        "(default: that many, or 1 for fewer than "
+                        f"{POOL_MIN_BATTLES} battles per map)")
+    s.add_argument("--oversubscribe", action="store_true",
+                   help=f"allow --workers beyond the cores (up to {MAX_FORCED_WORKERS}; each "
+                        "worker holds its own engine, about 200 MB)")
     s.add_argument("--backend", choices=("process", "ray"), default="process")
+    s.add_argument("--address", metavar="HOST:PORT",
+                   help="with --backend ray: the Ray cluster's head node (default: "
+                        "RAY_ADDRESS, else a local Ray instance of --workers CPUs)")
     s.add_argument("--report", type=Path, metavar="OUT.html", help="write the HTML report")
 
 
@@ -351,20 +376,97 @@ class ProgressBar:
         sys.stderr.flush()
 
 
-def cmd_simulate(args: argparse.Namespace) -> int:
-    from .battle.batch import run_batch
-    from .battle.report import format_summary, summarize
+def shown(number: int) -> str:
+    """A number for an error line: ``1000000000000`` or ``100000000000... (4001 digits)``."""
+    text = str(number)
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} digits)"
 
+
+def simulate_plan(args: argparse.Namespace) -> tuple[int, str | None]:
+    """``(workers, Ray address)`` of a ``simulate`` command line, or one line saying
+    what is wrong with it (exit 2): battles and workers are bounded, and
+    ``--address`` and ``--workers`` go with the backend they mean something to."""
+    from .battle.batch import MAX_BATTLES
+    from .battle.batch_ray import cluster_address
+
+    if args.battles > MAX_BATTLES:
+        raise CliError(f"--battles {shown(args.battles)}: at most {MAX_BATTLES:,} battles per "
+                       "map (split a larger batch into several with other --seed values)",
+                       code=2)
+    if args.address is not None and args.backend != "ray":
+        raise CliError("--address names a Ray cluster: give it with --backend ray", code=2)
+    address = cluster_address(args.address) if args.backend == "ray" else None
+    if address is not None and args.workers is not None:
+        raise CliError(f"--workers: the Ray cluster at {address} plays on all its CPUs; "
+                       "leave --workers out (or --address and RAY_ADDRESS, for a local "
+                       "instance of W CPUs)", code=2)
+    cores = available_cores()
+    workers = args.workers or default_workers(args.battles)
+    if workers > cores and not args.oversubscribe:
+        raise CliError(f"--workers {shown(workers)}: this process may use {cores} core(s); "
+                       "give at most that many, or add --oversubscribe to start more "
+                       "worker processes than cores", code=2)
+    if workers > MAX_FORCED_WORKERS:
+        raise CliError(f"--workers {shown(workers)}: at most {MAX_FORCED_WORKERS} worker "
+                       "processes, even with --oversubscribe", code=2)
+    return workers, address
+
+
+class Terminated(BaseException):
+    """SIGTERM reached ``simulate``: leave as Ctrl+C does (workers terminated and
+    joined on the way out), then exit 143."""
+
+
+@contextlib.contextmanager
+def sigterm_ends_quietly() -> Iterator[None]:
+    """While ``simulate`` runs, SIGTERM raises :class:`Terminated` in the main thread
+    (the batch's ``finally`` ends its workers); elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    old = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def say_notice(line: str) -> None:
+    """A line about the batch on stderr (a lost worker replaced), below the bar."""
+    lead = "\n" if sys.stderr.isatty() else ""
+    print(f"{lead}sodwa simulate: note: {line}", file=sys.stderr, flush=True)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    try:
+        with sigterm_ends_quietly():
+            return simulate(args)
+    except Terminated:
+        return EXIT_TERMINATED
+
+
+def simulate(args: argparse.Namespace) -> int:
+    from .battle.batch import BatchFailed, stream_batch
+    from .battle.report import Tally, format_summary
+
+    workers, address = simulate_plan(args)
     reports = []
     sources = [src for path in args.maps for src in load_maps(path, one=False)]
     for source in sources:
         setup = make_setup(args, source)
         bar = ProgressBar(source.label) if sys.stderr.isatty() else None
-        records = run_batch(setup, args.battles, seed=args.seed, swap_sides=args.swap_sides,
-                            workers=args.workers or default_workers(args.battles),
-                            backend=args.backend, progress=bar)
-        report = summarize(setup, records, seed=args.seed, swap_sides=args.swap_sides)
-        reports.append({"map": source.label, "map_hash": source.hash, **report})
+        tally = Tally(setup, seed=args.seed, swap_sides=args.swap_sides)
+        try:
+            stream_batch(setup, args.battles, tally.add, seed=args.seed,
+                         swap_sides=args.swap_sides, workers=workers, backend=args.backend,
+                         progress=bar, notice=say_notice, address=address)
+        except BatchFailed as exc:
+            raise CliError(f"{source.label}: {exc}", code=EXIT_BATCH_FAILED) from None
+        reports.append({"map": source.label, "map_hash": source.hash, **tally.report()})
     if args.report is not None:
         from .battle.report_html import render
 

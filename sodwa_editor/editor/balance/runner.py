@@ -7,8 +7,11 @@ The battles are played in worker processes even for one worker (``pool=True``):
 the thread only waits for their records, so the GUI thread keeps the interpreter
 lock, and Cancel needs no battle to finish -- the batch notices within
 ``batch.POLL`` seconds, leaves its pool, and the pool's workers are terminated
-and joined (no orphan process).  The progress reaches the dialog as queued
-signals; the time left is estimated from the battles done so far.
+and joined (no orphan process).  A worker process that dies (killed, out of
+memory) costs only its chunk, played again by a new worker; past
+``batch_pool.LOST_WORKERS_MAX`` lost workers the run fails with one line.  The
+progress reaches the dialog as queued signals; the time left is estimated from
+the battles done so far.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from ...battle.batch import BatchCancelled, Record, run_batch
+from ...battle.batch import BatchCancelled, BatchFailed, Record, run_batch
 from ...battle.jsonfiles import BattleInputError
 from ...battle.report import summarize
 from ...battle.setup import BattleSetup
@@ -94,6 +97,8 @@ class BalanceRun(QThread):
             self.cancelled.emit()
         except BattleInputError as exc:
             self.failed.emit(str(exc))
+        except BatchFailed as exc:  # workers lost beyond the batch's retries
+            self.failed.emit(f"the balance run failed: {exc}")
         except Exception as exc:  # noqa: BLE001 -- a crashed worker: one line, no editor crash
             self.failed.emit(f"the balance run failed: {type(exc).__name__}: {exc}")
         else:

@@ -1,0 +1,246 @@
+"""Batches under faults (issue 22 items 1 and 9): a worker process killed with
+SIGKILL costs only its chunk, played again, and the report is byte-identical to an
+undisturbed run's; too many lost workers stop the batch in one line, in the CLI
+and in the editor's Balance Run; SIGTERM ends ``sodwa simulate`` as cleanly as
+Ctrl+C.  The kills are real signals to real worker processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sodwa_editor.battle.batch import BatchFailed, run_batch
+from sodwa_editor.battle.setup import BattleSetup
+from sodwa_editor.engine.generate import make_mixed_map
+
+COMPOUND = Path(__file__).resolve().parents[1] / "maps" / "indoor-compound.json"
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (from /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[1]) == pid and fields[0] != "Z":
+                out.append(int(entry))
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def busy_worker(parent: subprocess.Popen, cpu: float, timeout: float = 240.0) -> int:
+    """A worker of ``parent`` that has used ``cpu`` seconds (it has loaded the engine
+    and is playing a chunk: a real worker, whatever the machine's load)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        assert parent.poll() is None, "the batch ended before a worker could be killed"
+        for pid in children(parent.pid):
+            if cpu_seconds(pid) >= cpu:
+                return pid
+        time.sleep(0.1)
+    raise AssertionError("no worker got busy")
+
+
+def simulate(*extra: str) -> list[str]:
+    return [sys.executable, "-m", "sodwa_editor.cli", "simulate", str(COMPOUND),
+            "--battles", "120", "--workers", "2", "--seed", "3", "--json", *extra]
+
+
+def test_a_killed_worker_costs_its_chunk_only_and_the_report_is_identical():
+    """``kill -9`` of a worker mid-batch (issue 22 item 1: this hung forever with a
+    multiprocessing.Pool): a new worker plays the lost chunk again, the batch ends,
+    and its --json report is byte for byte the undisturbed run's."""
+    clean = subprocess.run(simulate(), capture_output=True, timeout=600)
+    assert clean.returncode == 0, clean.stderr
+    started = time.monotonic()
+    proc = subprocess.Popen(simulate(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        victim = busy_worker(proc, cpu=1.5)
+        os.kill(victim, signal.SIGKILL)
+        out, err = proc.communicate(timeout=600)
+    finally:
+        proc.kill()
+    took = time.monotonic() - started
+    assert proc.returncode == 0, err
+    assert out == clean.stdout
+    notes = err.decode().splitlines()
+    assert len(notes) == 1 and "a worker process was killed by SIGKILL while playing battles" \
+        in notes[0] and "a new worker plays them again" in notes[0], err
+    assert took < 600
+
+
+def test_a_batch_that_loses_too_many_workers_stops_in_one_line(monkeypatch):
+    """Past ``LOST_WORKERS_MAX`` lost workers the batch stops (BatchFailed), and no
+    worker outlives it.  Here every worker is killed as soon as it shows up."""
+    import multiprocessing
+
+    import sodwa_editor.battle.batch_pool as batch_pool
+
+    monkeypatch.setattr(batch_pool, "LOST_WORKERS_MAX", 1)
+    setup = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=("random", "random"))
+    killed: set[int] = set()
+    real_start = batch_pool.Pool.start_worker
+
+    def start_and_kill(self):
+        real_start(self)
+        for w in self.workers:
+            if w.process.pid not in killed:
+                killed.add(w.process.pid)
+                os.kill(w.process.pid, signal.SIGKILL)
+
+    monkeypatch.setattr(batch_pool.Pool, "start_worker", start_and_kill)
+    with pytest.raises(BatchFailed) as info:
+        run_batch(setup, 6, seed=1, workers=2, chunk_size=1)
+    message = str(info.value)
+    assert "\n" not in message and "was killed by SIGKILL" in message
+    assert "2 workers lost, more than the 1 a batch survives" in message
+    assert not multiprocessing.active_children()
+
+
+def test_simulate_says_a_failed_batch_in_one_line_exit_69(capsys, monkeypatch):
+    import sodwa_editor.battle.batch as batch
+    from sodwa_editor.cli import main
+
+    def failing(*args, **kw):
+        raise BatchFailed("a worker process was killed by SIGKILL while playing battles 0-9; "
+                          "4 workers lost, more than the 3 a batch survives: stopped")
+
+    monkeypatch.setattr(batch, "stream_batch", failing)
+    code = main(["simulate", str(COMPOUND), "--battles", "2"])
+    err = capsys.readouterr().err
+    assert code == 69
+    assert err == (f"sodwa simulate: error: {COMPOUND}: a worker process was killed by SIGKILL "
+                   "while playing battles 0-9; 4 workers lost, more than the 3 a batch "
+                   "survives: stopped\n")
+
+
+def test_sigterm_ends_simulate_like_ctrl_c_exit_143():
+    """SIGTERM (issue 22 item 9: four BrokenPipeError tracebacks from the workers and
+    a leaked-semaphore warning): exit 143, nothing on stderr, no worker left."""
+    proc = subprocess.Popen(simulate(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        busy_worker(proc, cpu=1.0)
+        workers = children(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143, err
+    assert err == b"" and out == b""
+    assert gone(workers)
+
+
+def gone(pids: list[int], timeout: float = 30.0) -> bool:
+    """True once none of ``pids`` is alive (a zombie counts as gone)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        alive = []
+        for pid in pids:
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            if stat[stat.rindex(")") + 2:].split()[0] != "Z":
+                alive.append(pid)
+        if not alive:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_killed_parent_leaves_no_worker_behind():
+    """``kill -9`` of ``sodwa simulate`` itself: its workers notice the closed pipe and
+    leave without a word once their chunk is played (no orphan keeps playing)."""
+    proc = subprocess.Popen(simulate("--battles", "24"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    busy_worker(proc, cpu=1.0)
+    workers = children(proc.pid)
+    proc.kill()
+    proc.communicate(timeout=60)
+    assert gone(workers, timeout=120)
+
+
+def test_the_balance_run_survives_a_killed_worker_and_reports_too_many(qtbot, monkeypatch):
+    """The editor's Balance Run (the same batch): a worker killed mid-run is replaced
+    and the records are the undisturbed ones; past the bound the run fails with one
+    line (``failed``), so the dialog never waits forever."""
+    import multiprocessing
+
+    import sodwa_editor.battle.batch_pool as batch_pool
+    from sodwa_editor.editor.balance.runner import BalanceRun, RunSettings
+
+    setup = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=("random", "random"))
+    expected = run_batch(setup, 12, seed=5, workers=1)
+
+    def run_killing(max_lost: int) -> tuple[list, list, list]:
+        monkeypatch.setattr(batch_pool, "LOST_WORKERS_MAX", max_lost)
+        run = BalanceRun(setup, RunSettings(12, seed=5, workers=2))
+        done: list = []
+        failed: list = []
+        killed: list = []
+
+        def kill_one(d: int, total: int) -> None:
+            if not killed:
+                victim = multiprocessing.active_children()[0]
+                killed.append(victim.pid)
+                os.kill(victim.pid, signal.SIGKILL)
+
+        run.progressed.connect(kill_one)
+        run.succeeded.connect(lambda records, report: done.append(records))
+        run.failed.connect(failed.append)
+        with qtbot.waitSignal(run.finished, timeout=300_000):
+            run.start()
+        return done, failed, killed
+
+    done, failed, killed = run_killing(3)
+    assert killed and failed == [] and done == [expected]
+    done, failed, killed = run_killing(0)
+    assert killed and done == []
+    assert len(failed) == 1 and "killed by SIGKILL" in failed[0] and "\n" not in failed[0]
+    assert not multiprocessing.active_children()
+
+
+def test_records_reach_the_caller_in_index_order_whatever_order_chunks_end():
+    from sodwa_editor.battle.batch import InOrder
+
+    seen: list[int] = []
+    progress: list[tuple[int, int]] = []
+    order = InOrder(6, lambda r: seen.append(r["index"]), lambda d, t: progress.append((d, t)))
+    order.deliver(4, [{"index": 4}, {"index": 5}])
+    order.deliver(2, [{"index": 2}, {"index": 3}])
+    assert seen == []
+    order.deliver(0, [{"index": 0}, {"index": 1}])
+    assert seen == [0, 1, 2, 3, 4, 5]
+    assert progress == [(2, 6), (4, 6), (6, 6)]
+
+
+def test_json_report_of_a_streamed_batch_equals_the_list_one():
+    from sodwa_editor.battle.batch import stream_batch
+    from sodwa_editor.battle.report import Tally, summarize
+
+    setup = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=("random", "random"))
+    tally = Tally(setup, seed=2, swap_sides=True)
+    stream_batch(setup, 9, tally.add, seed=2, swap_sides=True, workers=2, chunk_size=2)
+    records = run_batch(setup, 9, seed=2, swap_sides=True)
+    assert json.dumps(tally.report()) == json.dumps(summarize(setup, records, seed=2,
+                                                              swap_sides=True))
