@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import os
 import sys
 import tempfile
@@ -169,23 +170,26 @@ def stdout_to_stderr() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def stderr_held() -> Iterator[list[str]]:
-    """Keep what is written to file descriptor 2 (Ray's C++ retry warnings) aside;
-    the caller decides whether to show it (the list receives the text at the end)."""
+def output_held() -> Iterator[list[str]]:
+    """Keep what is written to file descriptor 2 (Ray's C++ retry warnings) and to
+    ``sys.stdout`` and ``sys.stderr`` aside; the caller decides whether to show it
+    (the list receives the text at the end)."""
     sys.stderr.flush()
     saved = os.dup(2)
     held: list[str] = []
+    python = io.StringIO()
     with tempfile.TemporaryFile() as keep:
         os.dup2(keep.fileno(), 2)
         try:
-            yield held
+            with contextlib.redirect_stdout(python), contextlib.redirect_stderr(python):
+                yield held
         finally:
             with contextlib.suppress(OSError, ValueError):
                 sys.stderr.flush()
             os.dup2(saved, 2)
             os.close(saved)
             keep.seek(0)
-            held.append(keep.read().decode("utf-8", "replace"))
+            held.append(keep.read().decode("utf-8", "replace") + python.getvalue())
 
 
 def failure_text(exc: BaseException) -> str:
@@ -199,13 +203,12 @@ def failure_text(exc: BaseException) -> str:
 
 
 def auth_advice(address: str) -> str:
+    """What to set when a cluster refuses us for want of its auth token."""
+    token = ("the cluster's token ('ray get-auth-token' on its head node prints it) in "
+             "RAY_AUTH_TOKEN, or in ~/.ray/auth_token or the file named by RAY_AUTH_TOKEN_PATH")
     if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
-        return (f"the Ray cluster at {address} refused our auth token: put the head node's "
-                "token (its ~/.ray/auth_token) in RAY_AUTH_TOKEN or in the file named by "
-                "RAY_AUTH_TOKEN_PATH")
-    return (f"the Ray cluster at {address} wants an auth token: set RAY_AUTH_MODE=token and "
-            "the head node's token (its ~/.ray/auth_token) in RAY_AUTH_TOKEN or in the file "
-            "named by RAY_AUTH_TOKEN_PATH")
+        return f"the Ray cluster at {address} refused our auth token: put {token}"
+    return f"the Ray cluster at {address} wants an auth token: set RAY_AUTH_MODE=token and {token}"
 
 
 def connect(ray: Any, address: str | None, workers: int) -> bool:
@@ -221,7 +224,7 @@ def connect(ray: Any, address: str | None, workers: int) -> bool:
     given = os.environ.get(tries)
     os.environ.setdefault(tries, str(CONNECT_TRIES))
     try:
-        with stderr_held() as held:
+        with output_held() as held:
             try:
                 ray.init(address=address, logging_level="ERROR")
             except Exception as exc:  # noqa: BLE001 -- Ray raises several kinds here
