@@ -193,8 +193,8 @@ class Pool:
             raise body
         worker.chunk = None
         self.left -= 1
+        self.hand_out(worker)  # (its next chunk first: the worker never waits for the tally)
         deliver(start, body)
-        self.hand_out(worker)
 
     def run(self, workers: int, deliver: Deliver, cancel: Cancel | None) -> None:
         for _ in range(min(workers, len(self.todo))):
