@@ -131,3 +131,14 @@ def test_a_streamed_report_is_the_report_of_the_list(ai):
                                                               swap_sides=True))
     empty = Tally(setup, seed=3, swap_sides=True).report()
     assert empty["battles"] == 0 and empty["luck"][0]["expected_hits"] == 0
+
+
+def test_the_help_states_the_bounds_the_batch_enforces():
+    import argparse
+
+    from sodwa_editor.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {opt: a.help for a in sub.choices["simulate"]._actions for opt in a.option_strings}
+    assert f"at most {MAX_BATTLES:,}" in helps["--battles"]
+    assert f"up to {MAX_FORCED_WORKERS}" in helps["--oversubscribe"]
