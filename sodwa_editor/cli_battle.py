@@ -412,25 +412,31 @@ def simulate_plan(args: argparse.Namespace) -> tuple[int, str | None]:
     return workers, address
 
 
-class Terminated(BaseException):
-    """SIGTERM reached ``simulate``: leave as Ctrl+C does (workers terminated and
-    joined on the way out), then exit 143."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM reached ``simulate``: it leaves as on Ctrl+C (workers terminated and
+    joined on the way out), then exits 143.  A KeyboardInterrupt, because Ray turns
+    any other exception raised by a signal handler during its calls into a
+    traceback."""
 
 
 @contextlib.contextmanager
-def sigterm_ends_quietly() -> Iterator[None]:
+def sigterm_ends_quietly() -> Iterator[list[int]]:
     """While ``simulate`` runs, SIGTERM raises :class:`Terminated` in the main thread
-    (the batch's ``finally`` ends its workers); elsewhere nothing changes."""
+    (the batch's ``finally`` ends its workers) and is noted in the list yielded
+    (Ray re-raises an interrupt as a plain KeyboardInterrupt); elsewhere nothing
+    changes."""
+    got: list[int] = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield got
         return
 
     def terminated(signum: int, frame: Any) -> None:
+        got.append(signum)
         raise Terminated()
 
     old = signal.signal(signal.SIGTERM, terminated)
     try:
-        yield
+        yield got
     finally:
         signal.signal(signal.SIGTERM, old)
 
@@ -442,11 +448,13 @@ def say_notice(line: str) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    try:
-        with sigterm_ends_quietly():
+    with sigterm_ends_quietly() as terminated:
+        try:
             return simulate(args)
-    except Terminated:
-        return EXIT_TERMINATED
+        except KeyboardInterrupt:
+            if terminated:
+                return EXIT_TERMINATED
+            raise
 
 
 def simulate(args: argparse.Namespace) -> int:

@@ -51,6 +51,8 @@ def is_initialized():
 def init(address=None, **kw):
     global _up
     calls.append(("init", address))
+    import signal  # as Ray's C++ core does: a SIGTERM handler that aborts
+    signal.signal(signal.SIGTERM, lambda *a: os._exit(134))
     os.write(1, b"(raylet) a warning a raylet printed to stdout\\n")
     os.write(2, b"[W gcs_client.cc:210] a retry warning of Ray's C++ client\\n")
     print("(fake ray) a line printed to sys.stdout")
@@ -286,6 +288,34 @@ def test_ray_output_goes_to_stderr_and_stdout_is_the_json_report(tmp_path, liste
     assert "(worker pid=1) a line a worker printed" in err
 
 
+def test_sigterm_during_a_ray_batch_exits_143(tmp_path, listening):
+    """Ray's core replaces the SIGTERM handler with one that aborts (exit 134 and a
+    stack dump); the batch puts simulate's own back, so SIGTERM ends it as on the
+    process backend: exit 143, no traceback."""
+    import signal
+
+    env = {**os.environ, "PYTHONPATH": str(write_fake_ray(tmp_path / "fake")),
+           "FAKE_RAY_MODE": "ok"}
+    proc = subprocess.Popen([sys.executable, "-m", "sodwa_editor.cli", "simulate",
+                             str(COMPOUND), "--battles", "500", "--json", "--backend", "ray",
+                             "--address", listening],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        stat = Path(f"/proc/{proc.pid}/stat")
+        end = time.monotonic() + 240
+        while time.monotonic() < end and proc.poll() is None:  # playing (the engine loaded)
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") > 2.5:
+                break
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143, err
+    assert out == b"" and b"Traceback" not in err
+
+
 # ------------------------------------------------------------------ the real Ray (opt-in)
 real_ray = pytest.mark.skipif(not os.environ.get("SODWA_TEST_RAY"),
                               reason="opt-in: SODWA_TEST_RAY=1 with Ray installed (README)")
@@ -314,3 +344,30 @@ def test_real_ray_json_report_is_the_process_backends(tmp_path):
     local = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600)
     assert on_ray.returncode == 0, on_ray.stderr
     assert on_ray.stdout == local.stdout
+
+
+@real_ray
+@pytest.mark.parametrize(("signum", "code"), [("SIGTERM", 143), ("SIGINT", 130)])
+def test_real_ray_batch_ends_cleanly_on_sigterm_and_ctrl_c(signum, code):
+    """Ray's core aborted with a stack dump on SIGTERM (exit 134); the batch keeps
+    simulate's handlers, leaves Ray and exits as the process backend does."""
+    import signal
+
+    pytest.importorskip("ray")
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    proc = subprocess.Popen([sys.executable, "-m", "sodwa_editor.cli", "simulate",
+                             str(COMPOUND), "--battles", "2000", "--workers", "2", "--json",
+                             "--backend", "ray"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        end = time.monotonic() + 240
+        while time.monotonic() < end and not subprocess.run(
+                ["pgrep", "-f", "ray::_chunk"], capture_output=True).stdout:
+            time.sleep(0.5)
+        time.sleep(2)
+        proc.send_signal(getattr(signal, signum))
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == code, err
+    assert out == b"" and err == b""

@@ -211,11 +211,36 @@ def auth_advice(address: str) -> str:
     return f"the Ray cluster at {address} wants an auth token: set RAY_AUTH_MODE=token and {token}"
 
 
+@contextlib.contextmanager
+def signals_kept() -> Iterator[None]:
+    """Keep this process's SIGINT and SIGTERM handlers: Ray's C++ core replaces them
+    with one that prints a stack dump and aborts (exit 134 on SIGTERM), where
+    ``sodwa simulate`` stops its batch cleanly (130, 143).  The main thread only."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in kept.items():
+            if handler is not None:
+                signal.signal(signum, handler)
+
+
 def connect(ray: Any, address: str | None, workers: int) -> bool:
     """Join the cluster at ``address`` or start a local instance; True if this call
     did (so the batch leaves it at its end), False if Ray was running already."""
     if ray.is_initialized():
         return False
+    with signals_kept():
+        return _connect(ray, address, workers)
+
+
+def _connect(ray: Any, address: str | None, workers: int) -> bool:
     if address is None:
         ray.init(num_cpus=workers, include_dashboard=False, logging_level="ERROR")
         return True
