@@ -56,6 +56,8 @@ def init(address=None, **kw):
     os.write(1, b"(raylet) a warning a raylet printed to stdout\\n")
     os.write(2, b"[W gcs_client.cc:210] a retry warning of Ray's C++ client\\n")
     print("(fake ray) a line printed to sys.stdout")
+    if MODE == "nolocal" and address is None:
+        raise RuntimeError("Failed to start the raylet.\n(details)\n/dev/shm is too small")
     if MODE == "auth":
         try:
             raise RuntimeError("Failed to connect to GCS. Last connection error: RPC error: "
@@ -255,6 +257,14 @@ def test_a_node_with_another_sodwa_editor_refuses_the_batch(capsys, monkeypatch,
     assert line == (f"sodwa simulate: error: {COMPOUND}: Ray node 10.0.0.7 runs sodwa-editor "
                     f"0.0.9, code 000000000000, numpy 1.0, this machine {build()}: install "
                     "the same sodwa-editor on every node")
+
+
+def test_a_local_instance_that_cannot_start_is_one_line(capsys, monkeypatch, fake_ray):
+    monkeypatch.setattr(fake_ray, "MODE", "nolocal")
+    code, out, err = run(capsys, "simulate", COMPOUND, "--battles", "2", "--backend", "ray")
+    assert code == 69 and out == ""
+    assert err.splitlines()[-1] == (f"sodwa simulate: error: {COMPOUND}: cannot start a local "
+                                    "Ray instance: RuntimeError: /dev/shm is too small")
 
 
 def test_the_build_names_the_version_and_the_battle_code():

@@ -202,6 +202,12 @@ def failure_text(exc: BaseException) -> str:
     return " | ".join(parts)
 
 
+def last_line(exc: BaseException) -> str:
+    """The last line of an exception's message (Ray's messages run to many lines)."""
+    lines = str(exc).strip().splitlines()
+    return lines[-1].strip()[:300] if lines else ""
+
+
 def auth_advice(address: str) -> str:
     """What to set when a cluster refuses us for want of its auth token."""
     token = ("the cluster's token ('ray get-auth-token' on its head node prints it) in "
@@ -242,7 +248,11 @@ def connect(ray: Any, address: str | None, workers: int) -> bool:
 
 def _connect(ray: Any, address: str | None, workers: int) -> bool:
     if address is None:
-        ray.init(num_cpus=workers, include_dashboard=False, logging_level="ERROR")
+        try:
+            ray.init(num_cpus=workers, include_dashboard=False, logging_level="ERROR")
+        except Exception as exc:  # noqa: BLE001 -- Ray raises several kinds here
+            raise BatchFailed(f"cannot start a local Ray instance: {type(exc).__name__}: "
+                              f"{last_line(exc)}") from None
         return True
     probe(address)
     tries = "RAY_gcs_server_port_wait_time_s"
@@ -256,9 +266,8 @@ def _connect(ray: Any, address: str | None, workers: int) -> bool:
                 text = failure_text(exc)
                 if "InvalidAuthToken" in text or "AuthenticationError" in text:
                     raise BatchFailed(auth_advice(address)) from None
-                last = str(exc).strip().splitlines()[-1] if str(exc).strip() else ""
                 raise BatchFailed(f"cannot join the Ray cluster at {address}: "
-                                  f"{type(exc).__name__}: {last}") from None
+                                  f"{type(exc).__name__}: {last_line(exc)}") from None
     finally:
         if given is None:
             os.environ.pop(tries, None)
@@ -283,8 +292,8 @@ def check_builds(ray: Any) -> None:
         try:
             theirs = ray.get(ref, timeout=CHECK_TIMEOUT)
         except Exception as exc:  # noqa: BLE001 -- the node cannot import us, or died
-            last = str(exc).strip().splitlines()[-1] if str(exc).strip() else ""
-            raise BatchFailed(f"Ray node {ip} cannot run sodwa-editor's battles ({last}): "
+            raise BatchFailed(f"Ray node {ip} cannot run sodwa-editor's battles "
+                              f"({last_line(exc)}): "
                               f"install {ours.split(',')[0]} there") from None
         if theirs != ours:
             raise BatchFailed(f"Ray node {ip} runs {theirs}, this machine {ours}: install "
@@ -349,7 +358,7 @@ def _result(ray: Any, ref: Any, a: int, b: int) -> tuple[str, list[Record]]:
             raise cause from None
         raise
     except ray.exceptions.RayError as exc:
-        last = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        first = (str(exc).strip().splitlines() or [""])[0].strip()[:300]
         raise BatchFailed(f"Ray could not play {battles_text(a, b)}: {type(exc).__name__}: "
-                          f"{last}") from None
+                          f"{first}") from None
     return result
