@@ -57,7 +57,7 @@ def init(address=None, **kw):
     os.write(2, b"[W gcs_client.cc:210] a retry warning of Ray's C++ client\\n")
     print("(fake ray) a line printed to sys.stdout")
     if MODE == "nolocal" and address is None:
-        raise RuntimeError("Failed to start the raylet.\n(details)\n/dev/shm is too small")
+        raise RuntimeError("Failed to start the raylet.\\n(details)\\n/dev/shm is too small")
     if MODE == "auth":
         try:
             raise RuntimeError("Failed to connect to GCS. Last connection error: RPC error: "
