@@ -38,8 +38,10 @@ MAX_FORCED_WORKERS = 64
 #: Ray cluster unreachable, refusing us or running another sodwa-editor):
 #: EX_UNAVAILABLE of sysexits.h.
 EXIT_BATCH_FAILED = 69
-#: Exit status of ``simulate`` ended by SIGTERM (128 + 15, as a shell reports it).
+#: Exit status of ``simulate`` ended by SIGTERM (128 + 15, as a shell reports it) and
+#: by Ctrl+C (128 + 2, as every ``sodwa`` command).
 EXIT_TERMINATED = 143
+EXIT_INTERRUPTED = 130
 
 
 def available_cores() -> int:
@@ -447,14 +449,29 @@ def say_notice(line: str) -> None:
     print(f"{lead}sodwa simulate: note: {line}", file=sys.stderr, flush=True)
 
 
+def interrupted(exc: BaseException) -> bool:
+    """True if ``exc`` is, or was caused by, Ctrl+C or SIGTERM: raised while a
+    compiled (numba) function runs, the interrupt reaches us as a SystemError
+    ("returned a result with an exception set") caused by it, through as many
+    SystemErrors as compiled calls it was raised in."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     with sigterm_ends_quietly() as terminated:
         try:
             return simulate(args)
-        except KeyboardInterrupt:
-            if terminated:
-                return EXIT_TERMINATED
-            raise
+        except (KeyboardInterrupt, SystemError) as exc:
+            if not interrupted(exc):
+                raise
+            return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
 def simulate(args: argparse.Namespace) -> int:

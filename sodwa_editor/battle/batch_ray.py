@@ -282,13 +282,13 @@ def check_builds(ray: Any) -> None:
 
     ours = build()
     task = ray.remote(_node_build)
-    refs = {}
+    refs = []  # (the node's address, its answer); several nodes may share an address
     for node in ray.nodes():
         if node.get("Alive"):
             where = NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
             ip = node.get("NodeManagerAddress", node["NodeID"][:12])
-            refs[ip] = task.options(num_cpus=0, scheduling_strategy=where).remote()
-    for ip, ref in refs.items():
+            refs.append((ip, task.options(num_cpus=0, scheduling_strategy=where).remote()))
+    for ip, ref in refs:
         try:
             theirs = ray.get(ref, timeout=CHECK_TIMEOUT)
         except Exception as exc:  # noqa: BLE001 -- the node cannot import us, or died
