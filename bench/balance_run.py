@@ -39,13 +39,12 @@ def cli_run(args: argparse.Namespace) -> tuple[float, dict]:
 def dialog_run(args: argparse.Namespace, app) -> tuple[float, dict]:
     from PySide6.QtWidgets import QApplication
 
-    from sodwa_editor.editor.balance import open_dialog
     from sodwa_editor.editor.testing import bench_window
     from sodwa_editor.io import read_map
 
     model, _ = read_map(args.map)
     win = bench_window(model, args.map, folder=Path(os.environ["XDG_CONFIG_HOME"]))
-    dialog = open_dialog(win)
+    dialog = win.open_balance_dialog()
     dialog.battles.setValue(args.battles)
     dialog.workers.setValue(args.workers)
     dialog.seed.setValue(args.seed)

@@ -10,6 +10,11 @@ several pairings, on 32x32, 24x24 and 16x16 mixed maps; expectimax battles cappe
 its setup, the number of events and a digest of the event log, every controller
 decision, the state hash after every turn and the result.  Two checkouts that play
 the same battles print the same lines.  ``--quick``: every fourth battle only.
+``--roster FILE``: the teams are drawn from that roster (default the shipped one);
+battles without abilities are compared across a change of the shipped roster with a
+roster that has none::
+
+    python bench/battle_digests.py --roster tests/data/roster-v1-no-abilities.json
 """
 
 from __future__ import annotations
@@ -44,12 +49,14 @@ def cases(quick: bool) -> list[Case]:
 
 
 def digest(size: int, members: int, pair: tuple[str, str], seed: int,
-           boards: dict[int, tuple[MapModel, Board]]) -> str:
+           boards: dict[int, tuple[MapModel, Board]], roster: object = None) -> str:
     if size not in boards:
         model = make_mixed_map(size, seed=size)
         boards[size] = (model, prepare(model))
     model, board = boards[size]
-    state = BattleState.from_teams(model, random_teams(seed, members),  # type: ignore[arg-type]
+    teams = random_teams(seed, members, roster) if roster is not None \
+        else random_teams(seed, members)  # (main's random_teams takes no roster)
+    state = BattleState.from_teams(model, teams,  # type: ignore[arg-type]
                                    seed=seed, board=board)
     if "expectimax" in pair:
         state.rules = replace(state.rules, battle=replace(state.rules.battle, max_turns=30))
@@ -65,9 +72,14 @@ def digest(size: int, members: int, pair: tuple[str, str], seed: int,
 
 def main() -> None:
     print("code:", sodwa_editor.__file__, file=sys.stderr)
+    roster = None
+    if "--roster" in sys.argv:
+        from sodwa_editor.battle.sheet import load_roster
+
+        roster = load_roster(sys.argv[sys.argv.index("--roster") + 1])
     boards: dict[int, tuple[MapModel, Board]] = {}
     for size, members, pair, seed in cases("--quick" in sys.argv):
-        print(digest(size, members, pair, seed, boards), flush=True)
+        print(digest(size, members, pair, seed, boards, roster), flush=True)
 
 
 if __name__ == "__main__":

@@ -2,12 +2,15 @@
 
     python bench/battle_soak.py [--battles 1000] [--seed 0] [--min-size 8] [--max-size 16]
                                 [--max-turns 300] [--no-check] [--verify-every 10]
+                                [--roster FILE]
 
 Battle ``k`` is fully determined by ``(--seed, k)``: a mixed map
 (``engine/generate.py``) of a size in ``--min-size..--max-size``, two teams of 2-4
 roster archetypes placed by formation into the map's start zones, and a battle
 seed, all drawn from ``numpy.random.SeedSequence(seed, spawn_key=(k,))``.  Both
-teams are played by the ``random`` controller (random legal actions).
+teams are played by the ``random`` controller (random legal actions), area abilities
+included (the shipped roster's, or ``--roster FILE``'s): their uses are re-derived and
+their effects checked too (docs/rules.md AB1-AB12).
 
 With checks on (the default) every action is re-derived through the engine's
 public functions before it is applied and every state is checked after each turn
@@ -40,19 +43,21 @@ from sodwa_editor.battle import invariants  # noqa: E402
 from sodwa_editor.battle.ai import make_controllers  # noqa: E402
 from sodwa_editor.battle.loop import run_battle  # noqa: E402
 from sodwa_editor.battle.rules import Rules, default_rules  # noqa: E402
-from sodwa_editor.battle.sheet import load_roster  # noqa: E402
+from sodwa_editor.battle.sheet import Roster, load_roster  # noqa: E402
 from sodwa_editor.battle.state import BattleState  # noqa: E402
 from sodwa_editor.battle.teams import team_from_dict  # noqa: E402
 from sodwa_editor.engine.generate import make_mixed_map  # noqa: E402
 
 
-def setup(seed: int, k: int, min_size: int, max_size: int, rules: Rules) -> BattleState:
-    """Battle ``k`` of a soak seeded ``seed`` (map, teams and battle seed)."""
+def setup(seed: int, k: int, min_size: int, max_size: int, rules: Rules,
+          roster: Roster | None = None) -> BattleState:
+    """Battle ``k`` of a soak seeded ``seed`` (map, teams and battle seed); the teams are
+    drawn from ``roster`` (default the shipped one, whose area abilities take part)."""
     ss = np.random.SeedSequence(seed, spawn_key=(k,))
     rng = np.random.default_rng(ss)
     size = int(rng.integers(min_size, max_size + 1))
     model = make_mixed_map(size, seed=int(rng.integers(1 << 31)))
-    roster = load_roster()
+    roster = roster or load_roster()
     names = roster.names()
     sides = []
     for side in ("red", "blue"):
@@ -92,7 +97,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="skip re-deriving each move's range (the slowest check)")
     p.add_argument("--verify-every", type=int, default=10,
                    help="replay every N-th battle and compare (0: never)")
+    p.add_argument("--roster", default=None,
+                   help="roster file the teams are drawn from (default the shipped one)")
     args = p.parse_args(argv)
+    roster = load_roster(args.roster) if args.roster else load_roster()
     if args.battles < 0 or not 8 <= args.min_size <= args.max_size or args.max_turns < 1:
         p.error("need --battles >= 0, 8 <= --min-size <= --max-size, --max-turns >= 1")
     base = default_rules()
@@ -101,10 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     problems: Counter[str] = Counter()
     results: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
-    turns = 0
+    turns = with_abilities = 0
     start = time.perf_counter()
     for k in range(args.battles):
-        state = setup(args.seed, k, args.min_size, args.max_size, rules)
+        state = setup(args.seed, k, args.min_size, args.max_size, rules, roster)
         play(state, not args.no_check, problems, not args.no_move_check)
         if state.result is None:
             problems[f"battle {k} did not end"] += 1
@@ -113,8 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         results["draw" if winner is None else f"team {winner}"] += 1
         turns += state.clock.turns
         kinds.update(e.kind for e in state.events)
+        with_abilities += bool(state.abilities)
         if args.verify_every and k % args.verify_every == 0:
-            again = setup(args.seed, k, args.min_size, args.max_size, rules)
+            again = setup(args.seed, k, args.min_size, args.max_size, rules, roster)
             play(again, False, problems)
             if ([e.to_dict() for e in again.events] != [e.to_dict() for e in state.events]
                     or again.state_hash() != state.state_hash()):
@@ -126,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         "battles_per_s": round(args.battles / seconds, 2) if seconds else None,
         "turns_per_s": round(turns / seconds, 1) if seconds else None,
         "turns": turns, "results": dict(sorted(results.items())),
+        "battles_with_area_abilities": with_abilities,
         "events": dict(sorted(kinds.items())),
         "violations": sum(problems.values()),
         "first_violations": [f"{n} x {msg}" for msg, n in problems.most_common(5)],

@@ -98,15 +98,53 @@ def _reach() -> Callable[[], object]:
     return lambda: reach(model, start, 12, team="bench")
 
 
-def _free_tile_near_centre(model) -> tuple[int, int]:
+def _reach_footprint(make: Callable[[], MapModel]) -> Callable[[], Callable[[], object]]:
+    """Movement range of a Huge (4x4) creature with Move 12 (issue 26: <= 0.5 ms on the
+    mixed 128x128 map) from the anchor nearest the centre whose 16 tiles are Clear."""
+    def setup() -> Callable[[], object]:
+        from .engine.footprint import Footprint
+        from .engine.footprint_movement import footprint_reach
+
+        model = make()
+        fp = Footprint(4, 4)
+        start = _free_tile_near_centre(model, fp)
+        footprint_reach(model, start, fp, 12)
+        return lambda: footprint_reach(model, start, fp, 12, team="bench")
+
+    return setup
+
+
+def _area(text: str, **kw: object) -> Callable[[], Callable[[], object]]:
+    """One area of effect query (issue 25: <= 1 ms on a 128x128 map with Reach 10) from
+    a clear tile near the centre of the mixed 128x128 map."""
+    def setup() -> Callable[[], object]:
+        from .engine.area_notation import parse_area
+        from .engine.areas import area
+
+        model = _mixed(128)
+        start = _free_tile_near_centre(model)
+        spec = parse_area(text)
+        area(model, spec, start, **kw)  # type: ignore[arg-type]
+        return lambda: area(model, spec, start, **kw)  # type: ignore[arg-type]
+
+    return setup
+
+
+def _free_tile_near_centre(model, footprint=None) -> tuple[int, int]:
+    """The tile nearest the centre that is Clear and free (with ``footprint``: the
+    anchor nearest the centre whose every tile is, and where it may stand)."""
+    from .engine.footprint import MEDIUM, cannot_stand
     from .engine.terrain import Base
 
+    fp = footprint or MEDIUM
     cx, cy = model.width // 2, model.height // 2
     for r in range(model.width):
         for y in range(cy - r, cy + r + 1):
             for x in range(cx - r, cx + r + 1):
-                if (model.in_bounds(x, y) and model.base_at(x, y) is Base.CLEAR
-                        and model.character_at(x, y) is None):
+                squares = fp.squares((x, y))
+                if (all(model.in_bounds(*t) and model.base_at(*t) is Base.CLEAR
+                        and model.character_at(*t) is None for t in squares)
+                        and (fp == MEDIUM or cannot_stand(model, (x, y), fp) is None)):
                     return (x, y)
     raise ValueError("no clear tile")
 
@@ -184,6 +222,18 @@ METRICS = [
            repeat=2000),
     Metric("reach_128_move12_ms", "movement range, Move 12, mixed 128x128", 2, 0.5, _reach,
            repeat=200),
+    Metric("reach_128_4x4_move12_ms", "movement range of a 4x4 (Huge) creature, Move 12, "
+           "mixed 128x128", 0.5, 0.25, _reach_footprint(lambda: _mixed(128)), repeat=200),
+    Metric("reach_128_open_4x4_move12_ms", "movement range of a 4x4 (Huge) creature, Move "
+           "12, open 128x128 (625 positions)", 0.5, 0.25, _reach_footprint(lambda: _open(128)),
+           repeat=200),
+    Metric("area_blast_sphere_128_reach10_ms", "Blast Sphere, Reach 10, damage 9, mixed "
+           "128x128", 1, 0.25, _area("AoE - Blast - Sphere: 10", damage=9), repeat=100),
+    Metric("area_engulf_sphere_128_reach10_ms", "Engulf Sphere (flood), Reach 10, mixed "
+           "128x128", 1, 0.25, _area("AoE - Engulf - Sphere: 10"), repeat=100),
+    Metric("area_rail_128_reach2_ms", "Blast Rail, Range 20, Reach 2, damage 9, mixed "
+           "128x128", 1, 0.25, _area("AoE - Blast - Rail: Range: 20, Reach: 2",
+                                     direction="NE", damage=9), repeat=100),
     Metric("adjacency_build_128_ms", "whole adjacency graph, mixed 128x128", 50, 10,
            _adjacency_build, repeat=10),
     Metric("adjacency_patch_ms", "adjacency update after one tile change", 1, 0.1,
@@ -310,13 +360,15 @@ class BattleMetric:
     higher_is_better: bool
 
 
-def random_teams(seed: int | np.random.Generator, n: int) -> list[tuple[str, object, None]]:
+def random_teams(seed: int | np.random.Generator, n: int, roster: Any = None
+                 ) -> list[tuple[str, object, None]]:
     """Two seeded teams of ``n`` roster archetypes (the same for every run; ``seed``
-    may be a generator to draw from).  Used by the battle benchmark and the AI tests."""
+    may be a generator to draw from; ``roster``: default the shipped one).  Used by the
+    battle benchmark and the AI tests."""
     from .battle.sheet import load_roster
     from .battle.teams import team_from_dict
 
-    roster = load_roster()
+    roster = roster or load_roster()
     names = roster.names()
     rng = np.random.default_rng(seed)
     sides: list[tuple[str, object, None]] = []
@@ -324,6 +376,41 @@ def random_teams(seed: int | np.random.Generator, n: int) -> list[tuple[str, obj
         members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
                    for i in range(n)]
         doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
+        sides.append((side, team_from_dict(doc, roster), None))
+    return sides
+
+
+def ability_rosters() -> tuple[Any, Any]:
+    """The shipped roster and the same roster with every ability taken off (equal sheets
+    otherwise), for the abilities' speed ratio."""
+    import copy
+
+    from .battle.jsonfiles import read_json
+    from .battle.sheet import DEFAULT_ROSTER_PATH, roster_from_dict
+
+    doc = read_json(DEFAULT_ROSTER_PATH)
+    bare = copy.deepcopy(doc)
+    for entry in bare["characters"]:
+        entry.pop("abilities", None)
+    return roster_from_dict(doc), roster_from_dict(bare)
+
+
+def ability_teams(seed: int, n: int, roster: Any, casters: Any = None
+                  ) -> list[tuple[str, object, None]]:
+    """Two seeded teams of ``n`` archetypes of ``roster``, each with ``min(2, n)`` of the
+    archetypes that have area abilities in the shipped roster (``casters``: their names)
+    and the rest drawn from all: area abilities in both teams."""
+    from .battle.teams import team_from_dict
+
+    names = roster.names()
+    casters = casters or [a.name for a in ability_rosters()[0].archetypes if a.abilities]
+    rng = np.random.default_rng(seed)
+    sides: list[tuple[str, object, None]] = []
+    for side in ("red", "blue"):
+        picks = [casters[int(rng.integers(len(casters)))] for _ in range(min(2, n))]
+        picks += [names[int(rng.integers(len(names)))] for _ in range(n - len(picks))]
+        doc = {"format": "sodwa-team", "format_version": 1, "name": side,
+               "members": [{"id": f"m{i}", "archetype": a} for i, a in enumerate(picks)]}
         sides.append((side, team_from_dict(doc, roster), None))
     return sides
 
@@ -410,7 +497,46 @@ def run_battles(*, battles: int = 8, size: int = 32, members: int = 4,
     out.append(BattleMetric("expectimax_turn_p95_ms",
                             "expectimax AI decision (depth 2), against greedy, same map",
                             _p95_ms(searched), 200, 50, False))
-    return out + machine_references()
+    return out + ability_speed(battles, model, board, members, progress) + machine_references()
+
+
+def ability_speed(battles: int, model: Any, board: Any, members: int,
+                  progress: TextIO | None = None) -> list[BattleMetric]:
+    """Greedy battles with area abilities in both teams (:func:`ability_teams`) and the
+    same teams with the abilities taken off, alternated battle by battle (CPU seconds),
+    and their ratio (issue 25: at least 70 %)."""
+    from .battle.ai import make_controllers
+    from .battle.loop import run_battle
+    from .battle.state import BattleState
+
+    with_roster, bare_roster = ability_rosters()
+    casters = [a.name for a in with_roster.archetypes if a.abilities]
+
+    def seconds(k: int, roster: Any) -> float:
+        state = BattleState.from_teams(model, ability_teams(k, members, roster, casters),  # type: ignore[arg-type]
+                                       seed=k, board=board)
+        t0 = time.process_time()
+        run_battle(state, make_controllers(["greedy", "greedy"], state))
+        return time.process_time() - t0
+
+    seconds(10_000, with_roster)  # warm: the abilities' code and the board's areas
+    seconds(10_000, bare_roster)
+    with_s = bare_s = 0.0
+    for k in range(battles):
+        if progress:
+            print(f"  ability battles {k + 1}/{battles} (with, then without) ...",
+                  file=progress, flush=True)
+        with_s += seconds(k, with_roster)
+        bare_s += seconds(k, bare_roster)
+    work = (f"greedy vs greedy, {members}v{members}, 2+ area-ability archetypes a side, the "
+            "benchmark's map")
+    rate_with, rate_bare = battles / with_s, battles / bare_s
+    return [BattleMetric("battles_per_s_core_abilities", work, rate_with, 25, 100, True),
+            BattleMetric("battles_per_s_core_abilities_off",
+                         "the same teams and seeds, abilities taken off", rate_bare, 25, 100,
+                         True),
+            BattleMetric("abilities_speed_ratio", "the first over the second (issue 25)",
+                         rate_with / rate_bare, 0.7, 1.0, True)]
 
 
 def _python_reference() -> float:

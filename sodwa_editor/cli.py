@@ -1,9 +1,10 @@
 """The ``sodwa`` command: validate maps and packs, query the rules engine, run benchmarks.
 
 A thin layer over :mod:`sodwa_editor.io` and :mod:`sodwa_editor.engine`; every
-rule lives in the engine.  Exit codes: 0 success, 1 the input is invalid (or a
-query failed), 2 the command line is wrong, 74 the output could not be written,
-130 interrupted, 141 the reader of the output went away.
+rule lives in the engine.  Exit codes (:mod:`.cli_common`): 0 success, 1 the
+input is invalid (or a query failed), 2 the command line is wrong, 74 the output
+could not be written, 124 a battle went over its ``--time-limit``, 130
+interrupted, 141 the reader of the output went away.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -19,29 +19,36 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .cli_area import (
+    add_aoe_parser,
+    cmd_aoe,
+    footprint_los_answer,
+    footprint_reach_answer,
+    size_value,
+)
+from .cli_common import (  # (CliError, OutputError, EXIT_OUTPUT: also imported from here)
+    EXIT_OUTPUT,
+    CliError,
+    OutputError,
+    check_output,
+    check_tile,
+    load_map,
+    non_negative,
+    parse_tile,
+    say,
+    short,
+    whole_in,
+)
+from .cli_common import emit as _emit
+
+__all__ = ["EXIT_OUTPUT", "CliError", "OutputError", "main", "build_parser", "non_negative"]
 
 Tile = tuple[int, int]
+#: Largest ``bench battles --battles`` (each battle takes about 0.1 s) and ``bench
+#: --repeat`` (the longest default is 2000 runs of a metric of microseconds).
+MAX_BENCH_BATTLES = 1000
+MAX_BENCH_REPEAT = 10000
 LOS_CHARS = {0: ".", 1: "i", 2: "#"}
-
-#: Exit code when standard output cannot be written (closed, disk full, I/O
-#: error): EX_IOERR of sysexits.h.  A reader that went away is 141 instead.
-EXIT_OUTPUT = 74
-
-
-class CliError(Exception):
-    """A problem with the command line or its inputs, reported in one line."""
-
-    def __init__(self, message: str, code: int = 1) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class OutputError(CliError):
-    """Standard output cannot be written; the command's result is lost."""
-
-    def __init__(self, why: str) -> None:
-        super().__init__(f"cannot write the output: {why}", code=EXIT_OUTPUT)
-
 
 class _Output:
     """``sys.stdout`` while a command runs: a failed write (stdout closed, disk
@@ -77,39 +84,6 @@ def _quiet_stdout(stream: Any) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
-def _say(text: str) -> None:
-    """One line on stderr (nothing if stderr itself is gone)."""
-    if sys.stderr is not None:
-        with contextlib.suppress(OSError, ValueError):
-            print(text, file=sys.stderr, flush=True)
-
-
-def parse_tile(text: str) -> Tile:
-    """argparse type for ``X,Y``."""
-    parts = text.replace(" ", "").split(",")
-    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
-        raise argparse.ArgumentTypeError(f"expected X,Y (two integers), got {text!r}")
-    return int(parts[0]), int(parts[1])
-
-
-def non_negative(text: str) -> int:
-    shown = text if len(text) <= 24 else f"{text[:12]}... ({len(text)} characters)"
-    try:
-        value = int(text)
-    except ValueError:  # (also a number of more digits than Python converts)
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {shown!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def positive(text: str) -> int:
-    value = non_negative(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
-    return value
-
-
 def move_value(text: str) -> int:
     """argparse type of ``--move``: a whole number from 0 to MAX_MOVE."""
     from .engine.model import MAX_MOVE
@@ -135,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     los.add_argument("map", type=Path, metavar="MAP")
     los.add_argument("--from", dest="src", type=parse_tile, required=True, metavar="X,Y")
     los.add_argument("--to", dest="dst", type=parse_tile, metavar="X,Y")
+    los.add_argument("--size", type=size_value, metavar="WxH",
+                     help="from a creature of this footprint (2x2, or large, huge ...) whose "
+                          "top-left tile is --from (docs/rules.md S9)")
     los.add_argument("--json", action="store_true")
 
     r = sub.add_parser("reach", help="movement range from a tile")
@@ -144,7 +121,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Move value, 0 to 999 (default: the Move of the character on the tile)")
     r.add_argument("--to", dest="dst", type=parse_tile, metavar="X,Y",
                    help="also print the path to this tile")
+    r.add_argument("--size", type=size_value, metavar="WxH",
+                   help="for a creature of this footprint (2x2, or large, huge ...) whose "
+                        "top-left tile is --from: the top-left tiles it may end on "
+                        "(docs/rules.md S6-S8)")
     r.add_argument("--json", action="store_true")
+
+    add_aoe_parser(sub)
 
     g = sub.add_parser("graph", help="adjacency graph of a map")
     g.add_argument("map", type=Path, metavar="MAP")
@@ -171,11 +154,12 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="run the engine benchmarks (or the battle ones)")
     b.add_argument("suite", nargs="?", choices=["engine", "battles"], default="engine",
                    help="engine (default) or battles: greedy battles/s and AI decision times")
-    b.add_argument("--battles", type=positive, default=8,
-                   help="battles timed by 'bench battles' (default 8)")
+    b.add_argument("--battles", type=whole_in(1, MAX_BENCH_BATTLES), default=8,
+                   help=f"battles timed by 'bench battles', 1 to {MAX_BENCH_BATTLES} "
+                        "(default 8)")
     b.add_argument("--json", action="store_true", help="metric name -> median milliseconds")
-    b.add_argument("--repeat", type=non_negative, default=None,
-                   help="timed runs per metric (default per metric)")
+    b.add_argument("--repeat", type=whole_in(1, MAX_BENCH_REPEAT), default=None,
+                   help=f"timed runs per metric, 1 to {MAX_BENCH_REPEAT} (default per metric)")
 
     from .cli_battle import add_parsers
 
@@ -203,6 +187,7 @@ def _run(argv: Sequence[str] | None) -> int:
             "los": cmd_los,
             "reach": cmd_reach,
             "graph": cmd_graph,
+            "aoe": cmd_aoe,
             "pack": cmd_pack,
             "bench": cmd_bench,
             "battle": _battle_command,
@@ -213,7 +198,7 @@ def _run(argv: Sequence[str] | None) -> int:
         sys.stdout.flush()
         return code
     except CliError as exc:
-        _say(f"{command}: error: {exc}")
+        say(short(f"{command}: error: {exc}"))
         if isinstance(exc, OutputError):
             _quiet_stdout(sys.stdout)
         return exc.code
@@ -242,35 +227,6 @@ def _printable_output() -> None:
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
             stream.reconfigure(errors="backslashreplace")
-
-
-def _load(path: Path):
-    from .io import read_map
-
-    model, problems = read_map(path)
-    if model is None:
-        lines = "\n".join(f"  {p}" for p in problems if p.severity == "error")
-        raise CliError(f"{path} is not a valid map:\n{lines}")
-    return model
-
-
-def _check_tile(model, tile: Tile, flag: str) -> None:
-    if not model.in_bounds(*tile):
-        raise CliError(
-            f"{flag} {tile[0]},{tile[1]} is outside the {model.width}x{model.height} map "
-            f"(x 0..{model.width - 1}, y 0..{model.height - 1})",
-            code=2,
-        )
-
-
-def _emit(data: Any, *, compact: bool = False) -> None:
-    """Write ``data`` as JSON: indented, or ``compact`` on one line (the C encoder:
-    ten times faster, for outputs of millions of values such as ``graph --json``)."""
-    if compact:
-        sys.stdout.write(json.dumps(data, separators=(",", ":")))
-    else:
-        json.dump(data, sys.stdout, indent=2)
-    sys.stdout.write("\n")
 
 
 # ---------------------------------------------------------------- commands
@@ -305,10 +261,13 @@ def cmd_los(args: argparse.Namespace) -> int:
     from .engine.los import los, los_fan
     from .engine.terrain import Crossing
 
-    model = _load(args.map)
-    _check_tile(model, args.src, "--from")
+    model = load_map(args.map)
+    check_tile(model, args.src, "--from")
     if args.dst is not None:
-        _check_tile(model, args.dst, "--to")
+        check_tile(model, args.dst, "--to")
+    if args.size is not None:
+        return footprint_los_answer(model, args)
+    if args.dst is not None:
         result = los(model, args.src, args.dst)
         if args.json:
             _emit({"from": list(args.src), "to": list(args.dst), **result.to_json()})
@@ -336,10 +295,12 @@ def cmd_los(args: argparse.Namespace) -> int:
 def cmd_reach(args: argparse.Namespace) -> int:
     from .engine.movement import reach
 
-    model = _load(args.map)
-    _check_tile(model, args.src, "--from")
+    model = load_map(args.map)
+    check_tile(model, args.src, "--from")
     if args.dst is not None:
-        _check_tile(model, args.dst, "--to")
+        check_tile(model, args.dst, "--to")
+    if args.size is not None:
+        return footprint_reach_answer(model, args)
     mover = model.character_at(*args.src)
     if args.move is None and mover is None:
         raise CliError(f"no character stands on {args.src[0]},{args.src[1]}: give --move N",
@@ -396,7 +357,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
     from .engine.adjacency import blocked_pairs
     from .engine.adjacency_graph import AdjacencyGraph
 
-    model = _load(args.map)
+    model = load_map(args.map)
     graph = AdjacencyGraph(model).graph
     blocked = blocked_pairs(model)
     if args.json:
@@ -428,14 +389,12 @@ def _node_link(graph: Any, blocked: list[Any]) -> dict[str, Any]:
 
 def cmd_pack(args: argparse.Namespace) -> int:
     from .io import build_pack, read_pack, save_pack
-    from .io.paths import refuse_output_among_inputs
 
     if args.pack_command == "build":
-        try:  # never replace a map with the pack (also through a symbolic or hard link)
-            refuse_output_among_inputs(args.output, [*args.maps, *(
-                p for p in (args.rules, args.roster) if p is not None)])
-        except OSError as exc:
-            raise CliError(str(exc), code=2) from exc
+        # never replace a map, the rules or roster given, or a default file with the
+        # pack (also through a symbolic or hard link)
+        inputs = [*args.maps, *(p for p in (args.rules, args.roster) if p is not None)]
+        check_output(args.output, inputs, "pack not written")
         pack, problems = build_pack(
             args.maps, name=args.name or args.output.stem, version=args.pack_version,
             author=args.author, description=args.description, rules=args.rules,
@@ -446,6 +405,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
             print(f"  {p.severity}: {p}", file=sys.stderr)
         if errors or pack is None:
             raise CliError(f"pack not written: {len(errors)} error(s), listed above")
+        check_output(args.output, inputs, "pack not written")  # (again, after reading)
         try:
             save_pack(pack, args.output)
         except OSError as exc:  # MapSaveError: says what and where

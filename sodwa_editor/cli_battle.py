@@ -4,19 +4,23 @@ Thin over :mod:`sodwa_editor.battle`: this module reads the files (maps and map
 packs through :mod:`sodwa_editor.io`, rules, rosters, teams and AI profiles
 through the battle package), prints, and turns every
 :class:`~sodwa_editor.battle.jsonfiles.BattleInputError` into the one-line error
-of :class:`~sodwa_editor.cli.CliError` (exit 1).
+of :class:`~sodwa_editor.cli_common.CliError` (exit 1).
 
 A MAP argument is a map file, a map pack (every map of it for ``simulate``; its
 only map for ``battle``) or ``PACK.json#NAME``, the map called NAME in a pack.
 A pack's own rules and roster apply to its maps; ``--rules`` / ``--roster``
 override them (precedence: the option, then the pack's, then ``resources/``).
+
+An output file (``battle --replay``, ``simulate --report``) is checked before any
+battle is played: never one of the files the command reads, the defaults in
+``resources/`` and the pack a map came from included
+(:func:`.cli_common.check_output`).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import signal
 import sys
@@ -26,8 +30,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .cli import CliError, _emit, non_negative
+from .cli_common import (
+    CliError,
+    check_output,
+    positive,
+    say,
+    seconds,
+    short,
+    whole_in,
+    write_output,
+)
+from .cli_common import emit as _emit
 
+#: The largest ``--seed`` plus one (a numpy SeedSequence's default entropy is 128
+#: bits; a replay's schema takes no more).
+MAX_SEED = 2**128 - 1
 #: Below this many battles per map ``simulate`` plays in its own process by default:
 #: a worker pool's start (each worker loads the engine and its compiled kernels,
 #: about a second) costs more than the battles it would share.
@@ -61,13 +78,6 @@ def default_workers(battles: int) -> int:
     return available_cores()
 
 
-def positive(text: str) -> int:
-    value = non_negative(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more, got 0")
-    return value
-
-
 def ai_names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",")]
 
@@ -93,7 +103,8 @@ def add_parsers(sub: Any) -> None:
                        help="controllers of team 0 and team 1 (default greedy,greedy: the "
                             "batch and balance AI; random,random is the fuzzing baseline)")
         profile_option(p)
-        p.add_argument("--seed", type=non_negative, default=0, metavar="N")
+        p.add_argument("--seed", type=whole_in(0, MAX_SEED), default=0, metavar="N",
+                       help="the battle's seed, 0 to 2**128 - 1 (default 0)")
         p.add_argument("--json", action="store_true")
 
     b = sub.add_parser("battle", help="play one AI-vs-AI battle and print its log")
@@ -101,14 +112,19 @@ def add_parsers(sub: Any) -> None:
                    help="a map file, a pack of one map, or PACK.json#NAME")
     inputs(b)
     b.add_argument("--replay", type=Path, metavar="OUT.json", help="also write a replay file")
+    b.add_argument("--time-limit", type=seconds, metavar="SECONDS",
+                   help="stop the battle after the first turn that ends past this many "
+                        "seconds (exit 124, nothing written)")
 
     r = sub.add_parser("replay", help="print (and verify) a battle replay")
     r.add_argument("replay", type=Path, metavar="FILE")
     r.add_argument("--map", type=Path, metavar="MAP",
                    help="the map file or PACK.json#NAME (default: the one named in the replay)")
     r.add_argument("--verify", action="store_true",
-                   help="check the state hash after every turn and the result, and that the "
-                        "AIs played by the AI profiles given (--ai-profile)")
+                   help="check the state hash after every turn and the result, re-run "
+                        "each side's AI to check every decision it is said to have made, "
+                        "and check that the AIs played by the AI profiles given "
+                        "(--ai-profile)")
     profile_option(r)
     r.add_argument("--json", action="store_true")
 
@@ -232,10 +248,10 @@ def make_setup(args: argparse.Namespace, source: MapSource) -> Any:
     """The battle setup of a map; rules and roster: the option, else the map's
     pack's, else the default file."""
     from .battle.jsonfiles import read_json
-    from .battle.rules import load_rules, rules_from_dict
+    from .battle.rules import DEFAULT_RULES_PATH, load_rules, rules_from_dict
     from .battle.setup import BattleSetup
     from .battle.sheet import DEFAULT_ROSTER_PATH, roster_from_dict
-    from .battle.teams import teams_from_files
+    from .battle.teams import certain_draw, teams_from_files
 
     model = source.model
     if args.roster is None and source.roster is not None:
@@ -254,31 +270,33 @@ def make_setup(args: argparse.Namespace, source: MapSource) -> Any:
         if len(args.teams) > 2:
             raise CliError(f"--teams: give 1 or 2 team files, not {len(args.teams)}", code=2)
         teams, docs["teams"] = teams_from_files(model, args.teams, roster)
-    return BattleSetup.from_map(model, rules=rules, roster=roster, ai=args.ai, teams=teams,
-                                docs=docs, profiles=load_profiles(args))
+    setup = BattleSetup.from_map(model, rules=rules, roster=roster, ai=args.ai, teams=teams,
+                                 docs=docs, profiles=load_profiles(args))
+    why = certain_draw(sides_of(setup), rules)
+    if why is not None:  # (a warning: a short cap for a quick test battle is fine)
+        rules_src = (str(args.rules) if args.rules else f"{source.file}: /rules"
+                     if source.rules is not None else str(DEFAULT_RULES_PATH))
+        say(short(f"sodwa {args.command}: warning: {source.label} with {rules_src} and "
+                  f"{roster_src}: {why}"))
+    return setup
+
+
+def sides_of(setup: Any) -> list[list[Any]]:
+    """The sheets of team 0 and team 1 of a setup (team files or the map's characters)."""
+    from .battle.teams import combatants_from_map
+
+    if setup.teams is not None:
+        return [[m.sheet for m in team.members] for _zone, team, _f in setup.teams]
+    fighters = combatants_from_map(setup.model, setup.roster)
+    return [[c.sheet for c in fighters if c.team == t] for t in (0, 1)]
 
 
 def input_files(args: argparse.Namespace) -> list[Path]:
-    """Every file a battle command reads (an output must not replace one of them)."""
+    """Every file a battle command names (an output must not replace one of them;
+    :func:`.cli_common.check_output` adds the files it reads by default)."""
     maps = args.maps if hasattr(args, "maps") else [args.map]
     return [*(split_map_arg(m)[0] for m in maps), *(args.teams or []),
             *(args.ai_profile or []), *(p for p in (args.rules, args.roster) if p)]
-
-
-def write_output(path: Path, text: str, inputs: list[Path]) -> None:
-    """Write an output file atomically (io's writer: never a FIFO or device, never
-    half a file); refuse an output that is one of the inputs (exit 2)."""
-    from .io.files import atomic_write_text
-    from .io.paths import refuse_output_among_inputs
-
-    try:
-        refuse_output_among_inputs(path, inputs)
-    except OSError as exc:
-        raise CliError(str(exc), code=2) from exc
-    try:
-        atomic_write_text(path, text)
-    except OSError as exc:  # MapSaveError: says what and where
-        raise CliError(str(exc)) from exc
 
 
 def run(handler: Any, args: argparse.Namespace) -> int:
@@ -313,18 +331,27 @@ def print_log(state: Any, out: Any, header: dict[str, Any], as_json: bool) -> No
 
 def cmd_battle(args: argparse.Namespace) -> int:
     from .battle.loop import run_battle
-    from .battle.replay import record
+    from .battle.replay import record, replay_text
+    from .cli_watch import BattleWatch
 
+    if args.replay is not None:  # (before the battle: never play one for nothing)
+        check_output(args.replay, input_files(args))
     source = load_maps(args.map, one=True)[0]
     setup = make_setup(args, source)
-    if args.replay is not None:
-        out, doc = record(setup, args.seed, map_file=source.label, map_hash=source.hash)
-        write_output(args.replay, json.dumps(doc, separators=(",", ":")) + "\n",
-                     input_files(args))
-        state = setup.state(args.seed)  # the starting state: names and sides
-    else:
-        state = setup.state(args.seed)
-        out = run_battle(state, setup.controllers(state))
+    watch = BattleWatch(args.time_limit,
+                        what="; no replay written" if args.replay is not None else "")
+    try:
+        if args.replay is not None:
+            out, doc = record(setup, args.seed, map_file=source.label, map_hash=source.hash,
+                              after_turn=watch)
+            watch.clear()
+            write_output(args.replay, replay_text(doc), input_files(args))
+        else:
+            state = setup.state(args.seed)
+            out = run_battle(state, setup.controllers(state), after_turn=watch)
+    finally:
+        watch.clear()
+    state = setup.state(args.seed)  # the starting state: names and sides
     print_log(state, out, {"map": source.label, "seed": args.seed, "ai": list(setup.ai)},
               args.json)
     return 0
@@ -335,11 +362,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .battle.replay import check_profiles, load_replay, rerun, setup_of
 
     replay = load_replay(read_json(args.replay), str(args.replay))
+    pair = None
     if args.verify:  # (first: a wrong profile file is a wrong input, whatever the map)
         from .battle.ai.profile import DEFAULT_PROFILE, default_profile
 
         files = [str(f) for f in args.ai_profile or [DEFAULT_PROFILE]]
-        check_profiles(replay, load_profiles(args) or [default_profile()], files)
+        given = load_profiles(args) or [default_profile()]
+        check_profiles(replay, given, files)
+        pair = [given[0], given[-1]]  # team 0's and team 1's, as check_profiles reads them
     map_arg = args.map or Path(replay.map_file)
     map_path, _name = split_map_arg(map_arg)
     if args.map is None and not map_path.is_absolute() and not map_path.exists():
@@ -350,14 +380,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not map_path.exists():
         raise CliError(f"{args.replay}: its map {map_path} is missing (give --map MAP)")
     source = load_maps(map_arg, one=True)[0]
-    out = rerun(replay, source.model, source.hash, verify=args.verify)
+    out = rerun(replay, source.model, source.hash, verify=args.verify, profiles=pair)
     state = setup_of(replay, source.model).state(replay.seed(), bool(replay.doc["swapped"]))
     header = {"map": source.label, "seed": replay.doc["seed"],
               "ai": replay.doc["controllers"], "verified": args.verify}
     print_log(state, out, header, args.json)
     if args.verify and not args.json:
-        print(f"verified: {len(replay.doc['turn_hashes'])} turn hashes, the AI profiles and "
-              "the result match")
+        print(f"verified: {len(replay.doc['turn_hashes'])} turn hashes, every AI decision "
+              "(its AI re-run), the AI profiles and the result match")
     return 0
 
 
@@ -479,6 +509,8 @@ def simulate(args: argparse.Namespace) -> int:
     from .battle.report import Tally, format_summary
 
     workers, address = simulate_plan(args)
+    if args.report is not None:  # (before the batch: never play one for nothing)
+        check_output(args.report, input_files(args))
     reports = []
     sources = [src for path in args.maps for src in load_maps(path, one=False)]
     for source in sources:

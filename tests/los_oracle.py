@@ -46,18 +46,28 @@ def _events(src: tuple[int, int], dst: tuple[int, int]) -> list[tuple[Fraction, 
     return out
 
 
-def oracle_los(model: MapModel, src: tuple[int, int], dst: tuple[int, int]) -> int:
-    """LoS class from ``src`` to ``dst`` (without the adjacency exception)."""
+def oracle_los(model: MapModel, src: tuple[int, int], dst: tuple[int, int], *,
+               own: frozenset = frozenset(), target: frozenset = frozenset(),
+               occupied: set | None = None) -> int:
+    """LoS class from ``src`` to ``dst`` (without the adjacency exception).  For creatures
+    larger than a tile (docs/rules.md S9): ``own`` the viewer's other tiles (they never
+    count), ``target`` the target's other tiles (they count as the target's tile does),
+    ``occupied`` the other characters' tiles (None: the model's characters)."""
     if src == dst:
         return CLEAR
     elev = model.elevation
     a, b = int(elev[src[1], src[0]]), int(elev[dst[1], dst[0]])
     low = min(a, b)
     level = a == b
-    occupied = {(c.x, c.y) for c in model.characters.values()}
+    if occupied is None:
+        occupied = {(c.x, c.y) for c in model.characters.values()}
     impeding_objects = {(o.x, o.y) for o in model.objects.values() if o.impedes_los}
 
     def tile_class(x: int, y: int) -> int:
+        if (x, y) in own:
+            return CLEAR
+        if (x, y) in target:
+            return target_class(x, y)
         e = int(elev[y, x])
         if e > low:  # elevated terrain is Obstructing for the lower party
             return BLOCKED
@@ -73,6 +83,13 @@ def oracle_los(model: MapModel, src: tuple[int, int], dst: tuple[int, int]) -> i
         if terrain == IMPEDED or (x, y) in impeding_objects:
             return IMPEDED
         return CLEAR
+
+    def target_class(x: int, y: int) -> int:
+        """The target's own tile: its terrain whatever the elevations (L3, L12)."""
+        terrain = _terrain_los(model, int(model.terrain[y, x]))
+        if terrain == BLOCKED:
+            return BLOCKED
+        return IMPEDED if terrain == IMPEDED or (x, y) in impeding_objects else CLEAR
 
     def border_class(edge: Edge) -> int:
         terrain = _terrain_los(model, model.border_at(edge))
@@ -114,9 +131,4 @@ def oracle_los(model: MapModel, src: tuple[int, int], dst: tuple[int, int]) -> i
             worst = max(worst, min(routes))
         if q != dst:
             worst = max(worst, tile_class(*q))
-    target_terrain = _terrain_los(model, int(model.terrain[dst[1], dst[0]]))
-    if target_terrain == BLOCKED:
-        worst = BLOCKED
-    elif target_terrain == IMPEDED or dst in impeding_objects:
-        worst = max(worst, IMPEDED)
-    return worst
+    return max(worst, target_class(*dst))

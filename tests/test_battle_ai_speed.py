@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sodwa_editor.battle.abilities import UseAbility
 from sodwa_editor.battle.actions import Move, apply, begin_turn, next_turn
 from sodwa_editor.battle.ai import make_controllers
 from sodwa_editor.battle.ai.memo import Memo
@@ -50,7 +51,10 @@ def _positions(seed: int, size: int, n: int, count: int):
 
 def _same(fast, slow) -> None:
     """The same plans with the same utilities and stay terms (up to float rounding:
-    the compiled sums add in another order), so the same best plan."""
+    the compiled sums add in another order), so the same best plan.  The area
+    abilities' plans (docs/battle-ai.md, *Abilities*; the reference scores none) are
+    left out: tests/test_battle_abilities_play.py checks them."""
+    fast = [p for p in fast if not isinstance(p.steps[-1], UseAbility)]
     got = {p.steps: (p.utility, p.stay) for p in fast}
     want = {p.steps: (p.utility, p.stay) for p in slow}
     assert got.keys() == want.keys()

@@ -100,3 +100,5 @@ def test_soak_of_a_few_hundred_random_battles_finds_no_violation():
     assert report["moves_checked"] and sum(report["results"].values()) == 300
     events = report["events"]
     assert events["attacked"] > 0 and events["terrain_destroyed"] > 0 and events["defeated"] > 0
+    assert report["battles_with_area_abilities"] > 100  # the shipped roster's (AB1-AB12)
+    assert events["ability_used"] > 0 and events["area_hit"] > 0 and events["effect_placed"] > 0

@@ -56,7 +56,7 @@ def test_the_battle_starts_from_the_characters_on_the_map_or_from_placed_teams()
     placed = BattleState.from_teams(m, [("red", team, None), ("blue", team, None)], seed=0)
     assert placed.names == ("red.k", "red.h", "blue.k", "blue.h")
     assert all(placed.pos[i] in m.start_zones["red" if i < 2 else "blue"] for i in range(4))
-    assert placed.sheets[1].flight and placed.hp == [14, 8, 14, 8]
+    assert placed.sheets[1].flight and placed.hp == [14, 7, 14, 7]
 
 
 @pytest.mark.parametrize(("fighters", "message"), [

@@ -372,3 +372,63 @@ def test_the_dialog_runs_on_the_document_it_is_given_and_asks_by_signals(qtbot):
     assert messages and messages[0].startswith("Heat map: ")
     doc.place_character(Character("c", "red", 3, 0))
     assert not dialog.heat_button.isEnabled()  # the document changed since the run
+
+
+def test_the_dialog_plays_through_the_runner_it_is_given(qtbot):
+    """The runner makes the run (here one that fails at once, and one that is
+    cancelled): the dialog shows what it says and takes input again."""
+    from sodwa_editor.editor.balance.dialog import BalanceDialog
+    from sodwa_editor.editor.balance.runner import BalanceRun
+    from sodwa_editor.editor.document import Document
+
+    made: list[tuple] = []
+
+    class Failing(BalanceRun):
+        def run(self) -> None:
+            made.append((self.settings.battles, self.settings.seed))
+            self.progressed.emit(1, self.settings.battles)
+            self.failed.emit("the cluster is gone")
+
+    class Cancelled(BalanceRun):
+        def run(self) -> None:
+            self.cancelled.emit()
+
+    dialog = BalanceDialog(Document(tiny_map()), runner=Failing)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    set_inputs(qtbot, dialog, battles=5, seed=8)
+    qtbot.mouseClick(dialog.run_button, Left)
+    qtbot.waitUntil(lambda: not dialog.is_running(), timeout=10_000)
+    assert made == [(5, 8)]
+    assert dialog.status.text() == "Failed: the cluster is gone" and dialog.report is None
+    assert dialog.run_button.isEnabled() and not dialog.cancel_button.isEnabled()
+    dialog.runner = Cancelled
+    qtbot.mouseClick(dialog.run_button, Left)
+    qtbot.waitUntil(lambda: not dialog.is_running(), timeout=10_000)
+    assert dialog.status.text() == "Cancelled."
+
+
+def test_the_heat_map_takes_the_document_and_the_scene(qtbot):
+    """Built alone: shown from a report's counts on the scene, cleared by its button
+    and by any change of the document."""
+    from sodwa_editor.editor.balance.heatmap import HeatMapControls
+    from sodwa_editor.editor.document import Document
+    from sodwa_editor.editor.scene.map_scene import MapScene
+
+    doc = Document(tiny_map())
+    scene = MapScene(doc.model)
+    controls = HeatMapControls(doc, scene)
+    qtbot.addWidget(controls)
+    controls.show()
+    assert controls.item.scene() is scene and controls.item.is_empty()
+    assert not controls.clear_button.isVisible() and "none" in controls.title.text()
+    report = {"tiles": {"width": 6, "height": 3, "defeated": [[2, 1, 4], [3, 0, 1]]}}
+    controls.show_report(report, "defeated")
+    assert controls.item.value_at(2, 1) == 4 and controls.high.text() == "4"
+    assert controls.clear_button.isVisible() and controls.legend.top == 4
+    qtbot.mouseClick(controls.clear_button, Left)
+    assert controls.item.is_empty() and not controls.clear_button.isVisible()
+    controls.show_report(report, "defeated")
+    doc.paint_terrain([(0, 0)], 2)  # the counts belong to the map as it was
+    assert controls.item.is_empty()

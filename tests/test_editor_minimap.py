@@ -17,7 +17,7 @@ from sodwa_editor.engine.model import MapModel
 
 def _widget_point(minimap, fx: float, fy: float) -> QPoint:
     r = minimap.map_rect()
-    m = minimap.win.document.model
+    m = minimap.document.model
     return QPoint(round(r.left() + fx / m.width * r.width()),
                   round(r.top() + fy / m.height * r.height()))
 

@@ -128,7 +128,8 @@ def test_a_character_panel_shows_every_sheet_attribute_grouped_and_hp_as_a_bar(q
     # values of a section: the name is the title, health the bar)
     shown = {" ".join(w.capitalize() for w in f.name.split("_"))
              for f in dataclasses.fields(sheet)} - {"Name", "Archetype", "Health",
-                                                    "Damage Type"}
+                                                    "Damage Type",
+                                                    "Abilities"}  # (issue 25: buttons)
     assert shown <= {label for (_, label) in panel.values}
 
 

@@ -1,7 +1,7 @@
 """The fuzz harness (sodwa_editor/io/fuzz.py, fuzz_check.py, fuzz_runner.py,
-bench/fuzz.py): cases are reproducible and cover every mutation, outcomes are
-classified, the worker catches hangs, signals and memory, and a few hundred cases
-run on every CI run."""
+sodwa_editor/cli_fuzz.py, bench/fuzz.py): cases are reproducible and cover every
+mutation of maps, packs and battle files, outcomes are classified, the worker
+catches hangs, signals and memory, and a few hundred cases run on every CI run."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from sodwa_editor.cli_fuzz import TARGET
+from sodwa_editor.cli_fuzz import check_case as check_any
 from sodwa_editor.io import fuzz
 from sodwa_editor.io.fuzz import Mutator, Pairs, Raw, make_case
 from sodwa_editor.io.fuzz_check import FAILURE, OK, REFUSED, check_case
@@ -36,16 +38,18 @@ def test_cases_are_reproducible_and_seeds_differ():
 def test_the_mutations_cover_every_kind_of_bad_input():
     ops: Counter[str] = Counter()
     seeds = set()
-    for i in range(300):
-        case = make_case(3, i)
+    for i in range(600):  # (each mutation's draws follow the seed documents: the roster's
+        case = make_case(3, i)  # abilities, issue 25, moved decision-pass past case 300)
         seeds.add(case.seed_name)
         ops.update(op.split()[0] for op in case.ops)
     wanted = {"delete-key", "duplicate-key", "wrong-type", "number", "nesting", "long-string",
               "string", "odd-key", "coordinate", "size", "grow", "huge", "attribute", "place",
               "terrain", "elevation", "drop", "text", "char", "list-duplicate",
-              "bytes-flip", "bytes-truncate", "bytes-not-utf8", "bytes-insert"}
+              "bytes-flip", "bytes-truncate", "bytes-not-utf8", "bytes-insert",
+              "battle-number", "relabel", "decision-pass", "decision-result", "rehash"}
     assert wanted <= set(ops), wanted - set(ops)
-    assert {"pack", "tiered-keep", "mixed-12"} <= seeds
+    assert {"pack", "tiered-keep", "mixed-12", "team", "roster", "rules", "ai-profile",
+            "replay"} <= seeds
 
 
 def test_documents_are_written_with_repeated_keys_and_raw_numbers():
@@ -113,11 +117,14 @@ def test_a_few_hundred_cases_find_no_unknown_failure(tmp_path):
     """The CI share of the campaign (``python bench/fuzz.py`` runs thousands): no
     traceback, hang or crash beyond the kinds still open in KNOWN_OPEN (a generous
     time limit: CI machines are busy)."""
-    summary = run_campaign(200, seed=2024, out=tmp_path, timeout=20)
+    summary = run_campaign(300, seed=2024, out=tmp_path, timeout=20, target=TARGET)
     unknown = [f"{f['case']}: {f['kind']} ({'; '.join(f['ops'])})" for f in summary.failed
                if not any(known(f) for known in KNOWN_OPEN.values())]
     assert unknown == [], "\n".join(unknown)
-    assert summary.outcomes[OK] >= 40 and summary.outcomes[REFUSED] >= 40, summary.text()
+    assert summary.outcomes[OK] >= 60 and summary.outcomes[REFUSED] >= 60, summary.text()
+    battle = {k for k in summary.refusals if k.startswith(("battle --", "replay"))}
+    assert {"battle --teams", "battle --roster", "battle --rules", "battle --ai-profile",
+            "replay"} <= battle, summary.refusals
     assert (tmp_path / "summary.json").exists()
     for f in summary.failed:  # every failing input is kept for replay
         assert list(tmp_path.glob(f"{f['case']}-*.json"))
@@ -134,3 +141,51 @@ def test_the_command_prints_a_summary_and_replays_an_input(tmp_path):
                              str(ROOT / "maps" / "indoor-compound.json")],
                             capture_output=True, text=True, timeout=300, check=False)
     assert replay.returncode == 0 and replay.stdout.startswith("ok: ")
+
+
+# ------------------------------------------------------------------ battle files
+def battle_seed(name: str) -> dict:
+    return json.loads(dict(fuzz.battle_documents())[name])
+
+
+@pytest.mark.parametrize("name", ["team", "roster", "rules", "ai-profile", "replay"])
+def test_each_battle_seed_plays_and_verifies(tmp_path, name):
+    """Unmutated, every battle seed is ``ok``: a battle with it is played, its replay
+    written and verified (the replay seed verified itself)."""
+    result = check_any(dict(fuzz.battle_documents())[name].encode(), str(tmp_path))
+    assert result["outcome"] == OK, result
+    if name != "replay":
+        assert (tmp_path / "out-replay.json").exists()
+
+
+def test_battle_files_are_refused_through_the_commands(tmp_path):
+    team = battle_seed("team")
+    team["members"][0]["archetype"] = "Nobody"
+    got = check_any(json.dumps(team).encode(), str(tmp_path))
+    assert (got["outcome"], got["kind"]) == (REFUSED, "battle --teams")
+    assert "no archetype 'Nobody' in the roster" in got["detail"]
+    replay = battle_seed("replay")
+    replay["controllers"] = ["random", "random"]
+    replay["ai_profiles"] = [None, None]
+    got = check_any(json.dumps(fuzz.Mutator(__import__("random").Random(0)).rehash(replay)[0])
+                    .encode(), str(tmp_path))
+    assert (got["outcome"], got["kind"]) == (REFUSED, "replay") and "would" in got["detail"]
+    got = check_any(b'{"format": "sodwa-ruls"', str(tmp_path))  # (no format: every check)
+    assert got["outcome"] == REFUSED
+
+
+def test_a_battle_that_breaks_is_a_failure(tmp_path, monkeypatch):
+    from sodwa_editor.battle import replay
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("replay bug")
+
+    monkeypatch.setattr(replay, "replay_text", broken)
+    got = check_any(dict(fuzz.battle_documents())["team"].encode(), str(tmp_path))
+    assert got["outcome"] == FAILURE and got["kind"].startswith("battle-team: RuntimeError")
+    monkeypatch.undo()
+    monkeypatch.setattr(replay, "rerun", lambda *a, **k: (_ for _ in ()).throw(
+        replay.ReplayError("r.json: does not verify")))
+    got = check_any(dict(fuzz.battle_documents())["rules"].encode(), str(tmp_path))
+    assert got["outcome"] == FAILURE
+    assert "a replay sodwa battle wrote does not verify" in got["kind"]

@@ -18,7 +18,8 @@ def defined_tests() -> set[str]:
 
 
 def decision_rows() -> dict[str, str]:
-    rows = re.findall(r"^\| ([LAMGRB]\d+) \|(.*)$", RULES.read_text(encoding="utf-8"), re.M)
+    rows = re.findall(r"^\| ((?:AE|AB|[LAMGRBS])\d+) \|(.*)$", RULES.read_text(encoding="utf-8"),
+                      re.M)
     return dict(rows)
 
 
@@ -34,7 +35,9 @@ def test_every_decision_names_existing_tests():
 
 
 def test_decision_ids_are_unique_and_numbered_in_order():
-    ids = re.findall(r"^\| ([LAMGRB])(\d+) \|", RULES.read_text(encoding="utf-8"), re.M)
-    for prefix in "LAMGRB":
+    ids = re.findall(r"^\| (AE|AB|[LAMGRBS])(\d+) \|", RULES.read_text(encoding="utf-8"), re.M)
+    assert any(p == "AE" for p, _ in ids) and any(p == "S" for p, _ in ids)
+    assert any(p == "AB" for p, _ in ids)
+    for prefix in ("L", "A", "M", "G", "R", "B", "AE", "S", "AB"):
         numbers = [int(n) for p, n in ids if p == prefix]
         assert numbers == list(range(1, len(numbers) + 1)), prefix

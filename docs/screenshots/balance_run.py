@@ -21,7 +21,6 @@ sys.path.insert(0, str(ROOT))
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from sodwa_editor.editor.balance import open_dialog  # noqa: E402
 from sodwa_editor.editor.testing import bench_window  # noqa: E402
 from sodwa_editor.io import read_map  # noqa: E402
 
@@ -33,7 +32,7 @@ def main() -> None:
     app = QApplication.instance()
     assert app is not None
     win.view.zoom_fit()
-    dialog = open_dialog(win)
+    dialog = win.open_balance_dialog()
     dialog.battles.setValue(battles)
     dialog.swap.setChecked(True)
     dialog.seed.setValue(1)

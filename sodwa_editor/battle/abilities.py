@@ -40,15 +40,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .attack import Modifier
 from .clock import ActionType
 from .dice import D100
 from .events import Event
 
-if TYPE_CHECKING:
-    from .state import BattleState
+#: The battle state an ability works on (:class:`.state.BattleState`).  A type
+#: parameter, not an import: the state holds its abilities (``state.abilities``),
+#: so this contract module must not import the state module.
+S = TypeVar("S", contravariant=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,32 +62,34 @@ class UseAbility:
     args: tuple[Any, ...] = ()
 
 
-class Ability(Protocol):
-    """One ability (see the module docstring for how each method is used)."""
+class Ability(Protocol[S]):
+    """One ability (see the module docstring for how each method is used); ``S`` is
+    the battle state it works on, ``Ability[BattleState]`` in a battle."""
 
     name: str
 
-    def actions(self, state: BattleState, actor: int) -> Iterable[UseAbility]: ...
+    def actions(self, state: S, actor: int) -> Iterable[UseAbility]: ...
 
-    def refusal(self, state: BattleState, actor: int, action: UseAbility) -> str | None: ...
+    def refusal(self, state: S, actor: int, action: UseAbility) -> str | None: ...
 
     def action_type(self, action: UseAbility) -> ActionType: ...
 
-    def cost(self, state: BattleState, action: UseAbility) -> int: ...
+    def cost(self, state: S, action: UseAbility) -> int: ...
 
-    def preview(self, state: BattleState, actor: int, action: UseAbility) -> Any: ...
+    def preview(self, state: S, actor: int, action: UseAbility) -> Any: ...
 
-    def resolve(self, state: BattleState, actor: int, action: UseAbility,
+    def resolve(self, state: S, actor: int, action: UseAbility,
                 roll: Callable[[], D100]) -> Sequence[Event]: ...
 
-    def modifiers(self, state: BattleState, attacker: int,
+    def modifiers(self, state: S, attacker: int,
                   defender: int) -> Iterable[Modifier]: ...
 
-    def on_event(self, state: BattleState, event: Event) -> Sequence[Event]: ...
+    def on_event(self, state: S, event: Event) -> Sequence[Event]: ...
 
 
-def find(state: BattleState, name: str) -> Ability | None:
-    for ability in state.abilities:
+def find(abilities: Iterable[Ability[S]], name: str) -> Ability[S] | None:
+    """The ability called ``name`` among ``abilities`` (a state's ``abilities``), or None."""
+    for ability in abilities:
         if ability.name == name:
             return ability
     return None

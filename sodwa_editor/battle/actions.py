@@ -37,10 +37,10 @@ from .abilities import UseAbility
 from .attack import resolve_attack
 from .board import Feature, Tile
 from .clock import ActionType, Clock, Turn, TurnChoice
-from .dice import D100
-from .events import Attacked, BattleEnded, Defeated, Event, Moved, TurnEnded, TurnStarted
+from .dice import D100, d100_from_value
+from .events import Attacked, BattleEnded, Event, Moved, TurnEnded, TurnStarted
 from .obstructions import feature_refusal, feature_targets, strike
-from .state import TURN_LIMIT, WIPED_OUT, BattleState, Result
+from .state import TURN_LIMIT, BattleState, Result
 from .targeting import IllegalAction, attack_refusal, attack_targets, bip, preview_attack
 
 
@@ -83,7 +83,7 @@ MOVE, ATTACK = ActionType.MOVE, ActionType.ATTACK
 
 __all__ = ["Action", "Attack", "AttackTerrain", "IllegalAction", "Move", "Pass", "UseAbility",
            "Options", "apply", "apply_checked", "begin_turn", "defeat", "legal_actions",
-           "move_allowance", "next_turn", "options", "preview_attack", "refusal"]
+           "move_allowance", "next_turn", "options", "preview_attack", "refusal", "turn_spent"]
 
 
 # ------------------------------------------------------------------ turns
@@ -100,14 +100,23 @@ def next_turn(state: BattleState) -> TurnChoice | None:
     return choice
 
 
-def begin_turn(state: BattleState, actor: int) -> TurnStarted:
+#: The roll of an upkeep on a copy without random streams and without a ``roll`` given
+#: (an AI's lookahead): the median of the d100, 50.
+MEDIAN_ROLL = d100_from_value(50)
+
+
+def begin_turn(state: BattleState, actor: int, roll: Roll | None = None) -> TurnStarted:
     """Start ``actor``'s turn (one of :func:`next_turn`'s candidates).
 
     The turn cost is deducted (B8); the actor's Move Action modifiers end (RB: "until
     the beginning of its next turn", B22); its Move for this turn is fixed now (RB
     Impeding: the halving "should be applied the moment the character's turn
     starts", :func:`~sodwa_editor.engine.movement.move_budget` via the board's
-    :meth:`~.board.Board.move_budget`; then the Liquid Move modifier, B37).
+    :meth:`~.board.Board.move_budget`; then the Liquid Move modifier, B37; then the
+    abilities' ``turn_move`` hooks: Maim, AB9).  Then the abilities' ``upkeep`` hooks
+    run (the actor's effects, AB10), rolling with ``roll`` (default: the dice stream;
+    a copy without streams rolls :data:`MEDIAN_ROLL`); an actor they defeat ends its
+    turn at once (B40a).
     """
     if state.result is not None:
         raise IllegalAction("the battle is over")
@@ -124,11 +133,41 @@ def begin_turn(state: BattleState, actor: int) -> TurnStarted:
     budget, halved = board.move_budget(pos[0], pos[1], sheet.move, sheet.flight)
     if board.liquid[pos[1]][pos[0]]:
         budget = max(0, budget + state.rules.terrain.liquid.move)
+    for ability in state.abilities:
+        hook = getattr(ability, "turn_move", None)
+        if hook is not None:
+            budget = hook(state, actor, budget)
     state.turn_start, state.turn_move, state.turn_hindered = pos, budget, halved
     event = TurnStarted(clock.turns, clock.tick, actor, team, ip_before, clock.ip[actor],
                         choice.reason, choice.candidates, budget)
     state.log(event)
+    if state.abilities:
+        _upkeep(state, actor, roll)
     return event
+
+
+def _upkeep(state: BattleState, actor: int, roll: Roll | None) -> None:
+    """The abilities' ``upkeep`` hooks at the start of ``actor``'s turn (AB10), their
+    events seen by every ability's ``on_event``; an actor they defeat ends its turn."""
+    if roll is None:
+        roll = _stream_roll(state) if state.streams is not None else (lambda: MEDIAN_ROLL)
+    events: list[Event] = []
+    for ability in state.abilities:
+        hook = getattr(ability, "upkeep", None)
+        if hook is not None:
+            events += hook(state, actor, roll)
+    _reactions(state, events)
+    turn = state.clock.current
+    if turn is not None and not state.alive(actor):
+        events += _end_turn(state, state.clock, turn)
+    state.events += events
+
+
+def _reactions(state: BattleState, events: list[Event]) -> None:
+    """Every ability's ``on_event`` answers to ``events`` (appended to it)."""
+    for ability in state.abilities:
+        for event in list(events):
+            events += ability.on_event(state, event)
 
 
 def move_allowance(state: BattleState) -> int:
@@ -142,17 +181,23 @@ def move_allowance(state: BattleState) -> int:
 
 def defeat(state: BattleState, i: int, by: int) -> list[Event]:
     """Character ``i`` is defeated: it leaves the board and the clock (B32, B35); a team
-    with no character left loses (B41)."""
-    state.clock.remove(i)
-    tile = state.pos[i]
-    state.occ.pop(tile, None)
-    state.changed()
-    events: list[Event] = [Defeated(i, by, tile)]
-    team = state.team[i]
-    if not any(state.clock.active[j] for j in range(len(state.pos)) if state.team[j] == team):
-        state.result = Result(1 - team, WIPED_OUT)
-        events.append(BattleEnded(1 - team, WIPED_OUT, state.clock.turns, state.clock.tick))
-    return events
+    with no character left loses (B41).  (:meth:`.state.BattleState.defeat`.)"""
+    return state.defeat(i, by)
+
+
+def turn_spent(state: BattleState) -> bool:
+    """The actor's turn has nothing left to do, so it ends on its own (B40): no Move or
+    Attack Action left, and no ability it may still use (an ability without the optional
+    ``usable(state, actor)`` hook always may)."""
+    turn = state.clock.current
+    assert turn is not None
+    if turn.can_take(MOVE) or turn.can_take(ATTACK):
+        return False
+    for ability in state.abilities:
+        usable = getattr(ability, "usable", None)
+        if usable is None or usable(state, turn.actor):
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ legality
@@ -267,7 +312,7 @@ def _move_refusal(state: BattleState, turn: Turn, actor: int, to: Tile) -> str |
 
 
 def _ability_refusal(state: BattleState, actor: int, action: UseAbility) -> str | None:
-    ability = ab.find(state, action.ability)
+    ability = ab.find(state.abilities, action.ability)
     if ability is None:
         return f"no ability {action.ability!r} in this battle"
     turn = state.turn
@@ -318,13 +363,14 @@ def apply_checked(state: BattleState, action: Action, roll: Roll | None = None) 
         clock.take(turn, ATTACK)
         events = strike(state, actor, action.feature, clock.ip[actor])
     else:
-        ability = ab.find(state, action.ability)
+        ability = ab.find(state.abilities, action.ability)
         assert ability is not None
         clock.take(turn, ability.action_type(action), ability.cost(state, action))
         events = list(ability.resolve(state, actor, action, roll or _stream_roll(state)))
-    for ability in state.abilities:
-        for event in list(events):
-            events += ability.on_event(state, event)
+    if state.abilities:
+        _reactions(state, events)
+        if turn.open and not state.alive(actor) and state.result is None:
+            events += _end_turn(state, clock, turn)  # defeated in its own turn (B40a)
     state.events += events
     return events
 

@@ -23,10 +23,10 @@ before the attack is confirmed, and touches no random stream.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Literal
 
+from ..engine.distance import distance
 from . import karma as karma_rules
 from .dice import D100, needed_roll
 from .records import quick_init
@@ -257,16 +257,6 @@ def resolve_attack(preview: AttackPreview, dice: D100, pool: int, team: int, hp_
         karma_spent=spent, karma_gained=gained, pool_before=pool, pool_after=pool_after,
         damage=damage, hp_before=hp_before, hp_after=hp_after,
         defeated=hp_after <= rules.combat.defeated_at_or_below)
-
-
-def distance(a: tuple[int, int], b: tuple[int, int], metric: str) -> float:
-    """Tiles between two tiles by ``targeting.range_metric`` (decision B18)."""
-    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
-    if metric == "chebyshev":
-        return max(dx, dy)
-    if metric == "manhattan":
-        return dx + dy
-    return math.hypot(dx, dy)
 
 
 def within_range(a: tuple[int, int], b: tuple[int, int], attack_range: int, rules: Rules) -> bool:

@@ -169,6 +169,11 @@ class Turn:
         if self.allowed[action] >= 0:
             self.allowed[action] += extra
 
+    def close(self, action: ActionType) -> None:
+        """No more of ``action`` this turn (an Attack Ability used in the Basic Attack's
+        place closes the Attack Action: docs/rules.md AB3)."""
+        self.allowed[action] = self.used[action]
+
     def move_allowance(self, move: int, actions: ActionRules) -> int:
         """Tiles the Move Action may cover: ``move`` (after the Impeding halving), or
         :func:`move_after_attack` of it when the attack came first."""

@@ -16,6 +16,18 @@ from typing import Any
 TEAMS = ("team 0", "team 1")
 
 
+def side_label(side: str | None, team: int) -> str:
+    """How a person reads a side everywhere: the playtest, the Balance Run dialog, the
+    balance report, the command line's text (issue 24: "One naming everywhere ... Use
+    the start zones' names with one numbering"): its start zone's name, then its team
+    number counted as JSON, replays and ``--ai A,B`` count it, from 0.
+
+    >>> side_label("attackers", 0), side_label(None, 1)
+    ('attackers (team 0)', 'team 1')
+    """
+    return f"{side} (team {team})" if side else f"team {team}"
+
+
 def describe(event: Any, names: Sequence[str], teams: Sequence[str] = TEAMS) -> str:
     """One readable log line of ``event``; ``names``: the characters by battle index,
     ``teams``: the names of team 0 and team 1.  A turn's own events are indented
@@ -55,6 +67,37 @@ def describe(event: Any, names: Sequence[str], teams: Sequence[str] = TEAMS) -> 
         return f"    {who(d['character'])} defeated by {who(d['by'])}"
     if kind == "turn_ended":
         return f"    pass (IP {d['ip']})" if d["passed"] else f"    end of turn (IP {d['ip']})"
+    if kind == "ability_used":
+        aim = "" if d["aim"] is None else f" at {d['aim'][0]},{d['aim'][1]}"
+        uses = "" if d["uses_left"] < 0 else f", {d['uses_left']} use(s) left"
+        return (f"    {d['ability']}{aim}: {len(d['tiles'])} tile(s), IP {d['ip']}{uses}")
+    if kind == "area_hit":
+        outcome = "hit" if d["success"] else "miss"
+        karma = f"; karma {d['karma_before']} -> {d['karma_after']}"
+        if d["karma_spent"]:
+            karma += f" (spent {d['karma_spent']})"
+        if d["karma_gained"]:
+            karma += f" (gained {d['karma_gained']})"
+        ally = " (ally)" if d["ally"] else ""
+        maim = ""
+        if d["maim_roll"]:
+            maim = f", maim roll {d['maim_roll']}" + (": maimed" if d["maimed"] else "")
+        return (f"      {d['ability']} on {who(d['target'])}{ally}: roll {d['roll']} vs "
+                f"difficulty {d['difficulty']} -> {outcome}, damage {d['damage']}, "
+                f"HP left {d['hp_after']}{maim}{karma}")
+    if kind == "effect_placed":
+        x, y = d["origin"]
+        what = "falls" if d["effect_kind"] == "falling" else "lingers"
+        return (f"    {d['ability']} (effect {d['effect']}) {what} at {x},{y} for "
+                f"{d['upkeeps']} upkeep(s)")
+    if kind == "effect_upkeep":
+        return (f"    upkeep of {d['ability']} (effect {d['effect']}): reach {d['reach']}, "
+                f"{d['upkeeps_left']} upkeep(s) left, {len(d['tiles'])} tile(s)")
+    if kind == "effect_ended":
+        return f"    {d['ability']} (effect {d['effect']}) ends: {d['reason']}"
+    if kind == "falling_struck":
+        return (f"    strike the falling object {d['effect']}: damage {d['damage']} (total "
+                f"{d['total']} of {d['durability']})")
     if kind == "battle_ended":
         winner = "a draw" if d["winner"] is None else f"{teams[d['winner']]} wins"
         return f"result: {winner} ({d['reason']}) after {d['turns']} turns, tick {d['tick']}"

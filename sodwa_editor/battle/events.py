@@ -171,3 +171,116 @@ class BattleEnded(Event):
     reason: str
     turns: int
     tick: int
+
+
+# ------------------------------------------------------------------ area abilities
+@quick_init
+@dataclass(frozen=True, slots=True)
+class AbilityUsed(Event):
+    """An area ability used as a Special Action (docs/rules.md *Abilities*): the caster,
+    the ability, where it was aimed (None: on its caster), the area's point of origin,
+    the tiles it affects now, the IP it cost (the actor's IP after) and its uses left
+    (-1: no limit)."""
+
+    kind: ClassVar[str] = "ability_used"
+    actor: int
+    ability: str
+    aim: Tile | None
+    origin: Tile | None
+    tiles: tuple[Tile, ...]
+    ip: int
+    uses_left: int
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class AreaHit(Event):
+    """One victim's roll against an area (AB5-AB9): as :class:`Attacked`, plus whether
+    the victim is on the caster's team (``ally``), the effect it came from (-1: the
+    cast itself) and the Maim roll (0: none) and its outcome."""
+
+    kind: ClassVar[str] = "area_hit"
+    actor: int
+    ability: str
+    target: int
+    ally: bool
+    effect: int
+    attack_kind: str
+    tav: int
+    tdv: int
+    evasion: int
+    modifiers: tuple[Modifier, ...]
+    difficulty: int
+    need_roll: int
+    dice: tuple[int, int]
+    roll: int
+    doubles: bool
+    karma_before: int
+    karma_after: int
+    karma_spent: int
+    karma_gained: int
+    success: bool
+    natural: bool
+    damage: int
+    hp_after: int
+    maim_roll: int
+    maimed: bool
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class EffectPlaced(Event):
+    """A lingering area or a falling object put on the board (AB11, AB12): its id, the
+    ability and caster, ``effect_kind`` (``"lingering"`` or ``"falling"``), its point
+    of origin and the upkeeps it lasts or falls."""
+
+    kind: ClassVar[str] = "effect_placed"
+    effect: int
+    ability: str
+    caster: int
+    effect_kind: str
+    origin: Tile
+    upkeeps: int
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class EffectUpkeep(Event):
+    """An effect's upkeep at the start of its caster's turn (AB10): its Reach now (a
+    lingering area grows by its Emanating), the upkeeps left after this one, and the
+    tiles it affects."""
+
+    kind: ClassVar[str] = "effect_upkeep"
+    effect: int
+    ability: str
+    caster: int
+    reach: int
+    upkeeps_left: int
+    tiles: tuple[Tile, ...]
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class EffectEnded(Event):
+    """An effect leaves the board: ``reason`` ``"duration over"``, ``"landed"``, ``"shot
+    down"`` or ``"caster defeated"``."""
+
+    kind: ClassVar[str] = "effect_ended"
+    effect: int
+    ability: str
+    reason: str
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class FallingStruck(Event):
+    """A Basic Attack on a falling object (AB12): no roll, the attacker's Ranged Damage;
+    the damage added up and the durability that destroys it."""
+
+    kind: ClassVar[str] = "falling_struck"
+    actor: int
+    effect: int
+    damage: int
+    total: int
+    durability: int
+    ip: int

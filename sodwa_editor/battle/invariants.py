@@ -18,7 +18,10 @@ from ..engine.movement import reach
 from ..engine.terrain import Base, Crossing
 from .abilities import UseAbility
 from .actions import Action, Attack, AttackTerrain, Move, Pass, move_allowance
+from .area_abilities import USES, AreaAbility, find_area
+from .area_effects import EFFECT, FALLING, STRIKE, Effect
 from .attack import within_range
+from .clock import ActionType
 from .state import BattleState
 
 
@@ -42,6 +45,31 @@ def state_problems(state: BattleState) -> list[str]:
         seen[(x, y)] = i
     if seen != state.occ:
         out.append("the tile index disagrees with the positions")
+    return out + effect_problems(state)
+
+
+def effect_problems(state: BattleState) -> list[str]:
+    """Abilities' own state (docs/rules.md AB1, AB10-AB12): no ability used more often
+    than its uses; every effect on the board has an undefeated caster and upkeeps left;
+    no falling object has taken its durability."""
+    out: list[str] = []
+    durability = state.rules.abilities.falling_object_durability
+    for key, value in state.effects.items():
+        if key[0] == USES:
+            _u, i, name = key
+            a = find_area(state, name)
+            if a is None or a.d not in state.sheets[i].abilities:
+                out.append(f"{state.names[i]} used {name!r}, which it does not have")
+            elif a.d.uses is not None and value > a.d.uses:
+                out.append(f"{state.names[i]} used {name!r} {value} times, of {a.d.uses}")
+        elif key[0] == EFFECT:
+            e: Effect = value
+            if not state.alive(e.caster):
+                out.append(f"effect {e.id} ({e.ability}) outlived its caster")
+            if e.upkeeps < 1:
+                out.append(f"effect {e.id} ({e.ability}) on the board with {e.upkeeps} upkeeps")
+            if e.kind == FALLING and e.damage >= durability:
+                out.append(f"falling object {e.id} took {e.damage} damage and still falls")
     return out
 
 
@@ -65,8 +93,10 @@ def action_problems(state: BattleState, action: Action, *, moves: bool = True) -
     ``moves=False`` skips Move Actions (their check runs a full movement search on a
     fresh map: the slowest check)."""
     actor = state.actor
-    if actor is None or isinstance(action, Pass | UseAbility):
+    if actor is None or isinstance(action, Pass):
         return []
+    if isinstance(action, UseAbility):
+        return _ability_problems(state, actor, action)
     if isinstance(action, Move) and not moves:
         return []
     m = with_characters(state)
@@ -126,4 +156,53 @@ def _terrain_problems(state: BattleState, m: MapModel, a: tuple[int, int],
     r = los(m, a, far)
     if r.reason is None or r.reason.kind != "border" or r.reason.edge != edge:
         return [f"attack on {what}: the line does not meet it first"]
+    return []
+
+
+def _ability_problems(state: BattleState, actor: int, action: UseAbility) -> list[str]:
+    """An area ability's use or a strike at a falling object, re-derived through the
+    engine's public ``los`` and ``pair_crossing`` (docs/rules.md AB1-AB3, AB12)."""
+    name = state.names[actor]
+    turn = state.turn
+    assert turn is not None
+    m = with_characters(state)
+    a = state.pos[actor]
+    engaged = [state.pos[j] for j in state.enemies(actor)
+               if pair_crossing(m, a, state.pos[j])[0] is not Crossing.BLOCKED]
+    if action.ability == STRIKE:
+        e = state.effects.get((EFFECT, action.args[0])) if action.args else None
+        if not isinstance(e, Effect) or e.kind != FALLING:
+            return [f"{name} strikes {action.args}, no falling object"]
+        if engaged:
+            return [f"{name} strikes a falling object while adjacent to an enemy"]
+        rng = state.sheets[actor].range
+        if not within_range(a, e.origin, rng, state.rules):
+            return [f"{name} strikes the falling object {e.id} out of Range {rng}"]
+        if a != e.origin and los(state.board.model, a, e.origin).crossing is Crossing.BLOCKED:
+            return [f"{name} strikes the falling object {e.id} through blocked terrain"]
+        return []
+    ability = find_area(state, action.ability)
+    if not isinstance(ability, AreaAbility) or ability.d not in state.sheets[actor].abilities:
+        return [f"{name} uses {action.ability!r}, which it does not have"]
+    d = ability.d
+    used = state.effects.get((USES, actor, d.name), 0)
+    if d.uses is not None and used >= d.uses:
+        return [f"{name} uses {d.name!r} a {used + 1}th time, of {d.uses}"]
+    if turn.used[ActionType.SPECIAL] >= turn.allowed[ActionType.SPECIAL]:
+        return [f"{name} takes a second Special Action"]
+    if turn.used[ActionType.ATTACK] and not d.with_attack:
+        return [f"{name} uses {d.name!r} after its Basic Attack"]
+    if not d.aimed:
+        return [] if not action.args else [f"{name} aims {d.name!r}, centred on itself"]
+    aim = tuple(action.args)
+    if len(aim) != 2 or max(abs(aim[0] - a[0]), abs(aim[1] - a[1])) > d.aim_range \
+            or not within_range(a, aim, d.aim_range, state.rules):
+        return [f"{name} aims {d.name!r} at {aim}, beyond its {d.aim_range}"]
+    if engaged and aim not in engaged:
+        return [f"{name} is adjacent to an enemy but aims {d.name!r} at {aim}"]
+    if d.at_range and aim != a:
+        if m.base_at(*aim) is Base.OBSTRUCTING:
+            return [f"{name} puts {d.name!r}'s point of origin on Obstructing terrain"]
+        if los(m, a, aim).crossing is Crossing.BLOCKED:
+            return [f"{name} puts {d.name!r}'s point of origin out of sight"]
     return []

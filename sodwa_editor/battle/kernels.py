@@ -7,9 +7,8 @@ from __future__ import annotations
 from numba import njit
 
 from ..engine import los_kernel as lk
+from ..engine.distance import METRICS as METRICS  # ``targeting.range_metric`` codes
 
-#: ``targeting.range_metric`` codes.
-METRICS = {"chebyshev": 0, "euclidean": 1, "manhattan": 2}
 #: Feature reachability answers.
 REACHED, OUT_OF_RANGE, BLOCKED = 0, 1, 2
 

@@ -28,9 +28,12 @@ from typing import Protocol
 
 import numpy as np
 
+from ..engine.areas import Area
 from ..engine.los import LosBoard
 from ..engine.model import MapModel
 from ..engine.movement import Reach
+from ..engine.terrain import Crossing
+from .abilities import UseAbility
 from .actions import (
     Action,
     Options,
@@ -43,7 +46,11 @@ from .actions import (
     next_turn,
     options,
     refusal,
+    turn_spent,
 )
+from .area_abilities import AreaAbility, AreaPreview, area_abilities, preview_ability
+from .area_effects import EffectView, board_effects
+from .area_rules import VictimPreview, area_of, victims
 from .attack import AttackPreview
 from .board import Board
 from .clock import ActionType, Prediction
@@ -211,6 +218,49 @@ class View:
     def preview(self, attacker: int, target: int) -> AttackPreview:
         return preview_attack(self._state, attacker, target)
 
+    def crossing(self, a: tuple[int, int], b: tuple[int, int]) -> Crossing:
+        """The LoS class from tile ``a`` to tile ``b`` with the characters where they stand."""
+        return self._state.crossing(a, b)
+
+    # area abilities (docs/rules.md *Abilities*)
+    @property
+    def has_abilities(self) -> bool:
+        """The battle has area abilities (some sheet lists one)."""
+        return bool(self._state.abilities)
+
+    def area_abilities(self, i: int) -> list[tuple[AreaAbility, str | None]]:
+        """Character ``i``'s area abilities, each with why it cannot be used now (None:
+        it can)."""
+        return area_abilities(self._state, i)
+
+    def uses_left(self, ability: AreaAbility, i: int) -> int | None:
+        return ability.uses_left(self._state, i)
+
+    def ability_area(self, ability: AreaAbility, source: tuple[int, int],
+                     aim: tuple[int, int] | None) -> Area:
+        """The area of ``ability`` cast from ``source`` aimed at ``aim`` on the board now."""
+        return area_of(self._state, ability.d, source, aim)
+
+    def ability_victims(self, ability: AreaAbility, caster: int, a: Area, *,
+                        at: tuple[int, int] | None = None,
+                        moved: bool | None = None) -> list[VictimPreview]:
+        """The victims of area ``a`` cast by ``caster`` (standing on ``at`` with the Move
+        flag ``moved``, if given), with their BIP numbers."""
+        return victims(self._state, ability.d, caster, a, at=at, moved=moved)
+
+    def preview_ability(self, actor: int, action: UseAbility) -> AreaPreview:
+        return preview_ability(self._state, actor, action)
+
+    def effects(self) -> list[EffectView]:
+        """The lingering areas and falling objects on the board."""
+        return board_effects(self._state)
+
+    def effects_key(self) -> str:
+        """A stable text of every ability's own state (uses, effects, Maim): what an AI's
+        kept plans must also match."""
+        e = self._state.effects
+        return repr(sorted(e.items(), key=repr)) if e else ""
+
     @property
     def move_this_turn(self) -> int:
         """The actor's Move for this turn (after the start-of-turn halving; the BIP's
@@ -262,8 +312,8 @@ def run_battle(state: BattleState, controllers: Sequence[Controller], *,
 
     Each turn: the clock runs to the next ready character; a same-team tie is the
     team's ``choose_actor``; then ``decide`` until the actor passes.  When the actor
-    has no Move or Attack Action left (and the battle has no abilities) the loop
-    ends the turn itself.  ``before_action`` sees every action before it is applied,
+    has no Move or Attack Action left and no ability it may use the loop ends the turn
+    itself (:func:`.actions.turn_spent`).  ``before_action`` sees every action before it is applied,
     ``after_turn`` the state after every turn (checks, replay hashes).
     """
     if len(controllers) != 2:
@@ -285,13 +335,17 @@ def run_battle(state: BattleState, controllers: Sequence[Controller], *,
                                           f"{list(choice.candidates)}")
                 decisions.append(Decision(choice.team, actor))
             begin_turn(state, actor)
+            if state.result is not None or clock.current is None:  # over in its upkeep (AB10)
+                if after_turn is not None:
+                    after_turn(state)
+                continue
         turn = clock.current
         assert turn is not None
         team = state.team[turn.actor]
         for _ in range(MAX_ACTIONS_PER_TURN):
             if state.result is not None or clock.current is not turn:
                 break
-            if not (state.abilities or turn.can_take(move) or turn.can_take(attack)):
+            if not (turn.can_take(move) or turn.can_take(attack)) and turn_spent(state):
                 action: Action = end
             else:
                 action = controllers[team].decide(views[team])

@@ -8,9 +8,16 @@ the sequence of controller decisions (tied actor picked, action taken).  The
 dice come from the seed, so re-running the decisions through the rules
 reproduces the whole event log; the file stores the state hash after every turn
 (:meth:`.state.BattleState.state_hash`) and the result, which ``--verify``
-compares turn by turn.  The decisions, not the AIs, are re-run; so that a
-replay still says which AI made them, ``--verify`` also refuses a replay whose
-AI profiles differ from the ones it is given (:func:`check_profiles`).
+compares turn by turn.  ``--verify`` also re-runs each side's AI (its name in
+``controllers``, on its team's own seeded stream, with the AI profile it played
+by) and checks that every decision of that team is the one the AI makes, so a
+replay cannot claim an AI played what it did not (a side a person played,
+``human``, is taken as recorded); and it refuses a replay whose AI profiles
+differ from the ones it is given (:func:`check_profiles`).
+
+A replay is at most :data:`.jsonfiles.REPLAY_MAX_BYTES` long, the most the
+reader reads: :func:`record` stops a battle whose replay would be longer as
+soon as that is certain, and :func:`replay_text` refuses to write one.
 
 The map itself is not embedded (maps can be large): the replay names its file
 and hash, and re-running refuses a map whose hash differs.  The battle package
@@ -30,7 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,19 +45,25 @@ import numpy as np
 
 from .. import __version__
 from ..engine.model import MapModel
+from . import jsonfiles
 from .abilities import UseAbility
 from .actions import Action, Attack, AttackTerrain, Move, Pass
-from .ai.profile import Profile
+from .ai import CONTROLLERS, make_controller
+from .ai.profile import Profile, profile_from_dict
 from .jsonfiles import BattleInputError, validate
-from .loop import ControllerError, Decision, Outcome, View, run_battle
+from .jsonfiles import brief as _brief
+from .loop import Controller, ControllerError, Decision, Outcome, View, run_battle
 from .rules import rules_from_dict, rules_to_dict
-from .setup import BattleSetup, Seed, check_ai_names, profile_values, uses_profile
+from .setup import HUMAN, BattleSetup, Seed, check_ai_names, profile_values, uses_profile
 from .sheet import roster_from_dict
 from .state import BattleState
 from .teams import team_from_dict
 
 REPLAY_FORMAT = "sodwa-replay"
 REPLAY_VERSION = 1
+#: Bytes one turn adds to a replay at least: its state hash (32 hex digits, the
+#: quotes and a comma).
+TURN_HASH_BYTES = 35
 
 
 class ReplayError(BattleInputError):
@@ -169,15 +182,47 @@ def header_hashes(inputs: dict[str, Any], map_hash: str, ai: Sequence[str]) -> d
 
 
 def record(setup: BattleSetup, seed: Seed, *, map_file: str, map_hash: str,
-           swapped: bool = False) -> tuple[Outcome, dict[str, Any]]:
-    """Play one battle of ``setup`` from ``seed`` and return it with its replay document."""
+           swapped: bool = False,
+           after_turn: Callable[[BattleState], None] | None = None
+           ) -> tuple[Outcome, dict[str, Any]]:
+    """Play one battle of ``setup`` from ``seed`` and return it with its replay document.
+
+    ``after_turn`` sees the state after every turn (progress, a time limit).  A
+    battle whose replay would be over :data:`.jsonfiles.REPLAY_MAX_BYTES` (its turn
+    hashes alone) is stopped then with :class:`ReplayError`: no reader would read it.
+    """
     state = setup.state(seed, swapped)
     hashes: list[str] = []
-    out = run_battle(state, setup.controllers(state, swapped),
-                     after_turn=lambda s: hashes.append(s.state_hash()))
+    limit = jsonfiles.REPLAY_MAX_BYTES  # (read now: one limit for the writer and the reader)
+    most = limit // TURN_HASH_BYTES
+
+    def turn_done(s: BattleState) -> None:
+        hashes.append(s.state_hash())
+        if len(hashes) > most:
+            raise ReplayError(f"the replay would be over {limit} bytes, the most a "
+                              f"replay may be, at turn {len(hashes)} of at most "
+                              f"{s.rules.battle.max_turns} (battle.max_turns); lower it, or "
+                              "play without a replay")
+        if after_turn is not None:
+            after_turn(s)
+
+    out = run_battle(state, setup.controllers(state, swapped), after_turn=turn_done)
     return out, document(setup, seed, state, map_file=map_file, map_hash=map_hash,
                          swapped=swapped, controllers=setup.controller_names(swapped),
                          decisions=out.decisions, turn_hashes=hashes)
+
+
+def replay_text(doc: dict[str, Any]) -> str:
+    """The text of a replay file (compact JSON, ``format`` first, one line).  Raises
+    :class:`ReplayError` when it is over :data:`.jsonfiles.REPLAY_MAX_BYTES`, the
+    most the reader reads (so every replay written can be read back)."""
+    text = json.dumps(doc, separators=(",", ":")) + "\n"
+    limit = jsonfiles.REPLAY_MAX_BYTES
+    if len(text) > limit:  # (ASCII: json.dumps escapes the rest)
+        raise ReplayError(f"the replay would be {len(text)} bytes, over the {limit} "
+                          f"a replay may be ({len(doc.get('turn_hashes', []))} turns); lower "
+                          "battle.max_turns, or play without a replay")
+    return text
 
 
 def document(setup: BattleSetup, seed: Seed, state: BattleState, *, map_file: str,
@@ -258,7 +303,9 @@ def _first_difference(old: Any, new: Any, at: str = "") -> tuple[str, Any, Any] 
             if found is not None:
                 return found
         return None
-    return None if old == new else (at or "(profile)", json.dumps(old), json.dumps(new))
+    if old == new:
+        return None
+    return (_brief(at or "(profile)", 80), _brief(json.dumps(old)), _brief(json.dumps(new)))
 
 
 def setup_of(replay: Replay, model: MapModel) -> BattleSetup:
@@ -289,7 +336,9 @@ class _Script:
         self.source = source
         self.left = len(decisions)
 
-    def next(self, team: int, want: str) -> dict[str, Any]:
+    def next(self, team: int, want: str) -> tuple[int, dict[str, Any]]:
+        """``(index, decision)``: the next decision, which must be ``team``'s ``want``
+        (an ``actor`` or an ``action``)."""
         try:
             k, d = next(self.items)
         except StopIteration:
@@ -300,24 +349,96 @@ class _Script:
         if d["team"] != team or got != want:
             raise ReplayError(f"{self.source}: decisions[{k}]: the battle asks team {team} "
                               f"for an {want}; the file has team {d['team']}'s {got}")
-        return d
+        return k, d
 
 
 class _Scripted:
-    def __init__(self, team: int, script: _Script) -> None:
-        self.team, self.script = team, script
+    """Team ``team``'s recorded decisions; with ``ai`` (verification) each is first
+    asked of the AI ``name`` and must be the one it makes."""
+
+    def __init__(self, team: int, script: _Script, ai: Controller | None = None,
+                 name: str = "") -> None:
+        self.team, self.script, self.ai, self.name = team, script, ai, name
 
     def choose_actor(self, view: View, candidates: Sequence[int]) -> int:
-        return int(self.script.next(self.team, "actor")["actor"])
+        k, d = self.script.next(self.team, "actor")
+        got = d["actor"]
+        if self.ai is not None:
+            want = self.ai.choose_actor(view, candidates)
+            if want != got:
+                self._differs(k, view.turns + 1, f"pick {_name(view, want)} to act",
+                              f"{_name(view, got)}")
+        return int(got)
 
     def decide(self, view: View) -> Action:
-        return decode_action(self.script.next(self.team, "action"))
+        k, d = self.script.next(self.team, "action")
+        got = decode_action(d)
+        if self.ai is not None:
+            want = self.ai.decide(view)
+            if want != got:
+                self._differs(k, view.turns, describe_action(want, view),
+                              describe_action(got, view))
+        return got
+
+    def _differs(self, k: int, turn: int, want: str, got: str) -> None:
+        raise ReplayError(f"{self.script.source}: decisions[{k}]: turn {turn}: team "
+                          f"{self.team}'s AI ({self.name}) would {want}; the replay has "
+                          f"{got} (not a decision of the AI it names)")
 
 
-def rerun(replay: Replay, model: MapModel, map_hash: str, *, verify: bool = False
-          ) -> Outcome:
+def _name(view: View, i: Any) -> str:
+    """Character ``i`` as the log names it (its index if it is none)."""
+    try:
+        return repr(view.name(i))
+    except (IndexError, TypeError):
+        return _brief(i)
+
+
+def describe_action(action: Action, view: View) -> str:
+    """A few words for an action: ``move to 3,4``, ``attack 'red-1'``, ``pass``."""
+    if isinstance(action, Move):
+        return f"move to {_brief(action.to[0])},{_brief(action.to[1])}"
+    if isinstance(action, Attack):
+        return f"attack {_name(view, action.target)}"
+    if isinstance(action, AttackTerrain):
+        return f"attack the terrain at {_brief(action.x)},{_brief(action.y)}" + (
+            f",{_brief(action.side)}" if action.side else "")
+    if isinstance(action, UseAbility):
+        return f"use {_brief(action.ability)}"
+    return "pass"
+
+
+def _ai_of(name: str, team: int, state: BattleState, profile: Profile | None) -> Controller:
+    """The controller ``name`` for ``team`` on the team's AI stream of ``state``, as
+    :meth:`.setup.BattleSetup.controller` made it for the battle."""
+    assert state.streams is not None
+    rng = state.streams.ai[team]
+    if uses_profile(name):
+        return CONTROLLERS[name](team, rng, profile=profile)  # type: ignore[call-arg]
+    return make_controller(name, team, rng)
+
+
+def played_profiles(replay: Replay) -> list[Profile | None]:
+    """Per team, the AI profile the replay says its AI played by (None: the shipped
+    one, for an older replay that does not embed its profiles)."""
+    recorded = replay.doc.get("ai_profiles") or [None, None]
+    out: list[Profile | None] = []
+    for team, values in enumerate(recorded):
+        if values is None:
+            out.append(None)
+            continue
+        doc = {"format": "sodwa-ai-profile", "format_version": 1, **values}
+        out.append(profile_from_dict(doc, f"{replay.source}: ai_profiles[{team}]"))
+    return out
+
+
+def rerun(replay: Replay, model: MapModel, map_hash: str, *, verify: bool = False,
+          profiles: Sequence[Profile | None] | None = None) -> Outcome:
     """Re-play a replay on ``model``; ``verify``: compare the state hash after every
-    turn and the result with the recorded ones.  Raises :class:`ReplayError`."""
+    turn and the result with the recorded ones, and re-run each side's AI (with
+    ``profiles``, team 0's and team 1's as played, default :func:`played_profiles`)
+    checking that each of its decisions is the recorded one.  Raises
+    :class:`ReplayError`."""
     src = replay.source
     if map_hash != replay.map_hash:
         raise ReplayError(f"{src}: made on a different map: {replay.map_file} has hash "
@@ -327,6 +448,13 @@ def rerun(replay: Replay, model: MapModel, map_hash: str, *, verify: bool = Fals
     script = _Script(replay.doc["decisions"], src)
     hashes = replay.doc["turn_hashes"]
     turn = 0
+    players = [_Scripted(0, script), _Scripted(1, script)]
+    if verify:
+        pair = list(profiles) if profiles is not None else played_profiles(replay)
+        for team, name in enumerate(replay.doc["controllers"]):
+            if name != HUMAN:
+                players[team] = _Scripted(team, script, _ai_of(name, team, state,
+                                                                pair[team % len(pair)]), name)
 
     def check(s: BattleState) -> None:
         nonlocal turn
@@ -340,14 +468,14 @@ def rerun(replay: Replay, model: MapModel, map_hash: str, *, verify: bool = Fals
         turn += 1
 
     try:
-        out = run_battle(state, [_Scripted(0, script), _Scripted(1, script)], after_turn=check)
+        out = run_battle(state, players, after_turn=check)
     except ControllerError as exc:
         raise ReplayError(f"{src}: decisions: {exc}") from None
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         if isinstance(exc, BattleInputError):
             raise
         raise ReplayError(f"{src}: decisions: a decision the battle cannot use "
-                          f"({type(exc).__name__}: {exc})") from None
+                          f"({type(exc).__name__}: {_brief(str(exc), 120)})") from None
     if script.left:
         raise ReplayError(f"{src}: decisions: {script.left} decision(s) left after the "
                           "battle ended")
@@ -359,6 +487,7 @@ def rerun(replay: Replay, model: MapModel, map_hash: str, *, verify: bool = Fals
         got = {"winner": res.winner, "reason": res.reason, "turns": state.clock.turns,
                "tick": state.clock.tick, "events": len(out.events)}
         if got != want:
-            raise ReplayError(f"{src}: result: the battle ends with {got}, the file says "
-                              f"{want}")
+            key = next((k for k in got if got[k] != want.get(k)), "winner")
+            raise ReplayError(f"{src}: result.{key}: the battle ends with {_brief(got[key])}, "
+                              f"the file says {_brief(want.get(key))}")
     return out

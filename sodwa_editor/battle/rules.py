@@ -115,6 +115,15 @@ class TerrainRules:
 
 
 @dataclass(frozen=True, slots=True)
+class AbilityRules:
+    falling_indoors: bool
+    maim_chance: int
+    maim_move_divisor: int
+    falling_object_durability: int
+    karma_against_own_team: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     """One complete rule set; sections as in the file."""
 
@@ -131,6 +140,7 @@ class Rules:
     doubles: DoublesRules
     karma: KarmaRules
     terrain: TerrainRules
+    abilities: AbilityRules
 
 
 #: Section (or sub-section) name -> its type; the keys of the file are the field names.
@@ -138,7 +148,7 @@ SECTION_TYPES: dict[str, type] = {
     "battle": BattleRules, "clock": ClockRules, "order": OrderRules, "actions": ActionRules,
     "targeting": TargetingRules, "modifiers": ModifierRules, "awareness": AwarenessRules,
     "combat": CombatRules, "dice": DiceRules, "doubles": DoublesRules, "karma": KarmaRules,
-    "terrain": TerrainRules, "liquid": LiquidRules,
+    "terrain": TerrainRules, "liquid": LiquidRules, "abilities": AbilityRules,
 }
 
 

@@ -117,6 +117,7 @@ class BattleSession(SessionHistory):
         self._human = [False] * len(self._decisions)
         self._watching = self._script is not None  # the script's decisions are played
         self._taken: set[int] = set()  # sides whose player changed while watching
+        self._switched: set[int] = set()  # sides whose AI was swapped for another this battle
         self._pos = 0
         self._hashes = []
         self._hpos = 0
@@ -287,17 +288,23 @@ class BattleSession(SessionHistory):
         turn = s.turn
         apply(s, action)
         if s.result is not None or s.turn is not turn:  # the turn is over: its hash
-            h = s.state_hash()
-            if self._hpos < len(self._hashes):  # along the recorded history
-                if self._hashes[self._hpos] != h:
-                    raise RuntimeError(f"turn {s.clock.turns} re-played differently")
-            else:
-                self._hashes.append(h)
-            self._hpos += 1
-            if s.result is not None:
-                self._snapshot()  # the end: go_to_turn(turns + 1) shows it
+            self._turn_over()
         if len(s.events) >= len(self._furthest):
             self._furthest = s.events
+
+    def _turn_over(self) -> None:
+        """The turn is over (or the battle): its state hash, checked against the recorded
+        one when re-playing the history."""
+        s = self._state
+        h = s.state_hash()
+        if self._hpos < len(self._hashes):  # along the recorded history
+            if self._hashes[self._hpos] != h:
+                raise RuntimeError(f"turn {s.clock.turns} re-played differently")
+        else:
+            self._hashes.append(h)
+        self._hpos += 1
+        if s.result is not None:
+            self._snapshot()  # the end: go_to_turn(turns + 1) shows it
 
     # ------------------------------------------------------------ human answers
     def choose_actor(self, i: int) -> str | None:
@@ -317,6 +324,8 @@ class BattleSession(SessionHistory):
     def _begin(self, actor: int) -> None:
         self._pending = None
         begin_turn(self._state, actor)
+        if self._state.result is not None or self._state.turn is None:
+            self._turn_over()  # over in its upkeep (docs/rules.md AB10)
         if len(self._state.events) >= len(self._furthest):
             self._furthest = self._state.events
 
@@ -343,6 +352,8 @@ class BattleSession(SessionHistory):
         """Team ``team`` is played by ``player`` from now on (an AI name, or None /
         ``"human"`` for a person); a watched replay's decisions stop for it."""
         player = None if player == HUMAN else player
+        if player is not None and self._players[team] not in (None, player):
+            self._switched.add(team)  # (its decisions come from two AIs: see controller_names)
         self._ctrl[team] = self._make(team, player)
         self._players[team] = player
         self._taken.add(team)
@@ -365,8 +376,10 @@ class BattleSession(SessionHistory):
 
     # ------------------------------------------------------------ replay
     def controller_names(self) -> tuple[str, str]:
-        """The replay's controller names: ``human`` for a team a human answered for."""
-        names = [self.player(0), self.player(1)]
+        """The replay's controller names: ``human`` for a team a human answered for, or
+        whose AI was swapped for another during the battle (its decisions are then
+        not one AI's: ``replay --verify`` takes them as recorded, as a person's)."""
+        names = [HUMAN if t in self._switched else self.player(t) for t in (0, 1)]
         for d, human in zip(self._decisions[:self._pos], self._human, strict=False):
             if human:
                 names[d.team] = HUMAN

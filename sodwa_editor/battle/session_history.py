@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .actions import turn_spent
 from .clock import ActionType, TurnChoice
 from .events import Event
 from .loop import Controller, Decision
@@ -81,12 +82,12 @@ class SessionHistory:
         return self._hashes[:self._hpos]
 
     def _auto_pass(self) -> bool:
-        """The turn ends on its own: no Move or Attack Action left, no abilities
-        (as :func:`.loop.run_battle`)."""
+        """The turn ends on its own: no Move or Attack Action left, no ability the actor
+        may use (as :func:`.loop.run_battle`: :func:`.actions.turn_spent`)."""
         s, turn = self._state, self._state.turn
         assert turn is not None
-        return not (s.abilities or turn.can_take(ActionType.MOVE)
-                    or turn.can_take(ActionType.ATTACK))
+        return not (turn.can_take(ActionType.MOVE) or turn.can_take(ActionType.ATTACK)) \
+            and turn_spent(s)
 
     def _record(self, d: Decision, *, human: bool) -> None:
         """A decision taken now: along the recorded history when it is the recorded

@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..engine.model import Character
+from .ability_defs import AbilityDef, abilities_from_list
 from .jsonfiles import RESOURCE_DIR, BattleInputError, PathLike, read_json, validate
 
 DEFAULT_ROSTER_PATH = RESOURCE_DIR / "roster.json"
@@ -73,6 +74,8 @@ class Sheet:
     cost: int
     flight: bool
     damage_type: str
+    #: The archetype's area abilities (docs/rules.md *Abilities*).
+    abilities: tuple[AbilityDef, ...] = ()
 
     def accuracy(self, melee: bool) -> int:
         """Accuracy of the attack's kind (RB: "When attacking an adjacent target, the
@@ -89,7 +92,8 @@ class Sheet:
 
 @dataclass(frozen=True, slots=True)
 class Archetype:
-    """A roster entry: Move, Range, flight, damage type and the full integer sheet."""
+    """A roster entry: Move, Range, flight, damage type, the full integer sheet and its
+    area abilities."""
 
     name: str
     move: int
@@ -97,12 +101,13 @@ class Archetype:
     flight: bool
     damage_type: str
     values: Mapping[str, int]
+    abilities: tuple[AbilityDef, ...] = ()
 
     def sheet(self, name: str | None = None) -> Sheet:
         """The archetype's own sheet (a character of this archetype with nothing changed)."""
         return Sheet(name=self.name if name is None else name, archetype=self.name,
                      move=self.move, range=self.range, flight=self.flight,
-                     damage_type=self.damage_type,
+                     damage_type=self.damage_type, abilities=self.abilities,
                      **{k: self.values[k] for k in SHEET_KEYS})
 
 
@@ -128,10 +133,17 @@ def _key(name: str) -> str:
     return name.strip().casefold()
 
 
+#: The roster format this program writes; it reads every version up to it (version 1
+#: has no abilities).
+ROSTER_VERSION = 2
+
+
 def roster_from_dict(doc: Any, source: str = "roster") -> Roster:
-    """The roster of a parsed roster document (``schemas/roster.schema.json``)."""
+    """The roster of a parsed roster document (``schemas/roster.schema.json``; version 1,
+    without abilities, or 2)."""
     validate(doc, "roster", source)
     seen: set[str] = set()
+    known: dict[str, AbilityDef] = {}
     archetypes = []
     for i, entry in enumerate(doc["characters"]):
         key = _key(entry["name"])
@@ -139,11 +151,17 @@ def roster_from_dict(doc: Any, source: str = "roster") -> Roster:
             raise BattleInputError(f"{source}: characters[{i}].name: archetype "
                                    f"{entry['name']!r} appears twice")
         seen.add(key)
+        damage_type = entry.get("damage_type", doc["defaults"]["damage_type"])
+        listed = entry.get("abilities", [])
+        if listed and doc["format_version"] < 2:
+            raise BattleInputError(f"{source}: characters[{i}].abilities: a roster of "
+                                   "format_version 1 has no abilities (write format_version 2)")
         archetypes.append(Archetype(
             name=entry["name"], move=entry["move"], range=entry["range"],
-            flight=entry["flight"],
-            damage_type=entry.get("damage_type", doc["defaults"]["damage_type"]),
-            values=_frozen(entry["attributes"])))
+            flight=entry["flight"], damage_type=damage_type,
+            values=_frozen(entry["attributes"]),
+            abilities=abilities_from_list(listed, damage_type,
+                                          f"{source}: characters[{i}].abilities", known)))
     return Roster(tuple(archetypes), _frozen(doc["defaults"]["attributes"]),
                   doc["defaults"]["damage_type"], tuple(doc.get("objects", ())),
                   MappingProxyType({_key(a.name): a for a in archetypes}))
@@ -199,4 +217,5 @@ def sheet_for(character: Character, roster: Roster) -> Sheet:
     return Sheet(
         name=character.name or character.id, archetype=arch.name if arch else "",
         move=character.move, range=character.range, flight=character.flight,
-        damage_type=arch.damage_type if arch else roster.default_damage_type, **values)
+        damage_type=arch.damage_type if arch else roster.default_damage_type,
+        abilities=arch.abilities if arch else (), **values)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -34,17 +34,16 @@ from ..engine.los import LosBoard, crossing_among
 from ..engine.model import MapModel
 from ..engine.movement import Reach, placed_reach
 from ..engine.terrain import Crossing
+from .abilities import Ability
+from .area_abilities import abilities_for
 from .board import Board, Feature, Tile, prepare
 from .clock import Clock, Turn, first_tie_team
 from .dice import Streams
-from .events import Event
+from .events import BattleEnded, Defeated, Event
 from .jsonfiles import BattleInputError
 from .rules import Rules, default_rules
 from .sheet import Roster, Sheet, load_roster
 from .teams import Combatant, Team, combatants_from_map, place_teams
-
-if TYPE_CHECKING:
-    from .abilities import Ability
 
 
 class Result(NamedTuple):
@@ -60,6 +59,7 @@ REACH_CACHE_BYTES = 32 * 1024 * 1024
 #: ``Result.reason`` values.
 WIPED_OUT = "the other team has no character left"
 TURN_LIMIT = "turn limit (battle.max_turns)"
+BOTH_WIPED = "both teams lost their last characters to one area"
 
 
 class _Cache:
@@ -90,7 +90,7 @@ class BattleState:
 
     def __init__(self, board: Board, fighters: Sequence[Combatant], rules: Rules,
                  seed: int | np.random.SeedSequence | Streams = 0,
-                 abilities: Sequence[Ability] = ()) -> None:
+                 abilities: Sequence[Ability[BattleState]] = ()) -> None:
         teams = sorted({f.team for f in fighters})
         if teams != [0, 1]:
             raise BattleInputError("a battle needs characters on both teams 0 and 1; it has "
@@ -127,7 +127,10 @@ class BattleState:
         self.destroyed: list[Feature] = []
         self.events: list[Event] = []
         self.result: Result | None = None
-        self.abilities: tuple[Ability, ...] = tuple(abilities)
+        #: The abilities given, then the roster's area abilities of the sheets (and their
+        #: effects' keeper), when some sheet has any (docs/rules.md *Abilities*).
+        self.abilities: tuple[Ability[BattleState], ...] = (tuple(abilities)
+                                                            + abilities_for(self.sheets))
         #: Abilities' own state (effects, charges, ...): immutable keys and values with a
         #: stable ``repr`` (copied shallowly with the state, part of its hash).
         self.effects: dict[Any, Any] = {}
@@ -138,7 +141,7 @@ class BattleState:
     @classmethod
     def from_map(cls, model: MapModel, *, rules: Rules | None = None,
                  roster: Roster | None = None, seed: int | np.random.SeedSequence = 0,
-                 board: Board | None = None, abilities: Sequence[Ability] = ()
+                 board: Board | None = None, abilities: Sequence[Ability[BattleState]] = ()
                  ) -> BattleState:
         """A battle of the characters placed on ``model``, where they stand (B3).
         ``board``: the map's shared :func:`~.board.prepare` result, if already made."""
@@ -149,7 +152,7 @@ class BattleState:
     @classmethod
     def from_teams(cls, model: MapModel, sides: Sequence[tuple[str, Team, str | None]], *,
                    rules: Rules | None = None, seed: int | np.random.SeedSequence = 0,
-                   board: Board | None = None, abilities: Sequence[Ability] = ()
+                   board: Board | None = None, abilities: Sequence[Ability[BattleState]] = ()
                    ) -> BattleState:
         """A battle of two teams placed by formation into the start zones named by
         ``sides`` (``(zone, team, formation)``, team 0 first; B4, B5)."""
@@ -268,6 +271,40 @@ class BattleState:
         return hit
 
     # ------------------------------------------------------------ changes (actions.py)
+    def defeat(self, i: int, by: int, *, end: bool = True) -> list[Event]:
+        """Character ``i`` is defeated: it leaves the board and the clock (B32, B35); with
+        ``end``, a team with no character left loses (B41; an area that defeats several
+        characters at once judges the end itself, AB6)."""
+        self.clock.remove(i)
+        tile = self.pos[i]
+        self.occ.pop(tile, None)
+        self.changed()
+        events: list[Event] = [Defeated(i, by, tile)]
+        if end:
+            team = self.team[i]
+            if not self.team_left(team):
+                self.result = Result(1 - team, WIPED_OUT)
+                events.append(BattleEnded(1 - team, WIPED_OUT, self.clock.turns,
+                                          self.clock.tick))
+        return events
+
+    def team_left(self, team: int) -> int:
+        """Undefeated characters of ``team``."""
+        active = self.clock.active
+        return sum(1 for j in range(len(self.pos)) if self.team[j] == team and active[j])
+
+    def end_if_wiped(self) -> list[Event]:
+        """The result once characters were defeated together (AB6): a team with none left
+        loses; both teams with none left is a draw."""
+        if self.result is not None:
+            return []
+        left = [self.team_left(0), self.team_left(1)]
+        if all(left):
+            return []
+        winner = None if not any(left) else (0 if left[0] else 1)
+        self.result = Result(winner, WIPED_OUT if winner is not None else BOTH_WIPED)
+        return [BattleEnded(winner, self.result.reason, self.clock.turns, self.clock.tick)]
+
     def changed(self) -> None:
         """Positions, defeats or terrain changed: derived data is recomputed."""
         self.revision += 1

@@ -5,7 +5,8 @@ A battle starts either from the characters already on the map
 (:func:`combatants_from_map`, the default for playtesting a map) or from two
 team files placed into the map's start zones (:func:`place_team`).  Either way
 it gets :class:`Combatant` rows with a battle index order that every later
-part of the battle uses: team 0 first, then by id.
+part of the battle uses: team 0 first, then by id.  :func:`certain_draw` says
+when two teams cannot end a battle before its turn limit.
 
 >>> from sodwa_editor.battle.sheet import load_roster
 >>> team = team_from_dict({"format": "sodwa-team", "format_version": 1, "name": "duo",
@@ -25,9 +26,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.area_notation import AreaType
 from ..engine.model import MapModel
 from ..engine.terrain import Base
+from .ability_defs import AbilityDef
+from .attack import damage_on_hit
 from .jsonfiles import BattleInputError, PathLike, read_json, validate
+from .rules import Rules
 from .sheet import Roster, Sheet, sheet_for
 
 Tile = tuple[int, int]
@@ -291,3 +296,92 @@ def combatants_from_map(model: MapModel, roster: Roster, cap: int | None = None
     for index, side in enumerate(sides):
         check_point_cap(side, team_cost(c.sheet for c in out if c.team == index), cap)
     return out
+
+
+# ------------------------------------------------------------------ can it end
+def hits_to_win(attackers: Sequence[Sheet], defenders: Sequence[Sheet], rules: Rules
+                ) -> int | None:
+    """The fewest hits ``attackers`` need to defeat every one of ``defenders`` (None:
+    never, some defender takes no damage from any of them): per defender, its
+    Health down to ``combat.defeated_at_or_below`` (B41) divided by the most damage
+    one hit of any attacker deals it, melee or ranged (:func:`.attack.damage_on_hit`,
+    Damage Reduction and ``combat.min_damage`` included), rounded up.  Damage comes
+    only from hits (the battle has no other), so no battle defeats them in fewer."""
+    floor = rules.combat.defeated_at_or_below
+    total = 0
+    for d in defenders:
+        need = d.health - floor
+        if need <= 0:
+            continue
+        best = max((damage_on_hit(a, d, melee, rules)[1] for a in attackers
+                    for melee in (True, False)), default=0)
+        if best <= 0:
+            return None
+        total += -(-need // best)
+    return total
+
+
+def certain_draw(sides: Sequence[Sequence[Sheet]], rules: Rules) -> str | None:
+    """Why no battle of these two teams (their sheets) can end before the turn limit,
+    or None.  A team wins by defeating every enemy (B41); it attacks at most
+    ``clock.actions_per_type`` times a turn and the battle lasts at most
+    ``battle.max_turns`` turns (both teams' together), so a team that needs more
+    hits (:func:`hits_to_win`) cannot win.  When neither can, every battle is a draw
+    at the turn limit, however long it runs (docs/rules.md, B41a)."""
+    if any(s.abilities for side in sides for s in side):
+        return _certain_draw_with_areas(sides, rules)
+    cap = rules.battle.max_turns
+    most = cap * rules.clock.actions_per_type
+    needs = [hits_to_win(sides[t], sides[1 - t], rules) for t in (0, 1)]
+    if any(n is not None and n <= most for n in needs):
+        return None
+    said = [f"team {t} needs {n} hits" if n is not None else
+            f"team {t} never (an enemy takes no damage from it)" for t, n in enumerate(needs)]
+    return (f"no team can win within battle.max_turns = {cap} turns ({most} attacks at most; "
+            f"{', '.join(said)}): every battle will be a draw at the turn limit")
+
+
+def _area_hit(d: AbilityDef, defender: Sheet, rules: Rules) -> int:
+    """The damage one hit of area ability ``d`` deals ``defender`` (AB8: Damage
+    Reduction unless an Engulf; ``combat.min_damage``)."""
+    dr = 0 if d.spec.type is AreaType.ENGULF or d.damage_type not in rules.combat.dr_applies_to \
+        else defender.damage_reduction
+    return max(rules.combat.min_damage, d.damage - dr)
+
+
+def _certain_draw_with_areas(sides: Sequence[Sequence[Sheet]], rules: Rules) -> str | None:
+    """:func:`certain_draw` when area abilities take part (AB16): an area hits many at
+    once, so the count is per enemy.  In one turn an enemy takes at most one Basic
+    Attack and one area cast per action allowed, one landing falling object and one
+    upkeep hit of each lingering area still on the board (one caster's lingering areas
+    last at most the sum of their Durations); each team has at most
+    ``battle.max_turns`` turns.  A team whose some enemy needs more hits (its Health
+    over the most one hit of the team deals it, Basic Attack or area) cannot win."""
+    cap = rules.battle.max_turns
+    floor = rules.combat.defeated_at_or_below
+    said = []
+    for t in (0, 1):
+        attackers, defenders = sides[t], sides[1 - t]
+        lingering = max((sum(d.spec.duration or 0 for d in a.abilities if d.lingers)
+                         for a in attackers), default=0)
+        per_turn = 2 * rules.clock.actions_per_type + 1 + lingering
+        worst = 0
+        for e in defenders:
+            need = e.health - floor
+            if need <= 0:
+                continue
+            best = max([damage_on_hit(a, e, melee, rules)[1] for a in attackers
+                        for melee in (True, False)]
+                       + [_area_hit(d, e, rules) for a in attackers for d in a.abilities],
+                       default=0)
+            if best <= 0:
+                worst = -1
+                break
+            worst = max(worst, -(-need // best))
+        if 0 <= worst <= cap * per_turn:
+            return None
+        said.append(f"team {t} never (an enemy takes no damage from it)" if worst < 0 else
+                    f"team {t} needs {worst} hits on one enemy, {cap * per_turn} at most")
+    return (f"no team can win within battle.max_turns = {cap} turns ({', '.join(said)}; "
+            "an area may hit many at once, no enemy more than once a turn for each way it "
+            "can be hit): every battle will be a draw at the turn limit")

@@ -1,21 +1,125 @@
-"""Menus, tool bars and keyboard shortcuts of the main window (Tiled tradition:
-B brush, R rectangle, L line, F fill, E eraser, S select, W border, H elevation,
-T transition; Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y; Ctrl+C/X/V; Delete; Escape
-cancels the current gesture).  Shortcuts are shown in menus and tool tips."""
+"""The action table: every menu entry, tool bar button and keyboard shortcut of
+the window, as data (Tiled tradition: B brush, R rectangle, L line, F fill, E
+eraser, S select, W border, H elevation, T transition; Ctrl+Z / Ctrl+Shift+Z /
+Ctrl+Y; Ctrl+C/X/V; Delete; Escape cancels the current gesture).  Shortcuts
+are shown in menus and tool tips.
+
+:data:`ACTIONS` holds the window's own actions; parts that bring their own
+(the tools, the playtest's :data:`~.playtest.controls.PLAYTEST_ACTIONS`, the
+balance run's) keep their :class:`ActionSpec` rows beside their code and return
+the actions they build.  :func:`build_actions` makes ``QAction`` objects from
+rows and the slots they call; :data:`MENUS` and :data:`TOOLBAR` place them by
+key (``-`` a separator, ``@name`` a list or submenu the window passes in), so
+the menu bar and the main tool bar are built in one place
+(:func:`build_menus`, :func:`build_toolbar`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QToolBar
+from PySide6.QtCore import QObject, Qt, SignalInstance
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QMenuBar, QToolBar, QWidget
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .tools.base import Tool
 
 SK = QKeySequence.StandardKey
+Shortcut = str | QKeySequence.StandardKey | tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One row of an action table: the menu text, the shortcut (several: a tuple),
+    the tool and status tip, whether it is checkable, and the tool bar's short text
+    (the menus and the tool tip keep the full one)."""
+
+    key: str
+    text: str
+    shortcut: Shortcut = None
+    tip: str = ""
+    checkable: bool = False
+    short: str = ""
+
+
+def _rows(*rows: tuple) -> tuple[ActionSpec, ...]:
+    return tuple(ActionSpec(*row) for row in rows)
+
+
+#: the window's own actions (File, Edit, Map, View, Preview, Help)
+ACTIONS = _rows(
+    ("new", "&New...", SK.New, "Create a new map"),
+    ("open", "&Open...", SK.Open, "Open a map file"),
+    ("save", "&Save", SK.Save, "Save the map"),
+    ("save_as", "Save &As...", "Ctrl+Shift+S", "Save the map under a new name"),
+    ("revert", "&Revert", None, "Reload the file, dropping unsaved changes"),
+    ("export_png", "Export &PNG...", "Ctrl+Shift+E",
+     "Render the map (with visible layers) to a PNG"),
+    ("export_pack", "Export Map &Pack...", None, "Bundle map files into a map pack"),
+    ("quit", "&Quit", SK.Quit),
+    ("undo", "&Undo", "Ctrl+Z"),
+    ("redo", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y")),
+    ("cut", "Cu&t", "Ctrl+X", "Cut the selected region"),
+    ("copy", "&Copy", "Ctrl+C", "Copy the selected region"),
+    ("paste", "&Paste", "Ctrl+V", "Paste the copied stamp (Z rotates, X/Y flip)"),
+    ("delete", "&Delete", "Delete",
+     "Clear the selected region or remove the selected character"),
+    ("properties", "Map &Properties..."),
+    ("indoor", "&Indoor Map", None,
+     "Indoor map: obstructions rise to the ceiling (no flight over)", True),
+    ("resize", "Re&size Map..."),
+    ("add_terrain", "Add &Terrain Type..."),
+    ("map_cw", "Rotate 90° &Clockwise"),
+    ("map_ccw", "Rotate 90° C&ounter-clockwise"),
+    ("map_mirror_x", "Mirror &Left-Right"),
+    ("map_mirror_y", "Mirror &Top-Bottom"),
+    ("zoom_in", "Zoom &In", ("Ctrl++", "Ctrl+=")),
+    ("zoom_out", "Zoom &Out", "Ctrl+-"),
+    ("zoom_fit", "&Fit Map", "Ctrl+0"),
+    ("zoom_100", "&Actual Size", "Ctrl+1"),
+    ("preview_los", "&LoS Fan", "Ctrl+Shift+L", "", True, "LoS"),
+    ("preview_reach", "&Movement Range", "Ctrl+Shift+M", "", True, "Reach"),
+    ("preview_graph", "&Adjacency Graph", "Ctrl+Shift+G", "", True, "Graph"),
+    ("preview_pin", "&Pin Preview Source", "P",
+     "Pin (or unpin) the preview source at the hovered tile: P over it (or Alt+click it)"),
+    ("reset_layout", "Reset &Layout", None,
+     "Default window size, docks and layers; map fitted"),
+    ("shortcuts", "Keyboard &Shortcuts", "F1", "Every keyboard and mouse shortcut"),
+)
+
+#: the tool bar texts of tools whose labels are long
+TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone"}
+
+#: the menu bar: (title, keys); ``-`` a separator, ``@name`` what the window passes
+MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("&File", ("new", "open", "@recent", "-", "save", "save_as", "revert", "-",
+               "open_replay", "-", "export_png", "export_pack", "-", "quit")),
+    ("&Edit", ("undo", "redo", "-", "cut", "copy", "paste", "delete")),
+    ("&Map", ("properties", "indoor", "resize", "add_terrain", "-",
+              "map_cw", "map_ccw", "map_mirror_x", "map_mirror_y")),
+    ("&View", ("zoom_in", "zoom_out", "zoom_fit", "zoom_100", "-", "reset_layout", "-",
+               "@docks")),
+    ("&Tools", ("@tools", "-", "balance_run")),
+    ("&Preview", ("preview_los", "preview_reach", "preview_graph", "-", "preview_pin")),
+    ("P&lay", ("playtest", "playtest_stop", "-", "playtest_play", "playtest_step",
+               "playtest_turn", "playtest_pass", "-", "playtest_back", "playtest_forward",
+               "playtest_restart", "playtest_new_seed", "playtest_take_over", "-",
+               "playtest_save_replay", "open_replay")),
+    ("&Help", ("shortcuts", "@help")),
+)
+
+#: the main tool bar (a short bar: it fits a 1280-pixel screen)
+TOOLBAR = ("new", "open", "save", "-", "undo", "redo", "-", "@tools", "-",
+           "preview_los", "preview_reach", "preview_graph", "-", "playtest")
+
+
+def tool_specs(tools: Iterable[type[Tool]]) -> tuple[ActionSpec, ...]:
+    """The rows of the tool actions (``tool_<name>``, checkable) from the tool classes."""
+    return tuple(ActionSpec(f"tool_{t.name}", t.label, t.shortcut or None, t.tip, True,
+                            TOOL_SHORT.get(t.name, "")) for t in tools)
 
 
 def _tip(action: QAction) -> None:
@@ -25,158 +129,78 @@ def _tip(action: QAction) -> None:
     action.setToolTip(f"{base} ({keys})" if keys else base)
 
 
-def make_action(win: MainWindow, text: str, slot: Callable | None = None,
-                shortcut: str | QKeySequence.StandardKey | list | None = None,
-                tip: str = "", checkable: bool = False) -> QAction:
-    action = QAction(text, win)
-    if shortcut is not None:
-        if isinstance(shortcut, list):
-            action.setShortcuts([QKeySequence(s) for s in shortcut])
-        else:
-            action.setShortcut(QKeySequence(shortcut))
-    if tip:
-        action.setToolTip(tip)
-        action.setStatusTip(tip)
-    action.setCheckable(checkable)
+def make_action(parent: QObject, spec: ActionSpec,
+                slot: Callable[[], object] | None = None) -> QAction:
+    """The ``QAction`` of one row; ``slot`` is called when it is triggered."""
+    action = QAction(spec.text, parent)
+    if isinstance(spec.shortcut, tuple):
+        action.setShortcuts([QKeySequence(s) for s in spec.shortcut])
+    elif spec.shortcut is not None:
+        action.setShortcut(QKeySequence(spec.shortcut))
+    if spec.tip:
+        action.setToolTip(spec.tip)
+        action.setStatusTip(spec.tip)
+    action.setCheckable(spec.checkable)
     if slot is not None:
         action.triggered.connect(lambda *_: slot())
     _tip(action)
+    if spec.short:
+        action.setIconText(spec.short)
     return action
 
 
-def build(win: MainWindow) -> dict[str, QAction]:
-    """Create every action, the menu bar and the tool bars; return the actions."""
-    f, doc, view = win.files, win.document, win.view
-    stack = doc.undo_stack
-    a: dict[str, QAction] = {}
-    a["new"] = make_action(win, "&New...", f.new_map, SK.New, "Create a new map")
-    a["open"] = make_action(win, "&Open...", f.open_map, SK.Open, "Open a map file")
-    a["save"] = make_action(win, "&Save", f.save, SK.Save, "Save the map")
-    a["save_as"] = make_action(win, "Save &As...", f.save_as, "Ctrl+Shift+S",
-                               "Save the map under a new name")
-    a["revert"] = make_action(win, "&Revert", f.revert, None,
-                              "Reload the file, dropping unsaved changes")
-    a["export_png"] = make_action(win, "Export &PNG...", f.export_png, "Ctrl+Shift+E",
-                                  "Render the map (with visible layers) to a PNG")
-    a["export_pack"] = make_action(win, "Export Map &Pack...", f.export_pack, None,
-                                   "Bundle map files into a map pack")
-    a["quit"] = make_action(win, "&Quit", win.close, SK.Quit)
-    a.update(win.playtest.actions)  # Play menu (playtest/controls.py), Open Replay
-
-    undo = make_action(win, "&Undo", doc.undo, "Ctrl+Z")
-    redo = make_action(win, "&Redo", doc.redo, ["Ctrl+Shift+Z", "Ctrl+Y"])
-    _follow_stack(undo, "Undo", stack.canUndoChanged, stack.undoTextChanged, stack.canUndo())
-    _follow_stack(redo, "Redo", stack.canRedoChanged, stack.redoTextChanged, stack.canRedo())
-    a["undo"], a["redo"] = undo, redo
-    a["cut"] = make_action(win, "Cu&t", win.cut, "Ctrl+X", "Cut the selected region")
-    a["copy"] = make_action(win, "&Copy", win.copy, "Ctrl+C", "Copy the selected region")
-    a["paste"] = make_action(win, "&Paste", win.paste, "Ctrl+V",
-                             "Paste the copied stamp (Z rotates, X/Y flip)")
-    a["delete"] = make_action(win, "&Delete", win.delete_selection, "Delete",
-                              "Clear the selected region or remove the selected character")
-
-    a["properties"] = make_action(win, "Map &Properties...", f.edit_properties)
-    a["indoor"] = make_action(win, "&Indoor Map", win.toggle_indoor, None,
-                              "Indoor map: obstructions rise to the ceiling (no flight over)",
-                              checkable=True)
-    a["resize"] = make_action(win, "Re&size Map...", f.resize_map)
-    a["add_terrain"] = make_action(win, "Add &Terrain Type...", f.add_terrain_type)
-    for key, label in (("cw", "Rotate 90° &Clockwise"), ("ccw", "Rotate 90° C&ounter-clockwise"),
-                       ("mirror_x", "Mirror &Left-Right"), ("mirror_y", "Mirror &Top-Bottom")):
-        a[f"map_{key}"] = make_action(win, label, lambda k=key: f.transform_map(k))
-
-    a["zoom_in"] = make_action(win, "Zoom &In", view.zoom_in, ["Ctrl++", "Ctrl+="])
-    a["zoom_out"] = make_action(win, "Zoom &Out", view.zoom_out, "Ctrl+-")
-    a["zoom_fit"] = make_action(win, "&Fit Map", view.zoom_fit, "Ctrl+0")
-    a["zoom_100"] = make_action(win, "&Actual Size", view.zoom_reset, "Ctrl+1")
-
-    group = QActionGroup(win)
-    group.setExclusive(True)
-    for name, tool in win.tools.items():
-        act = make_action(win, tool.label, None, tool.shortcut, tool.tip, checkable=True)
-        act.setData(name)
-        act.triggered.connect(lambda _c=False, n=name: win.set_tool(n))
-        group.addAction(act)
-        a[f"tool_{name}"] = act
-
-    for name, label, key in (("los", "&LoS Fan", "Ctrl+Shift+L"),
-                             ("reach", "&Movement Range", "Ctrl+Shift+M"),
-                             ("graph", "&Adjacency Graph", "Ctrl+Shift+G")):
-        act = make_action(win, label, None, key, checkable=True)
-        act.toggled.connect(lambda on, n=name: win.set_preview(n, on))
-        a[f"preview_{name}"] = act
-
-    a["preview_pin"] = make_action(
-        win, "&Pin Preview Source", lambda: win.previews.pin(win.previews.hovered), "P",
-        "Pin (or unpin) the preview source at the hovered tile: P over it (or Alt+click it)")
-    a["reset_layout"] = make_action(win, "Reset &Layout", lambda: win.window_layout.reset(),
-                                    None, "Default window size, docks and layers; map fitted")
-    from .help import show_shortcuts
-
-    a["shortcuts"] = make_action(win, "Keyboard &Shortcuts", lambda: show_shortcuts(win), "F1",
-                                 "Every keyboard and mouse shortcut")
-
-    mb = win.menuBar()
-    m = mb.addMenu("&File")
-    m.addActions([a["new"], a["open"]])
-    win.recent_menu = m.addMenu("Open &Recent")
-    m.addSeparator()
-    m.addActions([a["save"], a["save_as"], a["revert"]])
-    m.addSeparator()
-    m.addAction(a["open_replay"])
-    m.addSeparator()
-    m.addActions([a["export_png"], a["export_pack"]])
-    m.addSeparator()
-    m.addAction(a["quit"])
-    m = mb.addMenu("&Edit")
-    m.addActions([a["undo"], a["redo"]])
-    m.addSeparator()
-    m.addActions([a["cut"], a["copy"], a["paste"], a["delete"]])
-    m = mb.addMenu("&Map")
-    m.addActions([a["properties"], a["indoor"], a["resize"], a["add_terrain"]])
-    m.addSeparator()
-    m.addActions([a["map_cw"], a["map_ccw"], a["map_mirror_x"], a["map_mirror_y"]])
-    m = mb.addMenu("&View")
-    m.addActions([a["zoom_in"], a["zoom_out"], a["zoom_fit"], a["zoom_100"]])
-    win.view_menu = m
-    m.addSeparator()
-    m.addAction(a["reset_layout"])
-    m.addSeparator()
-    m = mb.addMenu("&Tools")
-    m.addActions([a[f"tool_{n}"] for n in win.tools])
-    win.tools_menu = m  # Balance Run joins it (editor.balance.install)
-    m = mb.addMenu("&Preview")
-    m.addActions([a["preview_los"], a["preview_reach"], a["preview_graph"]])
-    m.addSeparator()
-    m.addAction(a["preview_pin"])
-    win.help_menu = mb.addMenu("&Help")
-    win.help_menu.addAction(a["shortcuts"])  # the Legend dock's entry follows (main window)
-
-    tb = QToolBar("Main", win)
-    tb.setObjectName("main_toolbar")
-    tb.addActions([a["new"], a["open"], a["save"]])
-    tb.addSeparator()
-    tb.addActions([a["undo"], a["redo"]])
-    tb.addSeparator()
-    tb.addActions([a[f"tool_{n}"] for n in win.tools])
-    tb.addSeparator()
-    tb.addActions([a["preview_los"], a["preview_reach"], a["preview_graph"]])
-    tb.addSeparator()
-    tb.addAction(a["playtest"])
-    # Short button texts keep the whole bar visible on a 1280-pixel screen; the
-    # menus and tool tips keep the full names.
-    for key, short in (("preview_los", "LoS"), ("preview_reach", "Reach"),
-                       ("preview_graph", "Graph"), ("tool_indoor", "In/Out"),
-                       ("tool_rect", "Rect"), ("tool_zone", "Zone"), ("playtest", "Play")):
-        if key in a:
-            a[key].setIconText(short)
-    tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-    win.addToolBar(tb)
-    win.addToolBarBreak()
-    return a
+def build_actions(parent: QObject, specs: Iterable[ActionSpec],
+                  slots: Mapping[str, Callable[[], object]]) -> dict[str, QAction]:
+    """The actions of ``specs`` by key, each calling ``slots[key]`` (if any) when
+    triggered."""
+    return {s.key: make_action(parent, s, slots.get(s.key)) for s in specs}
 
 
-def _follow_stack(action: QAction, verb: str, can_changed, text_changed, can: bool) -> None:
+Entry = QAction | QMenu | Sequence[QAction]
+
+
+def _fill(target: QMenu | QToolBar, keys: Iterable[str], actions: Mapping[str, QAction],
+          lists: Mapping[str, Entry]) -> None:
+    for key in keys:
+        if key == "-":
+            target.addSeparator()
+        elif key.startswith("@"):
+            entry = lists[key[1:]]
+            if isinstance(entry, QMenu):
+                assert isinstance(target, QMenu)
+                target.addMenu(entry)
+            elif isinstance(entry, QAction):
+                target.addAction(entry)
+            else:
+                target.addActions(list(entry))
+        else:
+            target.addAction(actions[key])
+
+
+def build_menus(bar: QMenuBar, actions: Mapping[str, QAction],
+                lists: Mapping[str, Entry],
+                menus: Sequence[tuple[str, Sequence[str]]] = MENUS) -> dict[str, QMenu]:
+    """Fill the menu bar from ``menus``; the menus by title without ``&``."""
+    out = {}
+    for title, keys in menus:
+        menu = bar.addMenu(title)
+        _fill(menu, keys, actions, lists)
+        out[title.replace("&", "")] = menu
+    return out
+
+
+def build_toolbar(parent: QWidget, actions: Mapping[str, QAction],
+                  lists: Mapping[str, Entry], keys: Sequence[str] = TOOLBAR) -> QToolBar:
+    """The main tool bar (text buttons) from ``keys``."""
+    bar = QToolBar("Main", parent)
+    bar.setObjectName("main_toolbar")
+    _fill(bar, keys, actions, lists)
+    bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    return bar
+
+
+def follow_stack(action: QAction, verb: str, can_changed: SignalInstance,
+                 text_changed: SignalInstance, can: bool) -> None:
     """Undo/Redo name the command in the menu and the tool tip ("Undo Paint Line
     (Ctrl+Z)") while the tool bar button keeps its short, fixed text, so the
     buttons after it never move (Tiled does the same)."""

@@ -6,8 +6,8 @@
 ``MAP`` is a map file or ``sample:NAME`` for one of the engine's sample maps
 (``rulebook-elevated-los``, ``indoor-compound``, ``tiered-keep``,
 ``outdoor-skirmish``).  Screenshots use Qt's offscreen platform and never open
-a window.  Without a display the editor says so in one line instead of
-letting Qt abort.
+a window.  Without a display, or without a system library Qt's xcb platform
+needs, the editor says so in one line instead of letting Qt abort.
 """
 
 from __future__ import annotations
@@ -47,6 +47,52 @@ def has_display() -> bool:
     if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
         return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     return True
+
+
+#: The shared libraries Qt's xcb platform plugin loads (``ldd libqxcb.so``) besides
+#: Qt's own, with the Debian/Ubuntu package of each: a fresh desktop may lack some
+#: (libxcb-cursor0, libxcb-icccm4, libxcb-keysyms1), and Qt then aborts with
+#: "Could not load the Qt platform plugin xcb".
+XCB_LIBRARIES = {
+    "libxcb-cursor.so.0": "libxcb-cursor0", "libxcb-icccm.so.4": "libxcb-icccm4",
+    "libxcb-keysyms.so.1": "libxcb-keysyms1", "libxcb-image.so.0": "libxcb-image0",
+    "libxcb-render-util.so.0": "libxcb-render-util0", "libxcb-util.so.1": "libxcb-util1",
+    "libxcb-randr.so.0": "libxcb-randr0", "libxcb-shape.so.0": "libxcb-shape0",
+    "libxcb-shm.so.0": "libxcb-shm0", "libxcb-sync.so.1": "libxcb-sync1",
+    "libxcb-xfixes.so.0": "libxcb-xfixes0", "libxcb-render.so.0": "libxcb-render0",
+    "libxcb-xkb.so.1": "libxcb-xkb1", "libxcb.so.1": "libxcb1", "libX11-xcb.so.1": "libx11-xcb1",
+    "libxkbcommon.so.0": "libxkbcommon0", "libxkbcommon-x11.so.0": "libxkbcommon-x11-0",
+}
+
+
+def loadable(soname: str) -> bool:
+    """True if the shared library ``soname`` can be loaded (as Qt will load it)."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(soname)
+    except OSError:
+        return False
+    return True
+
+
+def missing_xcb_packages(found=None) -> list[str]:
+    """The packages of the libraries Qt's xcb plugin needs that cannot be loaded, when
+    Qt will use xcb: on Linux with ``DISPLAY`` set and ``QT_QPA_PLATFORM`` unset (and
+    no Wayland display) or ``xcb``.  ``found`` says whether a library loads."""
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    xcb = platform == "xcb" or (not platform and bool(os.environ.get("DISPLAY"))
+                                and not os.environ.get("WAYLAND_DISPLAY"))
+    if not sys.platform.startswith("linux") or not xcb:
+        return []
+    found = found or loadable
+    return [pkg for lib, pkg in XCB_LIBRARIES.items() if not found(lib)]
+
+
+def missing_xcb_line(packages: Sequence[str]) -> str:
+    return (f"sodwa-editor: Qt's xcb platform needs libraries this system lacks "
+            f"({', '.join(packages)}); install them with: sudo apt install "
+            f"{' '.join(packages)}")
 
 
 def load_model(spec: str):
@@ -113,12 +159,20 @@ def screenshot(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(["sodwa-editor"])  # noqa: F841
-    model, _path, problems = load_model(args.map)
+    model, path, problems = load_model(args.map)
     if model is None:
         print(f"sodwa-editor: cannot open {args.map}:", file=sys.stderr)
         for p in problems:
             print(f"  {p.severity}: {p.location()}: {p.message}", file=sys.stderr)
         return 1
+    from ..io.paths import refuse_output_among_inputs
+    from ..io.problems import MapSaveError
+
+    try:  # never replace the map with its picture (also through a link)
+        refuse_output_among_inputs(args.screenshot, [path] if path else [])
+    except MapSaveError as exc:
+        print(f"sodwa-editor: {exc}", file=sys.stderr)
+        return 2
     from .headless import render_map
 
     try:
@@ -138,6 +192,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not has_display():
         print(NO_DISPLAY, file=sys.stderr)
         return 2
+    missing = missing_xcb_packages()
+    if missing:  # (before Qt, which would abort the process)
+        print(missing_xcb_line(missing), file=sys.stderr)
+        return 1
     from PySide6.QtWidgets import QApplication
 
     from .main_window import MainWindow

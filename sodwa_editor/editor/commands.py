@@ -12,13 +12,17 @@ the arrays and calls ``notify_bulk_change(layer)`` once instead.
 
 Commands of one drag stroke share a ``stroke`` number and merge (``mergeWith``);
 the document pushes them as one :class:`Stroke` step when the stroke ends.
+
+A command holds the :class:`MapHolder` it edits (the
+:class:`~.document.Document` in the editor), not the document's class: the
+document builds commands, so this module must not know it back.
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 from PySide6.QtGui import QUndoCommand
@@ -34,10 +38,17 @@ from ..engine.model import (
     Side,
 )
 
-if TYPE_CHECKING:
-    from .document import Document
-
 BULK = 2048
+
+
+class MapHolder(Protocol):
+    """What a command edits: the holder of the current map (``model``), which
+    :class:`ReplaceMap` swaps (``replace_model``)."""
+
+    model: MapModel
+
+    def replace_model(self, model: MapModel) -> None: ...
+
 
 #: field -> model layer name used for change notification.
 LAYER = {
@@ -146,7 +157,7 @@ class EditCells(QUndoCommand):
 
     MERGE_ID = -1
 
-    def __init__(self, doc: Document, text: str, edits: list[FieldEdit],
+    def __init__(self, doc: MapHolder, text: str, edits: list[FieldEdit],
                  stroke: int | None = None) -> None:
         super().__init__(text)
         self.doc = doc
@@ -231,7 +242,7 @@ class SetStartZone(QUndoCommand):
     """Replace the start zones (every team's: painting a tile for one team takes it
     from another); a stroke's commands merge."""
 
-    def __init__(self, doc: Document, after: dict[str, set[tuple[int, int]]],
+    def __init__(self, doc: MapHolder, after: dict[str, set[tuple[int, int]]],
                  stroke: int | None = None, text: str = "Paint Start Zone") -> None:
         super().__init__(text)
         self.doc, self.stroke = doc, stroke
@@ -263,7 +274,7 @@ class SetStartZone(QUndoCommand):
 class PutCharacter(QUndoCommand):
     """Add, change, move or remove a character (``None`` = absent)."""
 
-    def __init__(self, doc: Document, text: str, before: Character | None,
+    def __init__(self, doc: MapHolder, text: str, before: Character | None,
                  after: Character | None) -> None:
         super().__init__(text)
         self.doc = doc
@@ -287,7 +298,7 @@ class PutCharacter(QUndoCommand):
 class PutObject(QUndoCommand):
     """Add, change, move or remove a map object (``None`` = absent)."""
 
-    def __init__(self, doc: Document, text: str, before: MapObject | None,
+    def __init__(self, doc: MapHolder, text: str, before: MapObject | None,
                  after: MapObject | None) -> None:
         super().__init__(text)
         self.doc = doc
@@ -311,7 +322,7 @@ class PutObject(QUndoCommand):
 class SetMapSetting(QUndoCommand):
     """Switch the map default between outdoor and indoor."""
 
-    def __init__(self, doc: Document, setting: Setting) -> None:
+    def __init__(self, doc: MapHolder, setting: Setting) -> None:
         super().__init__(f"Set Map {setting.capitalize()}")
         self.doc, self.before, self.after = doc, doc.model.setting, setting
 
@@ -325,7 +336,7 @@ class SetMapSetting(QUndoCommand):
 class SetMapProperties(QUndoCommand):
     """Change the map's name and description."""
 
-    def __init__(self, doc: Document, name: str, description: str) -> None:
+    def __init__(self, doc: MapHolder, name: str, description: str) -> None:
         super().__init__("Edit Map Properties")
         m = doc.model
         self.doc = doc
@@ -347,7 +358,7 @@ class SetMapProperties(QUndoCommand):
 class ReplaceMap(QUndoCommand):
     """Swap in a whole new map (resize, whole-map transforms)."""
 
-    def __init__(self, doc: Document, text: str, after: MapModel) -> None:
+    def __init__(self, doc: MapHolder, text: str, after: MapModel) -> None:
         super().__init__(text)
         self.doc, self.before, self.after = doc, doc.model, after
 

@@ -1,5 +1,10 @@
-"""File menu and map-wide operations of a main window: New, Open, Open Recent,
-Save, Save As, Revert, Export PNG, Export Map Pack, Resize, properties.
+"""File menu and map-wide operations: New, Open, Open Recent, Save, Save As,
+Revert, Export PNG, Export Map Pack, Resize, properties, and the question about
+unsaved changes before the map is replaced or the window closed.
+
+The controller takes the editor context (the document, the settings, the
+scene it exports, the status bar's :attr:`~.context.EditorContext.message`),
+the recovery file it deletes on save, and the window its dialogs belong to.
 
 Every method takes its inputs as optional arguments and asks the user only for
 what is missing, so tests (and scripts) drive the same code path as the menus.
@@ -12,12 +17,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QDialog, QFileDialog, QGraphicsItem, QMessageBox
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QDialog, QFileDialog, QGraphicsItem, QMenu, QMessageBox, QWidget
 
 from ..engine.model import MapModel, Setting
 from ..engine.terrain import Base
 from ..io.paths import resolved
+from . import APP_NAME
 from .dialogs import (
     OPEN_MAP,
     ExportPackDialog,
@@ -29,7 +35,8 @@ from .dialogs import (
 )
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .context import EditorContext
+    from .recovery import Recovery
 
 MAP_FILTER = "SODWA maps (*.json);;All files (*)"
 PACK_FILTER = "SODWA map packs (*.json);;All files (*)"
@@ -47,21 +54,38 @@ def ask(dialog):
 
 
 class FileController(QObject):
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
-        self.win = win
+    """The file operations of one window (see the module docstring)."""
+
+    #: Open Recent changed (the files, most recent first)
+    recent_changed = Signal(list)
+
+    def __init__(self, context: EditorContext, recovery: Recovery, window: QWidget) -> None:
+        super().__init__(window)
+        self.context = context
+        self.doc = context.document
+        self.settings = context.settings
+        self.recovery = recovery
+        self.window = window
         self.last_dialog: QDialog | None = None
 
-    @property
-    def doc(self):
-        return self.win.document
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes; False when the user cancels."""
+        if not self.doc.modified:
+            return True
+        answer = QMessageBox.warning(
+            self.window, APP_NAME, f"{self.doc.display_name()} has unsaved changes.",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
 
     # ------------------------------------------------------------- new/open
     def new_map(self, values: tuple[str, int, int, str] | None = None) -> bool:
-        if not self.win.maybe_save():
+        if not self.maybe_save():
             return False
         if values is None:
-            values = ask(NewMapDialog(self.win))
+            values = ask(NewMapDialog(self.window))
             if values is None:
                 return False
         name, w, h, setting = values
@@ -73,10 +97,10 @@ class FileController(QObject):
 
     def open_map(self, path: Path | str | None = None, *, ask_save: bool = True) -> bool:
         """Open a map file; a file that cannot be read shows its problem list."""
-        if ask_save and not self.win.maybe_save():
+        if ask_save and not self.maybe_save():
             return False
         if path is None:
-            name, _ = QFileDialog.getOpenFileName(self.win, "Open Map", self._dir(), MAP_FILTER)
+            name, _ = QFileDialog.getOpenFileName(self.window, "Open Map", self._dir(), MAP_FILTER)
             if not name:
                 return False
             path = name
@@ -93,12 +117,12 @@ class FileController(QObject):
         self.add_recent(path)
         errors = [p for p in problems if p.severity == "error"]
         if errors:
-            self.win.show_message(f"{path.name} opened with {len(errors)} error(s): see the "
-                                  "Validation dock")
+            self.context.say(f"{path.name} opened with {len(errors)} error(s): see the "
+                             "Validation dock", "note")
         return True
 
     def _show_problems(self, title: str, summary: str, problems: list) -> None:
-        dlg = ProblemsDialog(title, summary, problems, self.win)
+        dlg = ProblemsDialog(title, summary, problems, self.window)
         self.last_dialog = dlg
         dlg.open()
 
@@ -107,7 +131,7 @@ class FileController(QObject):
         if path is None:
             return False
         if confirm and self.doc.modified:
-            answer = QMessageBox.question(self.win, "Revert",
+            answer = QMessageBox.question(self.window, "Revert",
                                           f"Drop all unsaved changes to {path.name}?")
             if answer != QMessageBox.StandardButton.Yes:
                 return False
@@ -122,7 +146,7 @@ class FileController(QObject):
     def save_as(self, path: Path | str | None = None) -> bool:
         if path is None:
             start = str(self.doc.path or Path(self._dir()) / f"{self.doc.model.name}.json")
-            name, _ = QFileDialog.getSaveFileName(self.win, "Save Map As", start, MAP_FILTER)
+            name, _ = QFileDialog.getSaveFileName(self.window, "Save Map As", start, MAP_FILTER)
             if not name:
                 return False
             path = name
@@ -137,19 +161,19 @@ class FileController(QObject):
             self.last_error = str(exc)
             box = QMessageBox(QMessageBox.Icon.Critical, "Save Failed",
                               f"The map was not saved:\n{exc}\n\nYour changes are still open.",
-                              QMessageBox.StandardButton.Ok, self.win)
+                              QMessageBox.StandardButton.Ok, self.window)
             self.last_dialog = box
             box.open()
             return False
         self.doc.mark_saved(path)
         self.add_recent(path)
-        self.win.recovery.discard()
-        self.win.statusBar().showMessage(f"Saved {path}", 4000)
+        self.recovery.discard()
+        self.context.say(f"Saved {path}", "brief")
         return True
 
     # ---------------------------------------------------------------- recent
     def recent(self) -> list[str]:
-        value = self.win.settings.value("recent_files", [])
+        value = self.settings.value("recent_files", [])
         if isinstance(value, str):  # QSettings gives a one-item list back as a string
             return [value]
         return [str(v) for v in value] if isinstance(value, list | tuple) else []
@@ -157,40 +181,28 @@ class FileController(QObject):
     def add_recent(self, path: Path) -> None:
         p = str(resolved(path))  # (a symlink loop does not raise)
         files = [p] + [f for f in self.recent() if f != p]
-        self.win.settings.setValue("recent_files", files[:MAX_RECENT])
-        self.win.settings.setValue("last_dir", str(Path(p).parent))
+        self.settings.setValue("recent_files", files[:MAX_RECENT])
+        self.settings.setValue("last_dir", str(Path(p).parent))
         self.refresh_recent()
 
     def forget_recent(self, path: Path) -> None:
         p = str(resolved(path))  # (a symlink loop does not raise)
-        self.win.settings.setValue("recent_files", [f for f in self.recent() if f != p])
+        self.settings.setValue("recent_files", [f for f in self.recent() if f != p])
         self.refresh_recent()
 
     def refresh_recent(self) -> None:
-        menu = getattr(self.win, "recent_menu", None)
-        if menu is None:
-            return
-        menu.clear()
-        files = self.recent()
-        names = [Path(f).name for f in files]
-        for f in files:
-            # Two files of one name are told apart by their folder.
-            label = Path(f).name if names.count(Path(f).name) == 1 else \
-                f"{Path(f).name}  ({Path(f).parent})"
-            act = menu.addAction(label)
-            act.setToolTip(f)
-            act.triggered.connect(lambda _c=False, p=f: self.open_map(p))
-        menu.setEnabled(bool(files))
+        """Tell Open Recent (:class:`RecentFilesMenu`) the files it lists."""
+        self.recent_changed.emit(self.recent())
 
     def _dir(self) -> str:
-        return str(self.win.settings.value("last_dir", str(Path.home())))
+        return str(self.settings.value("last_dir", str(Path.home())))
 
     # ---------------------------------------------------------------- export
     def export_png(self, path: Path | str | None = None, scale: float = 1.0) -> bool:
         from .render import MAX_IMAGE_SIDE, save_png
 
         if path is None:
-            name, _ = QFileDialog.getSaveFileName(self.win, "Export PNG",
+            name, _ = QFileDialog.getSaveFileName(self.window, "Export PNG",
                                                   f"{self.doc.model.name}.png", "PNG (*.png)")
             if not name:
                 return False
@@ -199,40 +211,38 @@ class FileController(QObject):
         for item in hidden:  # the map and its visible layers only, not the tools' marks
             item.setVisible(False)
         try:
-            used = save_png(self.win.scene, Path(path), scale)
+            used = save_png(self.context.scene, Path(path), scale)
         except OSError as exc:
-            QMessageBox.critical(self.win, "Export Failed", str(exc))
+            QMessageBox.critical(self.window, "Export Failed", str(exc))
             return False
         finally:
             for item in hidden:
                 item.setVisible(True)
         note = f" at {used * 100:.0f}% (largest image side {MAX_IMAGE_SIDE} px)" \
             if used < scale else ""
-        self.win.statusBar().showMessage(f"Exported {path}{note}", 6000)
+        self.context.say(f"Exported {path}{note}", "status")
         return True
 
     def _transient_items(self) -> list[QGraphicsItem]:
-        """What the view shows besides the map: hover, tool preview, selection,
-        highlight, notes, the paste preview, and the pinned-source marker unless a
-        preview it belongs to is on."""
-        scene, win = self.win.scene, self.win
-        items: list[QGraphicsItem] = [scene.hover, scene.preview, scene.selection, scene.focus]
-        if not any(win.previews.enabled.values()):
+        """What the view shows besides the map (the scene's transient items: hover,
+        tool preview, selection, highlight, notes, the paste preview), and the
+        pinned-source marker unless a preview it belongs to is on."""
+        scene = self.context.scene
+        items: list[QGraphicsItem] = scene.transient_items()
+        if not any(self.context.previews.enabled.values()):
             items.append(scene.marker)
-        if win.last_note is not None and win.last_note.scene() is scene:
-            items.append(win.last_note)
-        return items + [win.select_tool.stamp_item]
+        return items
 
     def export_pack(self, out: Path | str | None = None, values: dict | None = None) -> bool:
         from ..io import build_pack, save_pack
 
         if values is None:
             start = [self.doc.path or OPEN_MAP]
-            values = ask(ExportPackDialog(start, self.win))
+            values = ask(ExportPackDialog(start, self.window))
             if values is None:
                 return False
         if out is None:
-            name, _ = QFileDialog.getSaveFileName(self.win, "Save Map Pack",
+            name, _ = QFileDialog.getSaveFileName(self.window, "Save Map Pack",
                                                   f"{values['name']}.json", PACK_FILTER)
             if not name:
                 return False
@@ -242,7 +252,7 @@ class FileController(QObject):
         try:  # a pack written over one of its maps would lose that map
             refuse_output_among_inputs(out, [p for p in values["maps"] if p != OPEN_MAP])
         except OSError as exc:
-            QMessageBox.critical(self.win, "Export Failed", str(exc))
+            QMessageBox.critical(self.window, "Export Failed", str(exc))
             return False
         # The open map goes in as it is on screen, unsaved edits included.
         live = {self.doc.path or OPEN_MAP: self.doc.model}
@@ -255,9 +265,9 @@ class FileController(QObject):
         try:
             save_pack(pack, Path(out))
         except OSError as exc:
-            QMessageBox.critical(self.win, "Export Failed", str(exc))
+            QMessageBox.critical(self.window, "Export Failed", str(exc))
             return False
-        self.win.statusBar().showMessage(f"Wrote pack {out} ({len(pack['maps'])} maps)", 4000)
+        self.context.say(f"Wrote pack {out} ({len(pack['maps'])} maps)", "brief")
         return True
 
     # ------------------------------------------------------------ map-wide
@@ -267,7 +277,7 @@ class FileController(QObject):
         m = self.doc.model
         interactive = values is None
         if values is None:
-            values = ask(ResizeDialog(m.width, m.height, self.win))
+            values = ask(ResizeDialog(m.width, m.height, self.window))
             if values is None:
                 return False
         w, h, dx, dy = values
@@ -276,17 +286,18 @@ class FileController(QObject):
         try:
             new = resized(m, w, h, dx, dy)
         except ValueError as exc:
-            self.win.show_message(f"cannot resize: {exc}")
+            self.context.say(f"cannot resize: {exc}", "note")
             return False
         lost = _resize_losses(m, new)
         if lost and interactive and QMessageBox.question(
-                self.win, "Resize Map", f"Resizing removes {lost}. Resize anyway?"
+                self.window, "Resize Map", f"Resizing removes {lost}. Resize anyway?"
         ) != QMessageBox.StandardButton.Yes:
             return False
         if not self.doc.replace_map(new, "Resize Map"):
             return False
         if lost:
-            self.win.show_message(f"Resized to {w} x {h}; removed {lost} (Undo restores them)")
+            self.context.say(f"Resized to {w} x {h}; removed {lost} (Undo restores them)",
+                             "note")
         return True
 
     def transform_map(self, how: str) -> bool:
@@ -303,14 +314,14 @@ class FileController(QObject):
     def edit_properties(self, values: tuple[str, str] | None = None) -> bool:
         m = self.doc.model
         if values is None:
-            values = ask(PropertiesDialog(m.name, m.description, self.win))
+            values = ask(PropertiesDialog(m.name, m.description, self.window))
             if values is None:
                 return False
         return self.doc.set_properties(*values)
 
     def add_terrain_type(self, values: tuple[str, Base] | None = None) -> bool:
         if values is None:
-            values = ask(TerrainTypeDialog(self.win))
+            values = ask(TerrainTypeDialog(self.window))
             if values is None:
                 return False
         name, base = values
@@ -318,7 +329,7 @@ class FileController(QObject):
         try:
             new.registry.register(name, base)
         except ValueError as exc:
-            self.win.show_message(str(exc))
+            self.context.say(str(exc), "note")
             return False
         return self.doc.replace_map(new, f"Add Terrain Type {name}")
 
@@ -332,3 +343,25 @@ def _resize_losses(old: MapModel, new: MapModel) -> str:
          "start-zone tile"),
     )
     return ", ".join(f"{n} {what}{'s' if n > 1 else ''}" for n, what in counts if n > 0)
+
+
+class RecentFilesMenu(QMenu):
+    """File > Open Recent: the controller's recent files (two files of one name are
+    told apart by their folder); an entry opens its file."""
+
+    def __init__(self, files: FileController, parent: QWidget | None = None) -> None:
+        super().__init__("Open &Recent", parent)
+        self.files = files
+        files.recent_changed.connect(self.show_files)
+        self.show_files(files.recent())
+
+    def show_files(self, files: list[str]) -> None:
+        self.clear()
+        names = [Path(f).name for f in files]
+        for f in files:
+            label = Path(f).name if names.count(Path(f).name) == 1 else \
+                f"{Path(f).name}  ({Path(f).parent})"
+            act = self.addAction(label)
+            act.setToolTip(f)
+            act.triggered.connect(lambda _c=False, p=f: self.files.open_map(p))
+        self.setEnabled(bool(files))

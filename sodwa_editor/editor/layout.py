@@ -7,6 +7,9 @@ opened before opens where it was left.  The Layers dock remembers its locks
 and opacities itself (``layers/...``).  View -> Reset Layout goes back to the
 default window: size, docks, every layer shown, unlocked and opaque, the map
 fitted.
+
+The layout takes the window it restores (any ``QMainWindow``), the editor
+context (settings, document, layer state), the map view and the minimap's dock.
 """
 
 from __future__ import annotations
@@ -16,12 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QPointF, QTimer
+from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from .scene.map_scene import LAYERS
 from .style import TILE
 
 if TYPE_CHECKING:
-    from .main_window import MainWindow
+    from .context import EditorContext
+    from .view import MapView
 
 DEFAULT_SIZE = (1280, 860)
 #: how many map files keep their zoom and place
@@ -29,9 +34,15 @@ PLACES = 30
 
 
 class WindowLayout:
-    def __init__(self, win: MainWindow) -> None:
-        self.win = win
-        self.settings = win.settings
+    """What ``window`` remembers (see the module docstring)."""
+
+    def __init__(self, window: QMainWindow, context: EditorContext, view: MapView,
+                 minimap: QDockWidget) -> None:
+        self.win = window
+        self.context = context
+        self.settings = context.settings
+        self.view = view
+        self.minimap = minimap
         self.default_state = QByteArray()
 
     # ----------------------------------------------------------- window
@@ -50,22 +61,22 @@ class WindowLayout:
         minimap = s.value("view/minimap")
         if minimap is not None:  # shown or not by the user, whatever the last map's size
             wanted = str(minimap).lower() == "true"
-            win.docks["minimap"].setProperty("wanted", wanted)
-            win.docks["minimap"].setVisible(wanted)
+            self.minimap.setProperty("wanted", wanted)
+            self.minimap.setVisible(wanted)
         hidden = s.value("view/hidden_layers", "")
         for name in str(hidden or "").split(","):
             if name in LAYERS:
-                win.layers.set_visible(name, False)
+                self.context.layers.set_visible(name, False)
 
     def save(self) -> None:
         win, s = self.win, self.settings
         s.setValue("window/geometry", win.saveGeometry())
         s.setValue("window/state", win.saveState())
-        dock = win.docks["minimap"]
+        dock = self.minimap
         wanted = (dock.isVisible() if dock.toggleViewAction().isEnabled()
                   else dock.property("wanted") is not False)
         s.setValue("view/minimap", "true" if wanted else "false")
-        hidden = [n for n in LAYERS if not win.scene.layer_visible(n)]
+        hidden = [n for n in LAYERS if not self.context.layers.visible[n]]
         s.setValue("view/hidden_layers", ",".join(hidden))
         self.remember_place()
         s.sync()
@@ -80,10 +91,10 @@ class WindowLayout:
         if not self.default_state.isEmpty():
             win.restoreState(self.default_state)
         win.resize(*DEFAULT_SIZE)
-        win.layers.reset()
-        win.view.zoom_fit()
-        win.statusBar().showMessage(
-            "Layout reset: default window, docks and layers (shown, unlocked, opaque)", 4000)
+        self.context.layers.reset()
+        self.view.zoom_fit()
+        self.context.say(
+            "Layout reset: default window, docks and layers (shown, unlocked, opaque)", "brief")
 
     # ------------------------------------------------------- map places
     def _places(self) -> dict[str, list[float]]:
@@ -95,10 +106,10 @@ class WindowLayout:
 
     def remember_place(self) -> None:
         """Store the zoom and the centre of the view for the open map's file."""
-        path = self.win.document.path
+        path = self.context.document.path
         if path is None:
             return
-        view = self.win.view
+        view = self.view
         c = view.mapToScene(view.viewport().rect().center())
         places = self._places()
         places.pop(str(path), None)
@@ -120,14 +131,14 @@ class WindowLayout:
         """Show the open map where it was left last time (after the fit the
         window does on opening)."""
         def apply() -> None:
-            place = self.place_of(self.win.document.path)
+            place = self.place_of(self.context.document.path)
             if place is None:
                 return
             zoom, fx, fy = place
-            m = self.win.document.model
+            m = self.context.document.model
             if not (0 <= fx <= m.width and 0 <= fy <= m.height):
                 return
-            self.win.view.set_zoom(zoom)
-            self.win.view.centerOn(QPointF(fx * TILE, fy * TILE))
+            self.view.set_zoom(zoom)
+            self.view.centerOn(QPointF(fx * TILE, fy * TILE))
 
         QTimer.singleShot(0, apply)

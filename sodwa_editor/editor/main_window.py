@@ -1,17 +1,21 @@
-"""The editor's main window: the map view, tool bars, docks and status bar
-around one :class:`~.document.Document`."""
+"""The editor's main window: it creates the editor context
+(:class:`~.context.EditorContext`), builds the chrome around it (the map view,
+the menus and tool bars from the action table, the docks and their places, the
+status bar) and wires signals.  It holds no logic a dock needs: each dock, tool
+and mode takes the models it shows from the context (docs/editor.md,
+Architecture)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QGraphicsSimpleTextItem,
-    QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -21,33 +25,37 @@ from PySide6.QtWidgets import (
 )
 
 from ..engine.model import MapModel
-from ..engine.terrain import Base
-from . import actions, style
+from . import APP_NAME, style
+from .actions import ACTIONS, build_actions, build_menus, build_toolbar, follow_stack, tool_specs
+from .balance import BALANCE_ACTIONS
+from .balance.heatmap import HeatMapControls
+from .context import MESSAGE_KINDS, EditorContext
 from .docks.inspector import InspectorDock
 from .docks.layers import LayersDock
 from .docks.legend import LegendDock
 from .docks.minimap import Minimap, follow_map_size
 from .docks.palette import PaletteDock
 from .docks.tool_options import ToolOptionsBar
-from .docks.validation import ValidationDock
-from .document import Document
-from .file_ops import FileController
-from .geometry import nearest_edge
+from .docks.validation import Place, ValidationDock
+from .file_ops import FileController, RecentFilesMenu
 from .layout import WindowLayout
 from .notes import place_note
+from .playtest.battle_panel import BattlePanel
+from .playtest.battle_views import BattleViews
+from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
+from .playtest.lock import EditingLock
+from .playtest.mode import PlaytestMode
 from .recovery import Recovery
-from .scene.map_scene import MapScene
+from .status_bar import StatusField, hover_texts
 from .style import TILE
-from .tools import TOOL_CLASSES, EditorState
+from .tools import TOOL_CLASSES
 from .tools.base import Tool
 from .tools.select import SelectTool
 from .view import MapView
 
 if TYPE_CHECKING:
     from .balance.dialog import BalanceDialog
-    from .balance.heatmap import HeatMapControls
 
-APP_NAME = "SODWA Editor"
 #: width a dock starts with; afterwards only the user changes it (DockBody)
 DOCK_WIDTH = 260
 
@@ -75,28 +83,12 @@ def default_settings() -> QSettings:
     return QSettings("SODWA", "SODWA Editor")
 
 
-class StatusField(QLabel):
-    """A status bar field (the hovered tile, its terrain, the edge near the
-    pointer) whose width only grows.  A plain label asks for the window's
-    layout again whenever its text changes, and the main window then lays
-    out its docks again: on every hover move, and on every step of a
-    stroke, where that was a third of the repaint.  Fixed at its widest
-    text so far, a new text that fits changes nothing but the label."""
-
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt override)
-        super().setText(text)
-        hint = self.sizeHint()
-        if hint.width() > self.maximumWidth() or hint.height() != self.maximumHeight():
-            self.setFixedSize(max(hint.width(), self.minimumWidth()), hint.height())
-
-
 class MainWindow(QMainWindow):
-    #: menus the actions module builds (Open Recent is refilled by the file controller)
+    #: menus built from the action table (Open Recent follows the file controller)
     view_menu: QMenu
     recent_menu: QMenu
     help_menu: QMenu
     tools_menu: QMenu
-    heat_map: HeatMapControls  # the balance heat map and its Layers dock section
     balance_dialog: BalanceDialog | None = None
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
@@ -104,56 +96,55 @@ class MainWindow(QMainWindow):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.settings = settings if settings is not None else default_settings()
-        self.document = Document(model, path, self)
-        self.state = EditorState(self)
-        self.state.follow_types(self.document.model)
-        self.document.model_replaced.connect(self.state.follow_types)  # before the docks
-        self.scene = MapScene(self.document.model, self)
+        self.context = c = EditorContext(model, path, settings=self.settings, parent=self)
+        self.document, self.state, self.scene, self.previews = (c.document, c.state, c.scene,
+                                                                c.previews)
         self.view = MapView(self.scene, self)
         self.setCentralWidget(self.view)
         self.tools: dict[str, Tool] = {cls.name: cls(self.document, self.scene, self.state)
                                        for cls in TOOL_CLASSES}
-        self.files = FileController(self)
+        self.recovery = Recovery(self.document, recovery_dir)
+        self.files = FileController(c, self.recovery, self)
         self.last_note: QGraphicsSimpleTextItem | None = None
         self.note_timer = QTimer(self)  # owned by the window: never fires after it is gone
         self.note_timer.setSingleShot(True)
         self.note_timer.setInterval(2500)
         self.note_timer.timeout.connect(self._drop_note)
-        self.recovery = Recovery(self.document, recovery_dir)
-        from .previews import PreviewController
-
-        self.previews = PreviewController(self)
-        from .playtest.mode import PlaytestMode
-
-        self.playtest = PlaytestMode(self)  # its actions join the menus and tool bar
-        self.action_map = actions.build(self)
-        self.tool_options = ToolOptionsBar(self)
+        # what a playtest locks: the action table and the editing widgets, as built below
+        self.action_map: dict[str, QAction] = {}
+        self.editing_widgets: list[QWidget] = []
+        self.playtest = PlaytestMode(c, EditingLock(
+            c, self.view, actions=self.action_map, exempt={a.key for a in PLAYTEST_ACTIONS},
+            widgets=self.editing_widgets, select_tool=self.set_tool), self)
+        self._build_actions()
+        self.addToolBar(build_toolbar(self, self.action_map, {"tools": self._tool_actions()}))
+        self.addToolBarBreak()
+        self.tool_options = ToolOptionsBar(self.document, self.state, self)
+        self.tool_options.finished.connect(self.view.setFocus)
         self.addToolBar(self.tool_options)
         self._build_docks()
-        self.playtest.build_ui()
-        from .balance import install as install_balance
-
-        install_balance(self)  # Tools > Balance Run, the heat map in the Layers dock
-        self.document.layer_guard = self.layers.refusal  # hidden or locked: refused
+        self._build_menus()
+        self._build_playtest_views()
+        self.heat_map = HeatMapControls(self.document, self.scene)
+        self.layers.add_section(self.heat_map)
+        self.editing_widgets += [self.recent_menu, *(self.docks[name].widget() for name in (
+            "palette", "inspector", "history")), self.tool_options]
         self._build_status()
-        self.state.hint.connect(self.statusBar().showMessage)
-        self.window_layout = WindowLayout(self)
+        c.message.connect(self._on_message)
+        self.window_layout = WindowLayout(self, c, self.view, self.docks["minimap"])
         self.window_layout.restore()  # geometry, docks, layers of the last run
         follow_map_size(self.docks["minimap"], self.document.model)
         d = self.document
         d.model_replaced.connect(self._on_model_replaced)
-        d.edited.connect(self.scene.flush)
         d.edited.connect(self._on_edited)
-        d.message.connect(self.show_message)
         d.loaded.connect(self.view.zoom_fit)  # new, open, revert, recovery: fitted
         # Bound methods, not lambdas: Qt drops them when the window is deleted.
         d.undo_stack.cleanChanged.connect(self._update_title)
         d.path_changed.connect(self._update_title)
-        d.path_changed.connect(lambda _p: self.window_layout.go_to_place())
+        d.path_changed.connect(self._go_to_place)
         self.view.hovered.connect(self._on_hover)
-        self.view.pin_requested.connect(lambda x, y: self.previews.pin((x, y)))
-        self.view.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
-        self.files.refresh_recent()
+        self.view.pin_requested.connect(self._pin)
+        self.view.zoom_changed.connect(self._show_zoom)
         self.set_tool("brush")
         self._sync_map_actions()
         self._update_title()
@@ -161,21 +152,65 @@ class MainWindow(QMainWindow):
         self.window_layout.go_to_place()  # a map file opened before: where it was left
 
     # ------------------------------------------------------------------ build
+    def _build_actions(self) -> None:
+        """Every action of the table, with the slot each calls."""
+        f, d, v, p = self.files, self.document, self.view, self.previews
+        slots: dict[str, Callable[[], object]] = {
+            "new": f.new_map, "open": f.open_map, "save": f.save, "save_as": f.save_as,
+            "revert": f.revert, "export_png": f.export_png, "export_pack": f.export_pack,
+            "quit": self.close, "undo": d.undo, "redo": d.redo, "cut": self.cut,
+            "copy": self.copy, "paste": self.paste, "delete": self.delete_selection,
+            "properties": f.edit_properties, "indoor": self._toggle_indoor,
+            "resize": f.resize_map, "add_terrain": f.add_terrain_type,
+            "map_cw": lambda: f.transform_map("cw"), "map_ccw": lambda: f.transform_map("ccw"),
+            "map_mirror_x": lambda: f.transform_map("mirror_x"),
+            "map_mirror_y": lambda: f.transform_map("mirror_y"),
+            "zoom_in": v.zoom_in, "zoom_out": v.zoom_out, "zoom_fit": v.zoom_fit,
+            "zoom_100": v.zoom_reset, "preview_pin": lambda: p.pin(p.hovered),
+            "reset_layout": lambda: self.window_layout.reset(),
+            "shortcuts": self._show_shortcuts, "balance_run": self.open_balance_dialog,
+        }
+        a = self.action_map
+        a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS, slots))
+        a.update(self.playtest.actions)
+        stack = d.undo_stack
+        follow_stack(a["undo"], "Undo", stack.canUndoChanged, stack.undoTextChanged,
+                     stack.canUndo())
+        follow_stack(a["redo"], "Redo", stack.canRedoChanged, stack.redoTextChanged,
+                     stack.canRedo())
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        for name, act in zip(self.tools, build_actions(self, tool_specs(TOOL_CLASSES),
+                                                       {}).values(), strict=True):
+            act.setData(name)
+            act.triggered.connect(lambda _c=False, n=name: self.set_tool(n))
+            group.addAction(act)
+            a[f"tool_{name}"] = act
+        for name in ("los", "reach", "graph"):
+            a[f"preview_{name}"].toggled.connect(lambda on, n=name: p.set_enabled(n, on))
+        p.enabled_changed.connect(self._show_preview_enabled)
+
+    def _tool_actions(self) -> list[QAction]:
+        return [self.action_map[f"tool_{n}"] for n in self.tools]
+
     def _dock(self, widget: QWidget, title: str, name: str,
               area=Qt.DockWidgetArea.RightDockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
         dock.setWidget(DockBody(widget))
         self.addDockWidget(area, dock)
-        self.view_menu.addAction(dock.toggleViewAction())
         return dock
 
     def _build_docks(self) -> None:
-        self.palette_dock = PaletteDock(self)
-        self.inspector = InspectorDock(self)
-        self.layers = LayersDock(self)
-        self.validation = ValidationDock(self)
-        self.history = QUndoView(self.document.undo_stack)
+        c, d, s = self.context, self.document, self.state
+        self.palette_dock = PaletteDock(d, s)
+        self.palette_dock.add_requested.connect(self.files.add_terrain_type)
+        self.inspector = InspectorDock(d, s)
+        self.inspector.message.connect(self.show_note)
+        self.layers = LayersDock(c.layers, c.previews)
+        self.validation = ValidationDock(d)
+        self.validation.place_chosen.connect(self.show_place)
+        self.history = QUndoView(d.undo_stack)
         self.history.setEmptyLabel("<opened map>")
         left = Qt.DockWidgetArea.LeftDockWidgetArea
         self.docks = {
@@ -185,8 +220,8 @@ class MainWindow(QMainWindow):
             "validation": self._dock(self.validation, "Validation", "validation_dock"),
             "history": self._dock(self.history, "History", "history_dock"),
         }
-        self.minimap = Minimap(self)
-        self.legend = LegendDock(self)
+        self.minimap = Minimap(d, self.view)
+        self.legend = LegendDock()
         self.docks["minimap"] = self._dock(self.minimap, "Minimap", "minimap_dock")
         self.docks["legend"] = self._dock(self.legend, "Legend", "legend_dock")
         self.splitDockWidget(self.docks["minimap"], self.docks["inspector"],
@@ -197,7 +232,36 @@ class MainWindow(QMainWindow):
         legend = self.docks["legend"].toggleViewAction()
         legend.setText("&Legend")
         legend.setToolTip("What every line, fill and preview colour means")
-        self.help_menu.addAction(legend)
+
+    def _build_menus(self) -> None:
+        self.recent_menu = RecentFilesMenu(self.files, self)
+        menus = build_menus(self.menuBar(), self.action_map, {
+            "recent": self.recent_menu, "tools": self._tool_actions(),
+            "docks": [dock.toggleViewAction() for dock in self.docks.values()],
+            "help": self.docks["legend"].toggleViewAction()})
+        self.view_menu, self.tools_menu, self.help_menu = (menus["View"], menus["Tools"],
+                                                           menus["Help"])
+
+    def _build_playtest_views(self) -> None:
+        """The playtest's tool bar, Battle dock, Turn-Sequence Bar and Character
+        Panels, hidden until a battle begins."""
+        mode = self.playtest
+        model = mode.model
+        bar = PlaytestBar(model, mode.actions, self)
+        self.addToolBarBreak()
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        panel = BattlePanel(model)
+        self.battle_dock = QDockWidget("Battle", self)
+        self.battle_dock.setObjectName("battle_dock")
+        self.battle_dock.setWidget(panel)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.battle_dock)
+        self.tabifyDockWidget(self.docks["validation"], self.battle_dock)
+        self.battle_dock.setVisible(False)
+        model.started.connect(self.battle_dock.show)
+        model.stopped.connect(self.battle_dock.hide)
+        views = BattleViews(self, model)
+        model.started.connect(self.battle_dock.raise_)
+        mode.connect_views(bar, panel, views)
 
     def _build_status(self) -> None:
         sb = self.statusBar()
@@ -210,48 +274,30 @@ class MainWindow(QMainWindow):
 
     # ----------------------------------------------------------------- status
     def _on_hover(self, pos) -> None:
+        if pos is None:
+            for label in (self.tile_label, self.terrain_label, self.edge_label):
+                label.setText("")
+            return
         # the map shown: the document's, or a playtest's board (walls it destroyed)
         m = self.scene.model if self.scene.model is not None else self.document.model
-        if pos is None:
-            self.tile_label.setText("")
-            self.terrain_label.setText("")
-            self.edge_label.setText("")
-            return
-        fx, fy = pos
-        x, y = int(fx // 1), int(fy // 1)
-        if not m.in_bounds(x, y):
-            self.tile_label.setText("")
-            self.terrain_label.setText("")
-            self.edge_label.setText("")
+        for label, text in zip((self.tile_label, self.terrain_label, self.edge_label),
+                               hover_texts(m, *pos), strict=True):
+            label.setText(text)
+        self.previews.hover(*pos)
+
+    def _show_zoom(self, zoom: float) -> None:
+        self.zoom_label.setText(f"{zoom * 100:.0f}%")
+
+    def _on_message(self, text: str, kind: str) -> None:
+        if kind == "note":
+            self.show_note(text)
         else:
-            self.tile_label.setText(f"{x}, {y}")
-            t = m.registry[int(m.terrain[y, x])].name
-            extra = " transition" if m.transition[y, x] else ""
-            if m.base_at(x, y) is Base.OBSTRUCTING:
-                extra += ", indoor" if m.tile_is_indoor(x, y) else ", outdoor"
-            self.terrain_label.setText(f"{t}, level {int(m.elevation[y, x])}{extra}")
-            edge, dist = nearest_edge(m, fx, fy)
-            if edge is not None and dist < 0.2:
-                b = m.border_at(edge)
-                what = m.registry[b].name if b else "no border"
-                if b and m.registry[b].base is Base.OBSTRUCTING:
-                    what += ", indoor" if m.border_is_indoor(edge) else ", outdoor"
-                if m.is_transition_edge(edge):
-                    what += ", transition"
-                self.edge_label.setText(f"edge {edge}: {what}")
-            else:
-                self.edge_label.setText("")
-        self.previews.hover(fx, fy)
+            self.statusBar().showMessage(text, MESSAGE_KINDS[kind])
 
-    def show_status(self, text: str) -> None:
-        """A status bar message only: information with nothing on the map to look at
-        (a note there would cover the tiles it is about)."""
-        self.statusBar().showMessage(text, 6000)
-
-    def show_message(self, text: str) -> None:
+    def show_note(self, text: str) -> None:
         """Status bar message plus a short-lived note on the map, at the pointer (a
         refused edit, a resize that dropped characters)."""
-        self.show_status(text)
+        self.statusBar().showMessage(text, MESSAGE_KINDS["note"])
         note = QGraphicsSimpleTextItem(text)
         note.setBrush(style.FOCUS)
         note.setZValue(100)
@@ -259,15 +305,22 @@ class MainWindow(QMainWindow):
         # at the pointer, wrapped and moved to lie inside the view
         place_note(self.view, note, QPointF(self.view.viewport().mapFromGlobal(
             self.cursor().pos())))
-        if self.last_note is not None and self.last_note.scene() is self.scene:
-            self.scene.removeItem(self.last_note)
-        self.scene.addItem(note)
+        self._drop_note()
+        self.scene.add_transient(note)  # not exported with the map
         self.last_note = note
         self.note_timer.start()
 
     def _drop_note(self) -> None:
         if self.last_note is not None and self.last_note.scene() is self.scene:
             self.scene.removeItem(self.last_note)
+
+    def show_place(self, place: Place) -> None:
+        """Highlight a place on the map (a problem's tiles or edge), centre the view on
+        it and say what is there."""
+        self.scene.focus.set_shape(place.tiles, place.edges)
+        if place.centre is not None:
+            self.center_on(*place.centre)
+        self.context.say(place.text, "info")
 
     # ----------------------------------------------------------------- tools
     def set_tool(self, name: str) -> None:
@@ -278,7 +331,7 @@ class MainWindow(QMainWindow):
         if act is not None and not act.isChecked():
             act.setChecked(True)
         self.tool_options.show_for(tool)
-        self.statusBar().showMessage(f"{tool.label}: {tool.tip}", 4000)
+        self.context.say(f"{tool.label}: {tool.tip}", "brief")
 
     @property
     def tool(self):
@@ -304,24 +357,44 @@ class MainWindow(QMainWindow):
     def delete_selection(self) -> None:
         self.select_tool.delete()
 
-    def toggle_indoor(self) -> None:
+    def _toggle_indoor(self) -> None:
         self.document.set_setting("indoor" if self.action_map["indoor"].isChecked() else "outdoor")
 
-    def set_preview(self, name: str, on: bool) -> None:
-        self.previews.set_enabled(name, on)
-        self.layers.sync()
+    def _pin(self, x: int, y: int) -> None:
+        self.previews.pin((x, y))
+
+    def _show_preview_enabled(self, name: str, on: bool) -> None:
+        self.action_map[f"preview_{name}"].setChecked(on)
+
+    def _show_shortcuts(self) -> None:
+        from .help import show_shortcuts
+
+        show_shortcuts(self)
+
+    def open_balance_dialog(self) -> BalanceDialog:
+        """Tools > Balance Run: the window's dialog (made on first use, kept)."""
+        from .balance.dialog import BalanceDialog
+
+        dialog = self.balance_dialog
+        if dialog is None:
+            dialog = self.balance_dialog = BalanceDialog(self.document, self)
+            dialog.heat_map_requested.connect(self.heat_map.show_report)
+            dialog.message.connect(self._say_status)  # the heat map's caption: no note
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
+    def _say_status(self, text: str) -> None:
+        self.context.say(text, "status")
 
     # ----------------------------------------------------------- doc events
     def _on_model_replaced(self, model: MapModel) -> None:
-        self.scene.set_model(model)
         follow_map_size(self.docks["minimap"], model)
-        self.state.select(None)
         self._sync_map_actions()
-        self.previews.model_replaced()
 
     def _on_edited(self) -> None:
         self._sync_map_actions()
-        self.previews.schedule()
         self.recovery.schedule()
 
     def _sync_map_actions(self) -> None:
@@ -334,6 +407,9 @@ class MainWindow(QMainWindow):
         d = self.document
         self.setWindowTitle(f"{d.display_name()}[*] - {APP_NAME}")
         self.setWindowModified(d.modified)
+
+    def _go_to_place(self, _path: object) -> None:
+        self.window_layout.go_to_place()
 
     def center_on(self, x: float, y: float) -> None:
         self.view.centerOn(x * TILE, y * TILE)
@@ -364,28 +440,20 @@ class MainWindow(QMainWindow):
             why = f": {problems[0]}" if problems else ""
             moved = self.recovery.set_aside(entry)
             where = f"; moved it to {moved}" if moved else "; it could not be moved aside"
-            self.show_message(f"could not recover {entry.file.name}{why}{where}")
+            self.show_note(f"could not recover {entry.file.name}{why}{where}")
             return False
         self.document.reset(model, entry.original)
         self.document.undo_stack.resetClean()  # recovered changes are unsaved
         self._update_title()
         self.recovery.forget(entry)
         self.recovery.schedule()
-        self.show_message(f"Recovered {entry.describe()}; save to keep it")
+        self.show_note(f"Recovered {entry.describe()}; save to keep it")
         return True
 
     # ---------------------------------------------------------------- close
     def maybe_save(self) -> bool:
         """Ask about unsaved changes; False when the user cancels."""
-        if not self.document.modified:
-            return True
-        answer = QMessageBox.warning(
-            self, APP_NAME, f"{self.document.display_name()} has unsaved changes.",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
-        if answer == QMessageBox.StandardButton.Save:
-            return self.files.save()
-        return answer == QMessageBox.StandardButton.Discard
+        return self.files.maybe_save()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if not self.maybe_save():

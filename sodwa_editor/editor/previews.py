@@ -13,6 +13,11 @@ tile under the press, the fan and the movement range stay as they were,
 faded, the line to the hovered tile is hidden and the status bar says
 "updating when the stroke ends"; releasing the button or Escape
 (``Document.stroke_ended``) recomputes them once.
+
+The controller takes the document it previews and the scene whose preview
+items it fills; what it has to say (the LoS reason, a path length) it emits as
+:attr:`PreviewController.info`, which the editor context passes to the status
+bar.
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 if TYPE_CHECKING:
     from ..engine.los_fan import FanTracker
-    from .main_window import MainWindow
+    from .document import Document
+    from .scene.map_scene import MapScene
 
 PREVIEWS = ("los", "reach", "graph")
 #: in ``live`` mode, a fan update computing more targets than this waits for the
@@ -36,13 +42,22 @@ STALE_TEXT = "LoS fan and range: updating when the stroke ends"
 
 
 class PreviewController(QObject):
-    #: text describing the current preview (LoS reason, path length...)
-    info = Signal(str)
+    """Which previews are on, their source (pinned or hovered) and the Move used
+    where no character stands; fills the scene's preview items from the engine."""
 
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
-        self.win = win
+    #: text describing the current preview (LoS reason, path length...; '' for none)
+    info = Signal(str)
+    #: a preview was turned on or off (its name, on)
+    enabled_changed = Signal(str, bool)
+
+    def __init__(self, document: Document, scene: MapScene,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.scene = scene
         self.enabled = dict.fromkeys(PREVIEWS, False)
+        #: while suspended (a playtest): the previews the user has on
+        self._suspended: dict[str, bool] | None = None
         self.pinned: tuple[int, int] | None = None
         self.hovered: tuple[int, int] | None = None
         self.move_value = 5
@@ -60,7 +75,7 @@ class PreviewController(QObject):
         #: updates run so far in the current stroke: the first (the tile under
         #: the press: a click is a stroke of one step) is computed as usual
         self._stroke_updates = 0
-        win.document.stroke_ended.connect(self._stroke_ended)
+        document.stroke_ended.connect(self._stroke_ended)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(0)
@@ -69,27 +84,27 @@ class PreviewController(QObject):
     # ----------------------------------------------------------------- items
     @property
     def fan(self):
-        return self.win.scene.previews["los"]
+        return self.scene.previews["los"]
 
     @property
     def reach_item(self):
-        return self.win.scene.previews["reach"]
+        return self.scene.previews["reach"]
 
     @property
     def line(self):
-        return self.win.scene.previews["path"]
+        return self.scene.previews["path"]
 
     @property
     def graph(self):
-        return self.win.scene.items_by_name["graph"]
+        return self.scene.items_by_name["graph"]
 
     @property
     def culprit(self):
-        return self.win.scene.previews["culprit"]
+        return self.scene.previews["culprit"]
 
     def tracker(self) -> FanTracker:
         """The :class:`~sodwa_editor.engine.los_fan.FanTracker` of the open map."""
-        m = self.win.document.model
+        m = self.document.model
         if self._tracker is None or self._tracker.model is not m:
             from ..engine.los_fan import FanTracker
 
@@ -104,7 +119,38 @@ class PreviewController(QObject):
         return self.pinned if self.pinned is not None else self.hovered
 
     def set_enabled(self, name: str, on: bool) -> None:
+        """Turn a preview on or off (nothing happens when it already is).  While
+        the previews are suspended the choice is kept for :meth:`resume`."""
+        if self._suspended is not None:
+            if self._suspended[name] != on:
+                self._suspended[name] = on
+                self.enabled_changed.emit(name, on)
+            return
+        if self.enabled[name] == on:
+            return
         self.enabled[name] = on
+        self.update_now()
+        self.enabled_changed.emit(name, on)
+
+    def set_move_value(self, move: int) -> None:
+        """The Move of the movement range from a tile where no character stands."""
+        self.move_value = move
+        self.update_now()
+
+    def suspend(self) -> None:
+        """Hide every preview without turning it off (a playtest shows the battle's
+        own range and lines in the same items) until :meth:`resume`."""
+        if self._suspended is None:
+            self._suspended = dict(self.enabled)
+            for name in self.enabled:
+                self.enabled[name] = False
+        self.update_now()
+
+    def resume(self) -> None:
+        """Show again the previews that are on (:meth:`suspend` hid them)."""
+        if self._suspended is not None:
+            self.enabled.update(self._suspended)
+            self._suspended = None
         self.update_now()
 
     def pin(self, tile: tuple[int, int] | None) -> None:
@@ -113,7 +159,7 @@ class PreviewController(QObject):
 
     def hover(self, fx: float, fy: float) -> None:
         tile = (int(fx // 1), int(fy // 1))
-        if not self.win.document.model.in_bounds(*tile):
+        if not self.document.model.in_bounds(*tile):
             return
         if tile != self.hovered:
             self.hovered = tile
@@ -137,7 +183,7 @@ class PreviewController(QObject):
     def update_now(self) -> None:
         self.timer.stop()
         t0 = time.perf_counter()
-        m = self.win.document.model
+        m = self.document.model
         src = self.source
         if src is not None and not m.in_bounds(*src):
             src = self.pinned = self.hovered = None
@@ -148,7 +194,7 @@ class PreviewController(QObject):
             self.stale = False
             for item in (self.fan, self.reach_item):
                 item.setOpacity(1.0)
-        self.win.scene.marker.set_shape([self.pinned] if self.pinned is not None else [])
+        self.scene.marker.set_shape([self.pinned] if self.pinned is not None else [])
         texts: list[str] = []
         self._line_set = False
         for update in (self._update_los, self._update_reach, self._update_graph):
@@ -161,10 +207,7 @@ class PreviewController(QObject):
         if not self._line_set or self.line.crossing is None:
             self.culprit.set_reason(None, 0)
         self.timings.append((time.perf_counter() - t0) * 1000)
-        text = "; ".join(t for t in texts if t)
-        if text:
-            self.win.statusBar().showMessage(text, 8000)
-        self.info.emit(text)
+        self.info.emit("; ".join(t for t in texts if t))
 
     def _stroke_ended(self) -> None:
         self._stroke_updates = 0
@@ -174,7 +217,7 @@ class PreviewController(QObject):
         """Whether the previews shown wait for the end of the current stroke
         (from its second update on: a click updates them at once, without
         fading them for the time of the click)."""
-        if not self.win.document.in_stroke or src is None:
+        if not self.document.in_stroke or src is None:
             return False
         self._stroke_updates += 1
         if self._stroke_updates == 1:
@@ -196,7 +239,6 @@ class PreviewController(QObject):
             item.setOpacity(STALE_OPACITY)
         self.line.setVisible(False)
         self.culprit.set_reason(None, 0)
-        self.win.statusBar().showMessage(STALE_TEXT, 8000)
         self.info.emit(STALE_TEXT)
 
     def _target(self) -> tuple[int, int] | None:

@@ -18,7 +18,7 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QResizeEvent, QTrans
 from PySide6.QtWidgets import QGraphicsView
 
 from .style import TILE
-from .tools.base import Tool, ToolEvent
+from .tools.base import ToolEvent, ViewTool
 
 MIN_ZOOM, MAX_ZOOM = 0.02, 16.0
 #: how far (a fraction of the viewport) the view scrolls beyond each side of the map
@@ -36,7 +36,7 @@ class MapView(QGraphicsView):
 
     def __init__(self, scene, parent=None) -> None:
         super().__init__(scene, parent)
-        self.tool: Tool | None = None
+        self.tool: ViewTool | None = None
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         # zooming anchors by hand (see set_zoom): Qt's AnchorUnderMouse needs the
@@ -168,7 +168,7 @@ class MapView(QGraphicsView):
         self.set_zoom(self.zoom() * 1.0015 ** delta, self._wheel_anchor)
 
     # ------------------------------------------------------------------ tool
-    def set_tool(self, tool: Tool | None) -> None:
+    def set_tool(self, tool: ViewTool | None) -> None:
         if self.tool is not None:
             self.tool.deactivate()
         self.tool = tool

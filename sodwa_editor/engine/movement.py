@@ -336,7 +336,7 @@ def _start(model: MapModel, part: _TerrainPart, start: Tile,
         group = start_group(model, start, adj.steps(model, flight=flight).inputs.tile)
         group.flags.writeable = False  # shared by every Reach from this start
         some = bool(group.any())
-        hit = (group, group_steps(model, group, start, flight) if some else part.step, some)
+        hit = (group, group_steps(model, group, [start], flight) if some else part.step, some)
         limit = max(16, START_CACHE_BYTES // max(1, part.step.nbytes))
         while len(part.starts) >= limit:
             del part.starts[next(iter(part.starts))]
@@ -344,8 +344,8 @@ def _start(model: MapModel, part: _TerrainPart, start: Tile,
     return hit
 
 
-def move_budget(model: MapModel, start: Tile, move: int, *, flight: bool = False
-                ) -> tuple[int, bool]:
+def move_budget(model: MapModel, start: Tile, move: int, *, flight: bool = False,
+                size: tuple[int, int] = (1, 1)) -> tuple[int, bool]:
     """``(steps allowed, halved)`` for a move of ``move`` starting on ``start`` (M5).
 
     RB *Impeding Terrain*: "If they start their turn occupying a Tile of Impeding
@@ -353,14 +353,21 @@ def move_budget(model: MapModel, start: Tile, move: int, *, flight: bool = False
     hinder alike.  Rounded down.  "This movement penalty is always applied before any
     additional movement penalties": a caller with a further penalty (the battle's
     quarter move after an attack) applies it to this budget and passes the result as
-    ``reach(..., budget=...)``.  The one place the halving rule lives.
+    ``reach(..., budget=...)``.  The one place the halving rule lives.  ``size``:
+    ``(width, height)`` of a large creature whose top-left tile is ``start``: it
+    occupies every tile of it, so one hindering tile under it halves (S7).
     """
     _check_counts(move, None)
-    return _halve(_terrain_part(model, flight), start, move)
+    return _halve(_terrain_part(model, flight), start, move, size)
 
 
-def _halve(part: _TerrainPart, start: Tile, move: int) -> tuple[int, bool]:
-    halved = bool(part.hinder[start[1], start[0]])
+def _halve(part: _TerrainPart, start: Tile, move: int,
+           size: tuple[int, int] = (1, 1)) -> tuple[int, bool]:
+    x, y = start
+    if size == (1, 1):
+        halved = bool(part.hinder[y, x])
+    else:
+        halved = bool(part.hinder[y : y + size[1], x : x + size[0]].any())
     return (move // 2 if halved else move), halved
 
 

@@ -4,6 +4,7 @@ out of them.  Read by :mod:`.movement`'s search."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -41,24 +42,26 @@ def start_group(model: MapModel, start: Tile, tile_class: np.ndarray) -> np.ndar
     return group
 
 
-def group_steps(model: MapModel, group: np.ndarray, start: Tile,
+def group_steps(model: MapModel, group: np.ndarray, starts: Sequence[Tile],
                  flight: bool) -> np.ndarray:
     """Step classes out of start-group tiles: the same adjacency rule, on inputs where
-    the group's own tiles do not hinder and, when the start tile is a transition tile,
-    the transition borders on the start tile's own edges are not Difficult.  RB: "If
-    the border is part of a transition tile and the character starts its turn in that
+    the group's own tiles do not hinder and, for each start tile that is a transition
+    tile, the transition borders on its own edges are not Difficult.  RB: "If the
+    border is part of a transition tile and the character starts its turn in that
     tile, ... it does not need to end it turn after passing through the transition
     border": the tile the character starts in, not another tile of its group or
-    stairway (docs/rules.md M7).  Only hindering (``IMPEDED``) group tiles become
+    stairway (docs/rules.md M7); ``starts`` is that one tile, or every square a large
+    creature starts on (S7).  Only hindering (``IMPEDED``) group tiles become
     ``CLEAR``: a tile that cannot be occupied stays ``BLOCKED``."""
     ys, xs = np.nonzero(group)
     win = Rect(int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())).grow(
         1, model.width, model.height)
     inp = adj.inputs(model, flight=flight, rect=win)
     g = group[win.y0 : win.y1 + 1, win.x0 : win.x1 + 1]
-    own = np.zeros(g.shape, np.bool_)  # the start tile, when it is a transition tile
-    own[start[1] - win.y0, start[0] - win.x0] = (
-        group[start[1], start[0]] and model.transition[start[1], start[0]])
+    own = np.zeros(g.shape, np.bool_)  # the start tiles that are transition tiles
+    for sx, sy in starts:
+        if win.x0 <= sx <= win.x1 and win.y0 <= sy <= win.y1:
+            own[sy - win.y0, sx - win.x0] = group[sy, sx] and model.transition[sy, sx]
     free_e = inp.link_e & (own[:, :-1] | own[:, 1:])
     free_s = inp.link_s & (own[:-1, :] | own[1:, :])
     inp = replace(inp, tile=np.where(g & (inp.tile == adj.IMPEDED), adj.CLEAR,

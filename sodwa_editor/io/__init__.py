@@ -23,11 +23,18 @@ from .files import (
     map_from_doc,
     parse_json,
     parse_map,
-    read_any,
     read_map,
     save_map,
 )
-from .packs import build_pack, dumps_pack, load_pack, pack_from_doc, read_pack, save_pack
+from .packs import (
+    build_pack,
+    dumps_pack,
+    load_pack,
+    pack_from_doc,
+    read_any,
+    read_pack,
+    save_pack,
+)
 from .problems import MapLoadError, MapSaveError, Problem
 
 __all__ = [

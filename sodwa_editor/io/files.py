@@ -19,7 +19,7 @@ from typing import Any
 from ..engine.model import MapModel
 from .checks import Locator, validate_model
 from .decode import decode_map
-from .encode import MAP_FORMAT, PACK_FORMAT, dumps_map
+from .encode import dumps_map
 from .paths import (
     NotRegularFileError,
     PathLike,
@@ -163,23 +163,6 @@ def load_map(path: PathLike, *, strict: bool = True) -> MapModel:
     if model is None or (strict and has_errors(problems)):
         raise MapLoadError(str(path), problems)
     return model
-
-
-def read_any(path: PathLike) -> tuple[str, list[Problem]]:
-    """Validate a map or pack file: ``("map" | "pack" | "unknown", problems)``."""
-    from .packs import pack_from_doc
-
-    text, problems = read_text(path)
-    if text is None:
-        return "unknown", problems
-    doc, problems = parse_json(text, source=str(path))
-    if problems:
-        return "unknown", problems
-    fmt = doc.get("format") if isinstance(doc, dict) else None
-    if fmt == PACK_FORMAT:
-        return "pack", pack_from_doc(doc, source=str(path))[1]
-    _, problems = map_from_doc(doc, source=str(path))
-    return ("map" if fmt == MAP_FORMAT else "unknown"), problems
 
 
 def save_map(model: MapModel, path: PathLike) -> None:

@@ -1,12 +1,17 @@
-"""Fuzzing the loaders and everything built on a loaded map: a seeded mutator over
-the sample maps and a pack of them (the check of a case: :mod:`.fuzz_check`).
+"""Fuzzing the loaders and everything built on a loaded map, and the battle files:
+a seeded mutator over the sample maps, a pack of them, and a team, a roster, a
+rules file, an AI profile and a replay (:func:`battle_documents`); the check of
+a case: :mod:`.fuzz_check` (battle files: :mod:`.fuzz_battle`).
 
 A case is the bytes of a file, made from a seed document by a few mutations
 (:func:`make_case`): JSON-structure mutations (delete or duplicate a key, a value
 of the wrong type, huge numbers, NaN, deep nesting, long strings, lone
-surrogates, coordinates outside the map, maps of the largest size, ...) and byte mutations (flips,
-insertions, deletions, truncation, bytes that are not UTF-8).  Case ``i`` of seed
-``s`` is always the same bytes.
+surrogates, coordinates outside the map, maps of the largest size, ...), battle-file
+mutations (numbers at and beyond their bounds, replays relabelled or with their
+decisions and result changed, their hashes recomputed so that the change reaches
+the checks behind them) and byte mutations (flips, insertions, deletions,
+truncation, bytes that are not UTF-8).  Case ``i`` of seed ``s`` is always the
+same bytes.
 
 :func:`.fuzz_check.check_case` is the check one case goes through; hangs,
 memory use and signals are caught by :mod:`.fuzz_runner`, which runs the cases in a
@@ -23,6 +28,11 @@ from functools import cache
 from typing import Any
 
 from ..engine.model import MAX_MOVE, MAX_SIDE
+from .fuzz_battle import AI_NAMES, BATTLE_FORMATS, BATTLE_MAP, BATTLE_NUMBERS, battle_documents
+
+__all__ = ["AI_NAMES", "BATTLE_FORMATS", "BATTLE_MAP", "BATTLE_NUMBERS", "battle_documents",
+           "Case", "Mutator", "Pairs", "Raw", "all_documents", "dump", "make_case",
+           "seed_documents"]
 
 #: Mutated maps grow to at most this many tiles a side (besides the rare "huge"
 #: mutation, which goes up to the format's limit, MAX_SIDE).
@@ -74,6 +84,11 @@ def seed_documents() -> tuple[tuple[str, str], ...]:
             "maps": [map_to_dict(m) for m in models.values()]}
     seeds.append(("pack", dumps_pack(pack)))
     return tuple(seeds)
+
+
+def all_documents() -> tuple[tuple[str, str], ...]:
+    """Every seed of a campaign: the maps and the pack, then the battle files."""
+    return seed_documents() + battle_documents()
 
 
 # ---------------------------------------------------------------- mutating
@@ -329,8 +344,77 @@ class Mutator:
         s = self.rng.choice(STRINGS)
         return _set(doc, p, _get(doc, p) + s), f"text {p[-1]}+{s!r}"
 
+    # battle-file mutations
+    def battle_number(self, doc: Any) -> tuple[Any, str]:
+        """A number of the file (a sheet value, a rule, a weight, a turn count) at or
+        beyond the bounds its schema gives."""
+        p = self.choose_path(doc, lambda v: isinstance(v, int | float) and not isinstance(v, bool))
+        if p is None:
+            return doc, "battle-number (none)"
+        value = self.rng.choice(BATTLE_NUMBERS)
+        return _set(doc, p, value), f"battle-number {p[-1]}={value!r:.12}"
+
+    def relabel(self, doc: Any) -> tuple[Any, str]:
+        """A replay's controllers named otherwise (its hashes recomputed by :meth:`rehash`
+        later): the decisions no longer those of the AIs it names."""
+        if not (isinstance(doc, dict) and isinstance(doc.get("controllers"), list)):
+            return doc, "relabel (none)"
+        names = [self.rng.choice(AI_NAMES) for _ in doc["controllers"]]
+        doc["controllers"] = names
+        if isinstance(doc.get("ai_profiles"), list) and self.rng.random() < 0.8:
+            doc["ai_profiles"] = [p if n in ("greedy", "expectimax") else None
+                                  for n, p in zip(names, doc["ai_profiles"], strict=False)]
+        return doc, f"relabel {','.join(names)}"
+
+    def decision(self, doc: Any) -> tuple[Any, str]:
+        """A replay's decision changed, repeated or dropped, or its result changed."""
+        if not (isinstance(doc, dict) and isinstance(doc.get("decisions"), list)
+                and doc["decisions"]):
+            return doc, "decision (none)"
+        items = doc["decisions"]
+        k = self.rng.randrange(len(items))
+        how = self.rng.choice(("move", "attack", "pass", "actor", "team", "drop", "repeat",
+                               "result"))
+        team = items[k].get("team", 0) if isinstance(items[k], dict) else 0
+        if how == "move":
+            items[k] = {"team": team, "move": [self.rng.randrange(12), self.rng.randrange(12)]}
+        elif how == "attack":
+            items[k] = {"team": team, "attack": self.rng.choice((0, 3, 5, 6, 99, 100000))}
+        elif how == "pass":
+            items[k] = {"team": team, "pass": True}
+        elif how == "actor":
+            items[k] = {"team": team, "actor": self.rng.randrange(7)}
+        elif how == "team" and isinstance(items[k], dict):
+            items[k]["team"] = 1 - team if team in (0, 1) else 0
+        elif how == "drop":
+            del items[k]
+        elif how == "repeat":
+            items.insert(k, items[k])
+        elif isinstance(doc.get("result"), dict):
+            key = self.rng.choice(("turns", "tick", "events", "winner"))
+            doc["result"][key] = self.rng.choice((0, 1, 2, 10**6, Raw("1" + "0" * 4000)))
+        return doc, f"decision-{how} {k}"
+
+    def rehash(self, doc: Any) -> tuple[Any, str]:
+        """A replay's header hashes recomputed for its (changed) documents, as someone
+        editing the file would: the change then reaches the checks behind them."""
+        from ..battle.replay import header_hashes
+
+        try:
+            plain = json.loads(dump(doc))
+            hashes = header_hashes(plain, plain["map"]["hash"], plain["controllers"])
+            doc["hashes"] = hashes
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError):
+            return doc, "rehash (none)"
+        return doc, "rehash"
+
     GENTLE = ("tile_terrain", "tile_elevation", "place", "attribute", "grow", "drop_entry",
               "text_field")
+    #: Gentle mutations of a battle file (most keep it loadable, so a battle is played).
+    BATTLE = ("battle_number", "battle_number", "attribute", "drop_entry", "text_field",
+              "list_edit")
+    #: And of a replay (each followed by :meth:`rehash` most of the time).
+    REPLAY = ("relabel", "decision", "decision", "battle_number", "text_field")
     HARSH = ("delete_key", "duplicate_key", "wrong_type", "huge_number", "deep_nesting",
              "long_string", "odd_string", "odd_key", "coordinate", "size", "row_char",
              "list_edit", "huge")
@@ -382,14 +466,18 @@ class Case:
 def make_case(seed: int, index: int) -> Case:
     """Case ``index`` of campaign ``seed`` (the same bytes every time)."""
     rng = random.Random(f"sodwa-fuzz:{seed}:{index}")
-    name, text = rng.choice(seed_documents())
+    name, text = rng.choice(all_documents())
     case = Case(index, name)
     mut = Mutator(rng)
     doc: Any = json.loads(text)
     mode = rng.random()  # 45 % gentle, 35 % harsh (+ gentle), 20 % bytes (of either)
-    ops = list(rng.choices(Mutator.GENTLE, k=rng.choice((1, 1, 2, 3))))
+    gentle = (Mutator.REPLAY if name == "replay" else
+              Mutator.BATTLE if name in BATTLE_FORMATS.values() else Mutator.GENTLE)
+    ops = list(rng.choices(gentle, k=rng.choice((1, 1, 2, 3))))
     if 0.45 <= mode < 0.8 or rng.random() < 0.2:
         ops += rng.choices(Mutator.HARSH, k=rng.choice((1, 1, 2)))
+    if name == "replay" and rng.random() < 0.75:
+        ops.append("rehash")
     for name in ops:
         doc, op = getattr(mut, name)(doc)
         case.ops.append(op)

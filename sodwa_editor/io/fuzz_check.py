@@ -74,8 +74,8 @@ def check_case(data: bytes, workdir: str) -> dict[str, str]:
 
 
 def _check(data: bytes, work: Path, state: dict[str, str]) -> Outcome:
-    from .files import read_any, read_map
-    from .packs import load_pack, read_pack, save_pack
+    from .files import read_map
+    from .packs import load_pack, read_any, read_pack, save_pack
 
     src = work / "case.json"
     src.write_bytes(data)

@@ -1,7 +1,8 @@
 """Run fuzz cases (:mod:`.fuzz`) in a worker process with limits, and sum them up.
 
-``python bench/fuzz.py --cases 10000 --seed 1`` (or ``python -m
-sodwa_editor.io.fuzz_runner``) runs a campaign: each case goes to a worker
+``python bench/fuzz.py --cases 10000 --seed 1`` runs a campaign (maps, packs and
+the battle files through ``sodwa_editor.cli_fuzz``, the check above io; ``python
+-m sodwa_editor.io.fuzz_runner`` checks the maps and packs only): each case goes to a worker
 process whose address space is limited (``RLIMIT_AS``, 2 GiB by default) and
 that must answer within a time limit (5 s by default).  Outcomes:
 
@@ -39,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from .fuzz import Case, make_case
-from .fuzz_check import FAILURE, OK, REFUSED, check_case
+from .fuzz_check import FAILURE, OK, REFUSED
 
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_MEMORY_MB = 2048
@@ -93,10 +94,12 @@ def _worker(conn: Any, target: str, memory_mb: int) -> None:  # pragma: no cover
 
 
 class Worker:
-    """One worker process; restarted after a hang, a crash or a memory failure."""
+    """One worker process; restarted after a hang, a crash or a memory failure.
+    ``warmup``: cases a new worker answers first, with a long time limit (imports and
+    compiled kernels load then)."""
 
     def __init__(self, target: str = DEFAULT_TARGET, memory_mb: int = DEFAULT_MEMORY_MB,
-                 warmup: bytes | None = None) -> None:
+                 warmup: bytes | Sequence[bytes] | None = None) -> None:
         self.target, self.memory_mb, self.warmup = target, memory_mb, warmup
         self.proc: Any = None
         self.conn: Any = None
@@ -108,8 +111,9 @@ class Worker:
                                 daemon=True)
         self.proc.start()
         child.close()
-        if self.warmup is not None:
-            self._ask(self.warmup, WARMUP_TIMEOUT)
+        warmups = [self.warmup] if isinstance(self.warmup, bytes) else self.warmup or []
+        for data in warmups:
+            self._ask(data, WARMUP_TIMEOUT)
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -186,13 +190,17 @@ def _slug(text: str) -> str:
 
 def run_campaign(cases: int, seed: int, *, out: Path | None = None, start: int = 0,
                  timeout: float = DEFAULT_TIMEOUT, memory_mb: int = DEFAULT_MEMORY_MB,
-                 progress: Callable[[int, Summary], None] | None = None) -> Summary:
-    """Run cases ``start .. start+cases-1`` of campaign ``seed``; failing inputs go
-    to ``out`` (when given)."""
-    from .fuzz import seed_documents
+                 progress: Callable[[int, Summary], None] | None = None,
+                 target: str = DEFAULT_TARGET) -> Summary:
+    """Run cases ``start .. start+cases-1`` of campaign ``seed`` through the check
+    ``target`` (``module:function``); failing inputs go to ``out`` (when given)."""
+    from .fuzz import all_documents, seed_documents
 
     summary = Summary()
-    worker = Worker(DEFAULT_TARGET, memory_mb, warmup=seed_documents()[0][1].encode())
+    warmup = [seed_documents()[0][1].encode()]
+    if target != DEFAULT_TARGET:  # (a map check only needs no battle warmed up)
+        warmup += [text.encode() for name, text in all_documents() if name == "replay"]
+    worker = Worker(target, memory_mb, warmup=warmup)
     t0 = time.perf_counter()
     try:
         for i in range(start, start + cases):
@@ -233,7 +241,8 @@ def _write_failure(out: Path, seed: int, case: Case, result: dict[str, Any]) -> 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fuzz", description="Fuzz the map and pack loaders, the engine queries of the "
-        "editor's previews and the save/load round trip (see docs/map-format.md).")
+        "editor's previews, the save/load round trip and (bench/fuzz.py) the battle files "
+        "through sodwa battle and sodwa replay (see README, Fuzzing).")
     p.add_argument("--cases", type=int, default=1000, help="number of cases (default 1000)")
     p.add_argument("--seed", type=int, default=1, help="campaign seed (default 1)")
     p.add_argument("--start", type=int, default=0, help="first case number (default 0)")
@@ -248,11 +257,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, target: str = DEFAULT_TARGET) -> int:
+    """The campaign command (``target``: the check each case goes through)."""
     args = build_parser().parse_args(argv)
     if args.replay is not None:
         with tempfile.TemporaryDirectory() as work:
-            result = check_case(args.replay.read_bytes(), work)
+            result = _resolve(target)(args.replay.read_bytes(), work)
         print(f"{result['outcome']}: {result['kind']}\n{result['detail']}")
         return 1 if result["outcome"] == FAILURE else 0
     step = max(1, args.cases // 20)
@@ -263,7 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   flush=True)
 
     summary = run_campaign(args.cases, args.seed, out=args.out, start=args.start,
-                           timeout=args.timeout, memory_mb=args.memory_mb, progress=progress)
+                           timeout=args.timeout, memory_mb=args.memory_mb, progress=progress,
+                           target=target)
     print(summary.text())
     if summary.failures:
         print(f"failing inputs: {args.out}/")

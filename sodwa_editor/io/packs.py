@@ -18,7 +18,14 @@ from typing import Any
 
 from ..engine.model import MapModel
 from .decode import format_problems
-from .encode import GENERATOR, PACK_FORMAT, PACK_FORMAT_VERSION, dumps_pack_doc, map_to_dict
+from .encode import (
+    GENERATOR,
+    MAP_FORMAT,
+    PACK_FORMAT,
+    PACK_FORMAT_VERSION,
+    dumps_pack_doc,
+    map_to_dict,
+)
 from .files import PathLike, atomic_write_text, map_from_doc, parse_json, read_map, read_text
 from .paths import resolved
 from .problems import MapLoadError, MapSaveError, Problem, error, has_errors, pointer
@@ -93,6 +100,21 @@ def pack_from_doc(doc: Any, *, source: str | None = None
         problems += map_from_doc(m, source=source, prefix=pointer("maps", i), map_name=name)[1]
     problems += [p.located(source=source) for p in _duplicate_names(doc)]
     return doc, problems
+
+
+def read_any(path: PathLike) -> tuple[str, list[Problem]]:
+    """Validate a map or pack file: ``("map" | "pack" | "unknown", problems)``."""
+    text, problems = read_text(path)
+    if text is None:
+        return "unknown", problems
+    doc, problems = parse_json(text, source=str(path))
+    if problems:
+        return "unknown", problems
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    if fmt == PACK_FORMAT:
+        return "pack", pack_from_doc(doc, source=str(path))[1]
+    _, problems = map_from_doc(doc, source=str(path))
+    return ("map" if fmt == MAP_FORMAT else "unknown"), problems
 
 
 def read_pack(path: PathLike) -> tuple[dict[str, Any] | None, list[Problem]]:

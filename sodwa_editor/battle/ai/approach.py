@@ -6,20 +6,48 @@ while the terrain stands."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from ...engine import adjacency as adj
 from ...engine.terrain import Crossing
+from ..board import Board
+from ..loop import View
+from ..sheet import Sheet
 from . import kernels as k
-
-if TYPE_CHECKING:
-    from .scoring import TurnFacts
+from .memo import Memo
 
 IMPEDED = int(Crossing.IMPEDED)
 DDX = np.array([d[0] for d in adj.DIRS], np.int64)
 DDY = np.array([d[1] for d in adj.DIRS], np.int64)
+
+
+class TurnFacts(Protocol):
+    """What the approach term reads of the actor's turn: the attributes of
+    :class:`.scoring.TurnFacts` it uses (a protocol, so that this module, which
+    scoring imports, does not import scoring)."""
+
+    @property
+    def view(self) -> View: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def sheet(self) -> Sheet: ...
+    @property
+    def memo(self) -> Memo: ...
+    @property
+    def metric(self) -> int: ...
+    @property
+    def level(self) -> np.ndarray: ...
+    @property
+    def enemies(self) -> list[int]: ...
+    @property
+    def enemy_tiles(self) -> list[tuple[int, int]]: ...
+    @property
+    def ex(self) -> np.ndarray: ...
+    @property
+    def ey(self) -> np.ndarray: ...
 
 
 def firing(facts: TurnFacts, melee: np.ndarray) -> np.ndarray:

@@ -10,6 +10,10 @@ team (:func:`material`: HP left and defeats weighted as the greedy utility weigh
 damage and kills, plus the signed karma) plus the plan's ``stay`` terms (threat,
 death, tempo, approach).
 
+An area ability is a chance node too, over its victims' hits and misses
+(:func:`.ability_plans.outcomes`); any other roll on a fork (an upkeep in the next
+turn) is the median roll, 50.
+
 Depth 2 searches this character's next turn as well: between the two turns the
 other characters are taken to pass (the TSB's assumption; their danger is in
 the ``stay`` terms), and at the next turn the ``reply_candidates`` best plans
@@ -24,12 +28,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..abilities import UseAbility
+from ..actions import MEDIAN_ROLL as MEDIAN
 from ..actions import Action, Attack, Move, Pass, apply, begin_turn, next_turn, refusal
+from ..area_abilities import find_area
 from ..dice import D100, d100_from_value
 from ..karma import available, resolve_roll
 from ..loop import View
 from ..state import BattleState
 from ..targeting import preview_attack
+from .ability_plans import outcomes as ability_outcomes
 from .greedy import best_actor, pick
 from .memo import Memo
 from .profile import GreedyWeights, Profile, SearchSettings, default_profile
@@ -102,9 +110,17 @@ class _Search:
         step, rest = steps[0], steps[1:]
         if refusal(state, step) is not None:  # e.g. a Move no longer possible after a kill
             return self.play(state, rest, depth)
+        if isinstance(step, UseAbility) and find_area(state, step.ability) is not None:
+            value = 0.0  # an area ability: a chance node over its victims' rolls
+            for prob, rolls in ability_outcomes(state, step):
+                child = state.copy(log=False, streams=False)
+                apply(child, step, roll=iter(rolls + [MEDIAN] * 64).__next__)
+                self.nodes += 1
+                value += prob * self.play(child, rest, depth)
+            return value
         if not isinstance(step, Attack):
             child = state.copy(log=False, streams=False)
-            apply(child, step)
+            apply(child, step, roll=lambda: MEDIAN)
             self.nodes += 1
             return self.play(child, rest, depth)
         value = 0.0

@@ -25,8 +25,9 @@ from .scoring import Plan, plans
 
 
 def pick(candidates: Sequence[Plan], rng: np.random.Generator) -> Plan:
-    """The best plan; among exactly equal utilities one drawn from ``rng``."""
-    best = [p for p in candidates if p.utility == candidates[0].utility]
+    """The best plan; among exactly equal utilities one drawn from ``rng`` (a NaN
+    utility equals nothing: then the first plan)."""
+    best = [p for p in candidates if p.utility == candidates[0].utility] or [candidates[0]]
     return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
 
 

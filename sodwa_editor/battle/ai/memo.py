@@ -4,18 +4,15 @@ change, so a decision does not work them out again."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from ...engine.los_inputs import Stack, los_inputs
 from ..clock import ActionType
 from ..loop import View
+from .plan import Plan
 from .profile import GreedyWeights
-
-if TYPE_CHECKING:
-    from .scoring import Plan
-
 
 #: What the board-sized arrays of one terrain cache (walks, firing tiles, zones) may
 #: take in memory before the cache starts again.
@@ -324,7 +321,10 @@ def fingerprint(view: View, weights: GreedyWeights, limit: int | None) -> tuple[
     placement = view.placement
     enemies = tuple((hps[j], ips[j], moved[j], acted[j]) for j, t in enumerate(placement)
                     if t is not None and view.team_of(j) != team)
-    return (id(weights), limit, view.team, actor, id(view.board), view.map.revision,
-            view.move_this_turn, view.can_take(ActionType.MOVE),
-            view.can_take(ActionType.ATTACK), hps[actor], ips[actor], moved[actor],
-            view.karma(0), view.karma(1), placement, enemies)
+    out: tuple[object, ...] = (
+        id(weights), limit, view.team, actor, id(view.board), view.map.revision,
+        view.move_this_turn, view.can_take(ActionType.MOVE), view.can_take(ActionType.ATTACK),
+        hps[actor], ips[actor], moved[actor], view.karma(0), view.karma(1), placement, enemies)
+    if view.has_abilities:  # the ability plans read the allies and the effects too
+        out += (view.can_take(ActionType.SPECIAL), tuple(hps), view.effects_key())
+    return out

@@ -16,6 +16,7 @@ mine.json: greedy.kill: -1 is less than the minimum of 0
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
@@ -23,11 +24,24 @@ from typing import Any
 from ..jsonfiles import RESOURCE_DIR, BattleInputError, PathLike, read_json, validate
 
 DEFAULT_PROFILE = RESOURCE_DIR / "ai-profile.json"
+#: The largest greedy weight (schemas/ai-profile.schema.json): a utility is a sum of
+#: weights times damage (at most 10**6 a hit), chances, point costs and steps, so
+#: with weights up to this it stays a finite float (1e308 overflowed to inf, and
+#: inf - inf is NaN, which no comparison picks).
+MAX_WEIGHT = 1e6
 
 
 @dataclass(frozen=True, slots=True)
 class GreedyWeights:
-    """Weights of the greedy utility (each term in hit points; docs/battle-ai.md)."""
+    """Weights of the greedy utility (each term in hit points; docs/battle-ai.md).
+
+    Each is kept as a float within ``+-MAX_WEIGHT``, however the weights were made
+    (a file is checked by the schema first; NaN becomes 0, inf or an int too large
+    for a float the bound), so the scorer never meets inf or NaN.
+
+    >>> GreedyWeights(float("inf"), float("nan"), 10**400, 1, 0, 0, 0).damage
+    1000000.0
+    """
 
     damage: float
     kill: float
@@ -36,6 +50,12 @@ class GreedyWeights:
     death: float
     ip: float
     approach: float
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if type(value) is not float or not -MAX_WEIGHT <= value <= MAX_WEIGHT:
+                object.__setattr__(self, f.name, _finite(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +84,26 @@ def profile_from_dict(doc: Any, source: str = "profile") -> Profile:
     """A profile from a parsed document; an invalid one is one line naming the key."""
     validate(doc, "ai-profile", source)
     base = _default_doc() if source != str(DEFAULT_PROFILE) else doc
+    raw = {**base.get("greedy", {}), **doc.get("greedy", {})}
+    for key, value in raw.items():  # (the schema bound, checked here too: what scores hold)
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not 0 <= value <= MAX_WEIGHT:
+            raise BattleInputError(f"{source}: greedy.{key}: must be a number from 0 to "
+                                   f"{MAX_WEIGHT:.0f}")
     greedy = _section(GreedyWeights, doc.get("greedy", {}), base.get("greedy", {}))
     search = _section(SearchSettings, doc.get("expectimax", {}), base.get("expectimax", {}))
     return Profile(greedy, search)
+
+
+def _finite(value: float) -> float:
+    """``value`` as a float within ``+-MAX_WEIGHT`` (NaN -> 0, beyond -> the bound)."""
+    try:
+        value = float(value)
+    except OverflowError:  # an int too large for a float
+        return MAX_WEIGHT
+    if math.isnan(value):
+        return 0.0
+    return max(-MAX_WEIGHT, min(MAX_WEIGHT, value))
 
 
 def load_profile(path: PathLike | None = None) -> Profile:

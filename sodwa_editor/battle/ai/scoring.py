@@ -31,7 +31,6 @@ straightforward way: tests/ai_reference.py.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
 from functools import partial
 
 import numpy as np
@@ -44,10 +43,11 @@ from ..attack import Situation, difficulty_and_damage, is_aware
 from ..clock import ActionType, move_after_attack
 from ..kernels import METRICS
 from ..loop import View
-from . import approach
+from . import ability_plans, approach
 from . import kernels as k
 from . import plan_passes as pp
 from .memo import Memo
+from .plan import Plan
 from .profile import GreedyWeights
 
 BLOCKED = int(Crossing.BLOCKED)
@@ -76,39 +76,6 @@ for _d, (_dx, _dy) in enumerate(adj.DIRS):
 #: What :func:`.kernels.gap` reads besides the tiles and their lines of sight: the
 #: walks block and each enemy's slot in it, the firing block and slots, the melee flags.
 ApproachInputs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-
-
-class Plan:
-    """One turn plan: its actions in order (the last may be a Move after an Attack)
-    and its utility; ``order`` is its place in the fixed enumeration (ties);
-    ``stay`` the part of the utility for where it ends and the IP it spends (the
-    threat, death, tempo and approach terms).
-
-    ``steps`` may be given as a function that builds them: the plans of a decision
-    tied at the best utility are all returned, and only the one a controller picks
-    needs its actions.
-
-    >>> plan = Plan(1.5, 0, lambda: (Pass(),))
-    >>> plan.steps, plan.utility
-    ((Pass(),), 1.5)
-    """
-
-    __slots__ = ("utility", "order", "stay", "_steps")
-
-    def __init__(self, utility: float, order: int,
-                 steps: tuple[Action, ...] | Callable[[], tuple[Action, ...]],
-                 stay: float = 0.0) -> None:
-        self.utility, self.order, self.stay, self._steps = utility, order, stay, steps
-
-    @property
-    def steps(self) -> tuple[Action, ...]:
-        steps = self._steps
-        if not isinstance(steps, tuple):
-            steps = self._steps = steps()
-        return steps
-
-    def __repr__(self) -> str:
-        return f"Plan({self.utility!r}, {self.order!r}, {self.steps!r}, {self.stay!r})"
 
 
 class TurnFacts:
@@ -413,6 +380,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         walk_slots, fire, fire_slots, melee, at, rows, used, f.ex, f.ey, sheet.range,
         f.metric, f.level, lo, *stacks, target, IMPEDED,
         np.array([w.threat, w.death, w.ip, w.approach]), sheet.cost / 100)
+    if len(ranked) == 0:  # NaN utilities (no weight makes one; a guard): the first best
+        ranked = np.array([int(np.argmax(np.nan_to_num(utility, nan=-np.inf)))])
     if limit != 1:  # (1: the greedy controller, the best plan and every plan as good)
         ranked = np.argsort(-utility, kind="stable")
         ties = int(np.count_nonzero(utility == utility[ranked[0]]))
@@ -430,5 +399,9 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
             return (Move((int(dx[t]), int(dy[t]))),)
         return (Move((int(dx[t]), int(dy[t]))), Attack(f.enemies[b]))
 
-    return [Plan(float(utility[r]), r, partial(steps, r), float(stay[r]))
-            for r in ranked.tolist()]
+    out = [Plan(float(utility[r]), r, partial(steps, r), float(stay[r]))
+           for r in ranked.tolist()]
+    if view.has_abilities:  # the area abilities' plans (docs/battle-ai.md, Abilities)
+        out = ability_plans.merge(out, ability_plans.ability_plans(
+            view, f, weights, kind, tile, utility, dx, dy), limit)
+    return out

@@ -8,8 +8,9 @@ heat map and for status messages by signals (:attr:`BalanceDialog.heat_map_reque
 map's placed characters, or a team file per side entering the map's first two
 start zones (``sodwa simulate --teams``), with each side's point total.
 
-The run is :class:`.runner.BalanceRun` (``sodwa simulate``'s engine call, off the
-GUI thread).  The plots are the HTML report's own figure functions
+The run is made by the ``runner`` the dialog is given, by default
+:class:`.runner.BalanceRun` (``sodwa simulate``'s engine call, off the GUI
+thread).  The plots are the HTML report's own figure functions
 (:data:`~sodwa_editor.battle.report_html.FIGURES`) on matplotlib's Qt canvas.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +58,8 @@ from .runner import BalanceRun, RunSettings, format_seconds, time_left
 if TYPE_CHECKING:
     from ..document import Document
 
+#: what makes a run: (setup, settings, parent) -> a run with BalanceRun's signals
+Runner = Callable[[BattleSetup, RunSettings, Any], BalanceRun]
 FIGURE_TABS = ("Outcomes", "Length", "Characters", "Luck && karma", "Tiles")
 MAX_BATTLES = 1_000_000
 DEFAULT_AI = "greedy"
@@ -74,9 +78,11 @@ class BalanceDialog(QDialog):
     heat_map_requested = Signal(object, str)
     message = Signal(str)
 
-    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+    def __init__(self, document: Document, parent: QWidget | None = None, *,
+                 runner: Runner = BalanceRun) -> None:
         super().__init__(parent)
         self.document = document
+        self.runner = runner
         self._roster: Roster | None = None  # the shipped roster, for the point totals
         self.setWindowTitle("Balance Run")
         self.run: BalanceRun | None = None
@@ -302,7 +308,7 @@ class BalanceDialog(QDialog):
         self.eta.setText(format_seconds(None))
         self.status.setText(f"Running {s.battles} battle(s) on {s.workers} worker(s)...")
         self._set_running(True)
-        self.run = BalanceRun(setup, s, self)
+        self.run = self.runner(setup, s, self)
         self.run.progressed.connect(self._on_progress)
         self.run.succeeded.connect(self._on_done)
         self.run.cancelled.connect(lambda: self._finish("Cancelled."))

@@ -10,6 +10,9 @@ the map shows through; tiles with no count stay transparent.  Zoomed in (a tile
 of ``LABEL_PX`` screen pixels or more) each tile also shows its count.  The overlay
 is cleared when the map changes (any edit, undo, or another map), since its
 counts belong to the map as it was when the run started.
+
+:class:`HeatMapControls` takes the document (whose changes clear it) and the
+scene it draws on.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ from ..scene.layers import tile_pixels
 from ..style import TILE
 
 if TYPE_CHECKING:
-    from ..main_window import MainWindow
+    from ..document import Document
+    from ..scene.map_scene import MapScene
 
 #: The opacity of the lowest count (the highest is opaque), 0..255.
 MIN_ALPHA = 110
@@ -162,11 +166,11 @@ class HeatMapControls(QWidget):
     """The Layers dock's section for the heat map: what it shows, its scale, a
     show box, an opacity and Clear."""
 
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__()
-        self.win = win
+    def __init__(self, document: Document, scene: MapScene,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.item = HeatMapItem()
-        win.scene.addItem(self.item)
+        scene.addItem(self.item)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel("Balance heat map: none (Tools > Balance Run)")
@@ -198,9 +202,8 @@ class HeatMapControls(QWidget):
         row.addWidget(self.clear_button)
         lay.addLayout(row)
         self._sync()
-        d = win.document
-        d.edited.connect(self.clear)  # the counts belong to the map as it was
-        d.model_replaced.connect(self.clear)
+        document.edited.connect(self.clear)  # the counts belong to the map as it was
+        document.model_replaced.connect(self.clear)
 
     def show_report(self, report: dict[str, Any], kind: str) -> None:
         """Draw ``kind`` of the report's per-tile counts on the map."""

@@ -1,10 +1,15 @@
 """Inspector dock: the selected tile, border, character or object, with its
-values editable.  Every edit goes through the Document (undoable)."""
+values editable.  Every edit goes through the Document (undoable).
+
+The dock takes the document and the editing state (whose selection it shows);
+what it refuses itself (attributes it cannot read) it says through
+:attr:`InspectorDock.message`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -22,7 +27,8 @@ from ...io.schemas import map_text_limits
 from ..geometry import edge_changes_elevation, elevation_changes_at
 
 if TYPE_CHECKING:
-    from ..main_window import MainWindow
+    from ..document import Document
+    from ..tools.base import EditorState
 
 INDOOR_LABELS = (("map default", None), ("indoor", True), ("outdoor", False))
 
@@ -53,22 +59,32 @@ def parse_attributes(text: str) -> dict[str, int]:
 
 
 class InspectorDock(QWidget):
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
-        self.win = win
+    """The form of the selected tile, edge, character or object (or the map line)."""
+
+    #: an edit the dock refused itself, and why (a note for the status bar)
+    message = Signal(str)
+
+    def __init__(self, document: Document, state: EditorState,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = document
+        self.state = state
         self.outer = QVBoxLayout(self)
         self.outer.setContentsMargins(4, 4, 4, 4)
         self.body: QWidget | None = None
         self.fields: dict[str, QWidget] = {}
         self.summary: QLabel | None = None  # the map line shown when nothing is selected
-        win.state.selection_changed.connect(lambda _s: self.rebuild())
-        win.document.edited.connect(self._on_edited)
+        state.selection_changed.connect(self._selection_changed)
+        document.edited.connect(self._on_edited)
+        self.rebuild()
+
+    def _selection_changed(self, _selection: object) -> None:
         self.rebuild()
 
     def _on_edited(self) -> None:
         """With nothing selected only the map line can change: update its text
         instead of rebuilding the form (a paint stroke edits many times a second)."""
-        if self.win.state.selection is None and self.summary is not None:
+        if self.state.selection is None and self.summary is not None:
             self.summary.setText(self._map_line())
         else:
             self.rebuild()
@@ -76,10 +92,6 @@ class InspectorDock(QWidget):
     def _map_line(self) -> str:
         m = self.doc.model
         return f"{m.name}: {m.width} x {m.height}, {m.setting}"
-
-    @property
-    def doc(self):
-        return self.win.document
 
     def _form(self, title: str) -> QFormLayout:
         if self.body is not None:
@@ -115,7 +127,7 @@ class InspectorDock(QWidget):
         return s
 
     def rebuild(self) -> None:
-        sel = self.win.state.selection
+        sel = self.state.selection
         m = self.doc.model
         if sel is None:
             form = self._form("Nothing selected")
@@ -140,7 +152,7 @@ class InspectorDock(QWidget):
             form.addRow("To", QLabel(f"{r.x1}, {r.y1}"))
             form.addRow(QLabel("Ctrl+C copy, Ctrl+X cut, Delete clears"))
         else:
-            self.win.state.selection = None
+            self.state.selection = None
             self._form("Nothing selected")
 
     def _tile(self, x: int, y: int) -> None:
@@ -230,7 +242,7 @@ class InspectorDock(QWidget):
             try:
                 d.update_character(cid, attributes=parse_attributes(attrs.text()))
             except ValueError as exc:
-                self.win.show_message(f"attributes not changed: {exc} "
+                self.message.emit(f"attributes not changed: {exc} "
                                       "(write name=number, separated by commas)")
                 attrs.setText(shown)  # the box shows what the character has
 

@@ -1,10 +1,12 @@
 """Layers dock: show or hide each drawing layer and each preview overlay; lock
 a layer against edits and set the opacity of the layers drawn over the terrain
-(as Tiled's Layers panel).  Locks and opacities are remembered in the
-settings (``layers/locked``, ``layers/opacity/<layer>``).
+(as Tiled's Layers panel).
 
-An edit of a hidden or locked layer is refused with the reason in the status
-bar (:meth:`LayersDock.refusal` is the document's ``layer_guard``)."""
+The dock is a view of two models: the :class:`~..layer_state.LayerState` (shown,
+locked, opacity; remembered in the settings, and asked by the document before
+an edit) and the :class:`~..previews.PreviewController` (which previews are on,
+the Move of the range from an empty tile).  Other parts add a section below the
+previews (the balance heat map: :meth:`LayersDock.add_section`)."""
 
 from __future__ import annotations
 
@@ -23,20 +25,24 @@ from PySide6.QtWidgets import (
 )
 
 from ...engine.model import MAX_MOVE
+from ..layer_state import BASE_LAYER
 from ..scene.map_scene import LAYERS
 
 if TYPE_CHECKING:
-    from ..main_window import MainWindow
+    from ..layer_state import LayerState
+    from ..previews import PreviewController
 
 PREVIEWS = {"los": "LoS fan", "reach": "Movement range", "graph": "Adjacency graph"}
-#: the opaque base layer: every other layer has an opacity
-BASE_LAYER = "terrain"
 
 
 class LayersDock(QWidget):
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
-        self.win = win
+    """A row per layer (shown, locked, opacity), a box per preview, the Move spin."""
+
+    def __init__(self, layers: LayerState, previews: PreviewController,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = layers
+        self.previews = previews
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         self.boxes: dict[str, QCheckBox] = {}
@@ -46,22 +52,17 @@ class LayersDock(QWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         for col, head in enumerate(("Layer", "Lock", "Opacity")):
             grid.addWidget(QLabel(f"<i>{head}</i>"), 0, col)
-        settings = win.settings
-        stored = settings.value("layers/locked", [])
-        # QSettings gives a one-item list back as a string
-        locked = [stored] if isinstance(stored, str) else \
-            [str(v) for v in stored] if isinstance(stored, list | tuple) else []
         for line, name in enumerate(LAYERS, start=1):
             box = QCheckBox(name.capitalize())
-            box.setChecked(True)
-            box.toggled.connect(lambda on, n=name: win.scene.set_layer_visible(n, on))
+            box.setChecked(layers.visible[name])
+            box.toggled.connect(lambda on, n=name: layers.set_visible(n, on))
             grid.addWidget(box, line, 0)
             self.boxes[name] = box
             lock = QCheckBox()
             lock.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
             lock.setToolTip(f"Lock {name}: edits of this layer are refused")
-            lock.setChecked(name in locked)
-            lock.toggled.connect(self._save_locks)
+            lock.setChecked(layers.locked[name])
+            lock.toggled.connect(lambda on, n=name: layers.set_locked(n, on))
             grid.addWidget(lock, line, 1)
             self.locks[name] = lock
             if name == BASE_LAYER:
@@ -71,24 +72,24 @@ class LayersDock(QWidget):
             spin.setRange(0, 100)
             spin.setSuffix(" %")
             spin.setToolTip(f"Opacity of {name}")
-            spin.valueChanged.connect(lambda v, n=name: self._set_opacity(n, v))
-            spin.setValue(_percent(settings.value(f"layers/opacity/{name}", 100)))
+            spin.setValue(layers.opacity[name])
+            spin.valueChanged.connect(lambda v, n=name: layers.set_opacity(n, v))
             grid.addWidget(spin, line, 2)
             self.opacity[name] = spin
-            self._set_opacity(name, spin.value(), save=False)
         lay.addLayout(grid)
         lay.addWidget(QLabel("Previews"))
         for name, label in PREVIEWS.items():
             box = QCheckBox(label)
-            box.toggled.connect(lambda on, n=name: win.action_map[f"preview_{n}"].setChecked(on))
+            box.setChecked(previews.enabled[name])
+            box.toggled.connect(lambda on, n=name: previews.set_enabled(n, on))
             lay.addWidget(box)
             self.boxes[name] = box
         row = QHBoxLayout()
         row.addWidget(QLabel("Move (no character on the tile)"))
         self.move_spin = QSpinBox()
         self.move_spin.setRange(0, MAX_MOVE)
-        self.move_spin.setValue(win.previews.move_value)
-        self.move_spin.valueChanged.connect(self._set_move)
+        self.move_spin.setValue(previews.move_value)
+        self.move_spin.valueChanged.connect(previews.set_move_value)
         row.addWidget(self.move_spin)
         lay.addLayout(row)
         lay.addWidget(QLabel("P over a tile (or Alt+click it) pins the preview\n"
@@ -96,55 +97,39 @@ class LayersDock(QWidget):
         lay.addStretch(1)
         for text in self.findChildren(QLabel):  # the dock keeps its width (DockBody)
             text.setWordWrap(True)
+        layers.visibility_changed.connect(self._show_visible)
+        layers.lock_changed.connect(self._show_locked)
+        layers.opacity_changed.connect(self._show_opacity)
+        previews.enabled_changed.connect(self._show_visible)
 
-    def _set_move(self, value: int) -> None:
-        self.win.previews.move_value = value
-        self.win.previews.update_now()
-
-    def set_visible(self, layer: str, on: bool) -> None:
-        self.boxes[layer].setChecked(on)
-
-    def _save_locks(self, *_changed: object) -> None:
-        self.win.settings.setValue("layers/locked",
-                                   [n for n, box in self.locks.items() if box.isChecked()])
-
-    def _set_opacity(self, layer: str, percent: int, save: bool = True) -> None:
-        self.win.scene.set_layer_opacity(layer, percent / 100)
-        if save:
-            self.win.settings.setValue(f"layers/opacity/{layer}", percent)
-
-    def reset(self) -> None:
-        """Every layer shown and unlocked, every opacity 100 % (View -> Reset
-        Layout), and nothing of it left in the settings."""
-        for name in LAYERS:
-            self.set_visible(name, True)
-            self.locks[name].setChecked(False)
-        for spin in self.opacity.values():
-            spin.setValue(100)
-        self.win.settings.remove("layers")
+    def add_section(self, widget: QWidget) -> None:
+        """Put ``widget`` under the previews (before the closing stretch)."""
+        lay = self.layout()
+        assert isinstance(lay, QVBoxLayout)
+        lay.insertWidget(lay.count() - 1, widget)
 
     def refusal(self, layers: Iterable[str]) -> str | None:
-        """Why an edit of ``layers`` is refused (a layer is hidden or locked), or None."""
-        for layer in layers:
-            label = layer.capitalize()
-            if not self.win.scene.layer_visible(layer):
-                return (f"The {label} layer is hidden: show it in the Layers dock "
-                        "to edit it")
-            if self.locks[layer].isChecked():
-                return f"The {label} layer is locked: unlock it in the Layers dock to edit it"
-        return None
+        """Why an edit of ``layers`` is refused, as the boxes show it (the layer
+        state's :meth:`~..layer_state.LayerState.refusal`)."""
+        return self.model.refusal(layers)
 
-    def sync(self) -> None:
-        for name in PREVIEWS:
-            box = self.boxes[name]
+    # ------------------------------------------------- the models changed
+    @staticmethod
+    def _check(box: QCheckBox, on: bool) -> None:
+        if box.isChecked() != on:
             box.blockSignals(True)
-            box.setChecked(self.win.action_map[f"preview_{name}"].isChecked())
+            box.setChecked(on)
             box.blockSignals(False)
 
+    def _show_visible(self, name: str, on: bool) -> None:
+        self._check(self.boxes[name], on)
 
-def _percent(value: object) -> int:
-    """A stored opacity (QSettings may give text back), 0..100; 100 when unreadable."""
-    try:
-        return min(100, max(0, int(str(value))))
-    except ValueError:
-        return 100
+    def _show_locked(self, name: str, on: bool) -> None:
+        self._check(self.locks[name], on)
+
+    def _show_opacity(self, name: str, percent: int) -> None:
+        spin = self.opacity[name]
+        if spin.value() != percent:
+            spin.blockSignals(True)
+            spin.setValue(percent)
+            spin.blockSignals(False)

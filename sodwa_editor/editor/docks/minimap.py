@@ -6,6 +6,9 @@ fits the window at a zoom where tiles are still big enough to paint, so the
 minimap would only repeat the view: the dock is hidden and its View menu entry
 disabled (with a tool tip saying why) until a larger map is opened; it then
 comes back as the user left it.
+
+The minimap takes the document (the map it draws) and the map view it
+navigates (as Tiled's minimap takes the map document and its view).
 """
 
 from __future__ import annotations
@@ -17,19 +20,25 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QDockWidget, QSizePolicy, QWidget
 
 from .. import style
+from ..scene.map_scene import MapScene
 from ..style import TILE
 
 if TYPE_CHECKING:
-    from ..main_window import MainWindow
+    from ..document import Document
+    from ..view import MapView
 
 MIN_SIDE = 64
 FRAME = QColor(255, 255, 255)
 
 
 class Minimap(QWidget):
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
-        self.win = win
+    """The document's map in small with the view's frame; click or drag to go there."""
+
+    def __init__(self, document: Document, view: MapView,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.view = view
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(120, 120)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -38,11 +47,10 @@ class Minimap(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(200)
         self._timer.timeout.connect(self.update)
-        view = win.view
         view.horizontalScrollBar().valueChanged.connect(self.update)
         view.verticalScrollBar().valueChanged.connect(self.update)
         view.zoom_changed.connect(self.update)
-        win.document.edited.connect(self.schedule)
+        document.edited.connect(self.schedule)
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(220, 220)
@@ -54,24 +62,24 @@ class Minimap(QWidget):
     # ------------------------------------------------------------- geometry
     def map_rect(self) -> QRectF:
         """Where the map is drawn in the widget (aspect kept, centred)."""
-        m = self.win.document.model
+        m = self.document.model
         s = min((self.width() - 8) / m.width, (self.height() - 8) / m.height)
         w, h = m.width * s, m.height * s
         return QRectF((self.width() - w) / 2, (self.height() - h) / 2, w, h)
 
     def tile_at(self, pos: QPointF) -> tuple[float, float]:
         r = self.map_rect()
-        m = self.win.document.model
+        m = self.document.model
         fx = (pos.x() - r.left()) / r.width() * m.width
         fy = (pos.y() - r.top()) / r.height() * m.height
         return min(max(fx, 0.0), m.width), min(max(fy, 0.0), m.height)
 
     def view_rect(self) -> QRectF:
         """The part of the map the view shows, in widget coordinates."""
-        view = self.win.view
+        view = self.view
         seen = view.mapToScene(view.viewport().rect()).boundingRect()
         r = self.map_rect()
-        m = self.win.document.model
+        m = self.document.model
         sx, sy = r.width() / (m.width * TILE), r.height() / (m.height * TILE)
         out = QRectF(r.left() + seen.left() * sx, r.top() + seen.top() * sy,
                      seen.width() * sx, seen.height() * sy)
@@ -82,11 +90,12 @@ class Minimap(QWidget):
         p = QPainter(self)
         p.fillRect(self.rect(), style.BACKGROUND)
         r = self.map_rect()
-        fill = self.win.scene.items_by_name["terrain_fill"]
+        scene = self.view.scene()
+        fill = scene.items_by_name["terrain_fill"] if isinstance(scene, MapScene) else None
         image = getattr(fill, "image", None)
         if image is not None and not image.isNull():
             p.drawImage(r, image)
-        m = self.win.document.model
+        m = self.document.model
         colors = style.map_team_colors(m)
         sx, sy = r.width() / m.width, r.height() / m.height
         dot = max(2.0, min(sx, sy))
@@ -105,7 +114,7 @@ class Minimap(QWidget):
 
     def _go(self, event: QMouseEvent) -> None:
         fx, fy = self.tile_at(event.position())
-        self.win.view.centerOn(fx * TILE, fy * TILE)
+        self.view.centerOn(fx * TILE, fy * TILE)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if event.button() == Qt.MouseButton.LeftButton:

@@ -1,12 +1,17 @@
 """Tool options bar: the settings of the active tool (terrain, brush size,
 border type and Indoor flag, elevation mode and level, team, roster entry,
-object kind).  Widgets write :class:`~..tools.base.EditorState`."""
+object kind).  Widgets write :class:`~..tools.base.EditorState`.
+
+The bar takes the document (the map's terrain types and teams) and the editing
+state; which options show is the active tool's (:meth:`ToolOptionsBar.show_for`).
+Enter or Escape in an option emits :attr:`ToolOptionsBar.finished`, so that the
+map view can take the keyboard back."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSpinBox, QToolBar, QWidget
 
@@ -19,7 +24,8 @@ from ..tools.elevation import MODES
 from ..tools.zone import ZONE_MODES
 
 if TYPE_CHECKING:
-    from ..main_window import MainWindow
+    from ..document import Document
+    from ..tools.base import EditorState, Tool
 
 INDOOR_CHOICES = (("map default", None), ("indoor", True), ("outdoor", False))
 
@@ -32,11 +38,18 @@ def _capped_edit(limit: int) -> QLineEdit:
 
 
 class ToolOptionsBar(QToolBar):
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__("Tool Options", win)
+    """The active tool's options (see the module docstring)."""
+
+    #: Enter or Escape in an option: the keys go back to the map (after the key)
+    finished = Signal()
+
+    def __init__(self, document: Document, state: EditorState,
+                 parent: QWidget | None = None) -> None:
+        super().__init__("Tool Options", parent)
         self.setObjectName("tool_options")
-        self.win = win
-        st = win.state
+        self.document = document
+        self.state = state
+        st = state
         self.widgets: dict[str, list] = {}
 
         self.terrain = QComboBox()
@@ -113,8 +126,8 @@ class ToolOptionsBar(QToolBar):
         self.none_label.setEnabled(False)  # greyed: says the tool has nothing to set
         self.none_action = self.addWidget(self.none_label)
 
-        win.document.model_replaced.connect(lambda _m: self.refresh_lists())
-        win.document.edited.connect(self._refresh_teams)
+        document.model_replaced.connect(self._model_replaced)
+        document.edited.connect(self._refresh_teams)
         st.changed.connect(self._state_changed)
         self.refresh_lists()
         # The bar keeps the height of its tallest widgets whatever the tool shows (a
@@ -130,20 +143,24 @@ class ToolOptionsBar(QToolBar):
         reaches the widget first (Enter commits a typed size)."""
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and \
                 event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape):
-            QTimer.singleShot(0, self.win.view.setFocus)
+            QTimer.singleShot(0, self.finished.emit)
         return False
+
+    def _model_replaced(self, _model: object) -> None:
+        self.refresh_lists()
 
     def _chosen(self, index: int, key: str, box: QComboBox) -> None:
         """A combo box choice goes to the editor state (-1 = the box was cleared)."""
         if index >= 0:
-            self.win.state.set(key, box.itemData(index))
+            self.state.set(key, box.itemData(index))
 
     def _add(self, key: str, label: str, widget: QWidget) -> None:
         la = self.addWidget(QLabel(f" {label} "))
         wa = self.addWidget(widget)
         self.widgets[key] = [la, wa]
 
-    def show_for(self, tool) -> None:
+    def show_for(self, tool: Tool) -> None:
+        """Show the options of ``tool`` (its ``options``), or say it has none."""
         for key, acts in self.widgets.items():
             for a in acts:
                 a.setVisible(key in tool.options)
@@ -151,8 +168,8 @@ class ToolOptionsBar(QToolBar):
         self.none_action.setVisible(not tool.options)
 
     def refresh_lists(self) -> None:
-        reg = self.win.document.model.registry
-        st = self.win.state
+        reg = self.document.model.registry
+        st = self.state
         for combo, pred, key in ((self.terrain, lambda t: True, "terrain_id"),
                                  (self.border, lambda t: t.base in BORDER_BASES, "border_id")):
             combo.blockSignals(True)
@@ -168,9 +185,9 @@ class ToolOptionsBar(QToolBar):
         self._refresh_teams()
 
     def _refresh_teams(self) -> None:
-        m = self.win.document.model
+        m = self.document.model
         teams = sorted(set(m.start_zones) | {c.team for c in m.characters.values()})
-        current = self.win.state.team
+        current = self.state.team
         names = [self.team.itemText(i) for i in range(self.team.count())]
         wanted = sorted(set(teams) | ({current} if current else set()))
         if names != wanted:
@@ -181,7 +198,7 @@ class ToolOptionsBar(QToolBar):
             self.team.blockSignals(False)
 
     def _state_changed(self, name: str) -> None:
-        st = self.win.state
+        st = self.state
         if name == "brush_size" and self.size_spin.value() != st.brush_size:
             self.size_spin.blockSignals(True)
             self.size_spin.setValue(st.brush_size)

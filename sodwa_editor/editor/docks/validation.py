@@ -1,31 +1,54 @@
 """Validation dock: the io layer's semantic validation of the open map, re-run
 (debounced) after every change.  Double-click a problem to centre the map on
-it and highlight the tile or edge (the whole region for a reachability warning)."""
+it and highlight the tile or edge (the whole region for a reachability warning).
+
+The dock takes the document; a double-clicked problem is emitted as a
+:class:`Place` (:attr:`ValidationDock.place_chosen`), which the window shows on
+the map."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from ...engine.model import Edge
 from ...engine.regions import regions
 from ...io import validate_model
 from ...io.problems import edge_label
 
 if TYPE_CHECKING:
-    from ..main_window import MainWindow
+    from ..document import Document
 
 DEBOUNCE_MS = 300
 #: Problems about a whole region: double-click highlights all of it.
 REGION_CODES = frozenset({"isolated-region", "zones-unreachable"})
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a problem is: the tiles and edges to highlight, the point (tile
+    units) to centre the view on (None: nowhere on the map) and the problem's
+    message."""
+
+    tiles: list[tuple[int, int]] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    centre: tuple[float, float] | None = None
+    text: str = ""
+
+
 class ValidationDock(QWidget):
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
-        self.win = win
+    """The problem list of the document's map (see the module docstring)."""
+
+    #: a problem was double-clicked: show its :class:`Place` on the map
+    place_chosen = Signal(object)
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
         self.problems: list = []
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
@@ -39,14 +62,17 @@ class ValidationDock(QWidget):
         self.timer.setSingleShot(True)
         self.timer.setInterval(DEBOUNCE_MS)
         self.timer.timeout.connect(self.run)
-        win.document.edited.connect(self.timer.start)
-        win.document.model_replaced.connect(lambda _m: self.timer.start())
+        document.edited.connect(self.timer.start)
+        document.model_replaced.connect(self._model_replaced)
+        self.timer.start()
+
+    def _model_replaced(self, _model: object) -> None:
         self.timer.start()
 
     def run(self) -> list:
         """Validate now and refresh the list."""
         self.timer.stop()
-        self.problems = validate_model(self.win.document.model)
+        self.problems = validate_model(self.document.model)
         self.list.clear()
         errors = sum(p.severity == "error" for p in self.problems)
         warnings = len(self.problems) - errors
@@ -73,7 +99,7 @@ class ValidationDock(QWidget):
     def _place(self, tile: tuple[int, int], code: str) -> list[tuple[int, int]]:
         """The tiles to highlight for a problem at ``tile``: the whole region for the
         reachability warnings (docs/rules.md R2, R3), else the tile."""
-        model = self.win.document.model
+        model = self.document.model
         x, y = tile
         if code in REGION_CODES and model.in_bounds(x, y):
             label = regions(model)
@@ -85,17 +111,17 @@ class ValidationDock(QWidget):
     def _focus_item(self, item: QListWidgetItem) -> None:
         self.focus(item.data(Qt.ItemDataRole.UserRole))
 
-    def focus(self, index: int) -> None:
-        """Centre the view on problem ``index`` and highlight its place."""
+    def place_of(self, index: int) -> Place:
+        """Where problem ``index`` is (see :class:`Place`)."""
         p = self.problems[index]
-        scene = self.win.scene
         if p.tile is not None:
-            scene.focus.set_shape(self._place(p.tile, p.code))
-            self.win.center_on(p.tile[0] + 0.5, p.tile[1] + 0.5)
-        elif p.edge is not None:
-            scene.focus.set_shape(edges=[p.edge])
+            return Place(self._place(p.tile, p.code), [], (p.tile[0] + 0.5, p.tile[1] + 0.5),
+                         p.message)
+        if p.edge is not None:
             (ax, ay), (bx, by) = p.edge.tiles
-            self.win.center_on((ax + bx + 1) / 2, (ay + by + 1) / 2)
-        else:
-            scene.focus.clear()
-        self.win.statusBar().showMessage(p.message, 8000)
+            return Place([], [p.edge], ((ax + bx + 1) / 2, (ay + by + 1) / 2), p.message)
+        return Place(text=p.message)
+
+    def focus(self, index: int) -> None:
+        """Show problem ``index`` on the map (emits :attr:`place_chosen`)."""
+        self.place_chosen.emit(self.place_of(index))

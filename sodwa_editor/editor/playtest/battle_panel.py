@@ -1,8 +1,9 @@
 """The Battle dock of a playtest: whose turn and what the game waits for, both
 teams' karma, the attack preview with Confirm / Cancel, the log (click a turn to
-go back to it) and, at the end, the result panel.  It reads the battle; the
-mode (:mod:`.mode`) tells it when to refresh and receives its buttons' clicks
-through signals."""
+go back to it) and, at the end, the result panel.  It takes the playtest model
+and shows its battle whenever it changes; its buttons and the log's turns are
+signals (:attr:`BattlePanel.confirm`, :attr:`~BattlePanel.cancel`,
+:attr:`~BattlePanel.turn_clicked`) that the mode connects."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from ...battle.describe import describe
 from ...battle.events import Attacked, Event
 from ...battle.karma import available
 from ...battle.state import BattleState
+from .model import PlaytestModel
 from .result_panel import ResultPanel
 
 TURN_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -62,8 +64,10 @@ class BattlePanel(QWidget):
     cancel = Signal()
     turn_clicked = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, model: PlaytestModel | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.model = model
         self.setObjectName("battle_panel")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -91,7 +95,7 @@ class BattlePanel(QWidget):
         bl.addLayout(row)
         self.bip.setVisible(False)
         lay.addWidget(self.bip)
-        self.result = ResultPanel()
+        self.result = ResultPanel(model)
         self.result.setVisible(False)
         lay.addWidget(self.result)
         self.log = QListWidget()
@@ -100,6 +104,32 @@ class BattlePanel(QWidget):
         self.log.itemClicked.connect(self._clicked)
         lay.addWidget(self.log, 1)
         self._shown = 0
+        if model is not None:
+            model.changed.connect(self._show_model)
+            model.attack_changed.connect(self._show_attack)
+            model.stopped.connect(self.hide_preview)
+
+    def _show_model(self) -> None:
+        m = self.model
+        if m is not None and m.session is not None:
+            s = m.session
+            # the turns ahead after going back are in the log too (greyed)
+            self.show_state(s.state, m.status_text(), s.future_events(), len(s.state.events))
+
+    def _show_attack(self) -> None:
+        """The attack awaiting Confirm, else the roll of the last one, else nothing."""
+        m = self.model
+        s = m.session if m is not None else None
+        if m is None or s is None or (m.pending is None and m.roll is None):
+            self.hide_preview()
+            return
+        state = s.state
+        if m.pending is not None and state.actor is not None:
+            actor = state.actor
+            self.show_preview(preview_text(state, actor, m.pending,
+                                           s.preview(actor, m.pending)), True)
+        elif m.roll is not None:
+            self.show_preview(roll_text(state, m.roll), False)
 
     def _clicked(self, item: QListWidgetItem) -> None:
         turn = item.data(TURN_ROLE)

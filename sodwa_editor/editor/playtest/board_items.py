@@ -9,6 +9,10 @@ bar; the active character is ringed.  The movement range, the path to the
 hovered tile, the LoS line to a hovered target and the feature that decided it
 are the editor's own preview items (``scene.previews``: the same items the
 LoS and Reach previews use), filled from the battle's rules.
+
+:class:`BattleBoard` takes the map scene and the playtest model: it puts its
+items on the scene when a battle begins, redraws them when the battle changes
+and takes them off when the playtest ends.
 """
 
 from __future__ import annotations
@@ -23,12 +27,13 @@ from ...battle.actions import move_allowance
 from ...battle.clock import ActionType
 from ...battle.state import BattleState
 from ...battle.targeting import attack_targets
-from ...engine.model import Character, MapModel
+from ...engine.model import Character
 from .. import style
 from ..scene.map_scene import MapScene
 from ..scene.overlay_items import ShapeOverlay, cosmetic
 from ..scene.token_item import CharacterToken, token_label, unique_labels
 from ..style import TILE
+from .model import PlaytestModel
 
 #: z of the battle's items: tokens as the editor's (6), the ring over them
 TOKENS_Z, RING_Z, TARGETS_Z = 6.0, 6.5, 5.5
@@ -106,29 +111,52 @@ class _Tokens(QGraphicsItem):
 class BattleBoard:
     """The battle's items in ``scene`` (see the module docstring)."""
 
-    def __init__(self, scene: MapScene, source: MapModel) -> None:
-        """``source``: the map the battle started from (team colours, names)."""
+    def __init__(self, scene: MapScene, model: PlaytestModel) -> None:
         self.scene = scene
-        self.source = source
+        self.model = model
+        self.tokens: dict[int, BattleToken] = {}
+        self.state: BattleState | None = None
+        self.move_tiles: set[tuple[int, int]] = set()
+        self.target_tiles: dict[tuple[int, int], int] = {}
+        self._new_items()
+        model.started.connect(self._start)
+        model.changed.connect(self.refresh)
+        model.attack_changed.connect(self._attack_changed)
+        model.stopped.connect(self.remove)
+
+    def _new_items(self) -> None:
         self.tokens_root = _Tokens()
         self.ring = ActiveRing()
         self.targets = ShapeOverlay(cosmetic(TARGET, 3, Qt.PenStyle.DashLine),
                                     QColor(213, 94, 0, 60), TARGETS_Z)
         #: the characters a human team picks its actor from (a same-team tie)
         self.candidates = ShapeOverlay(cosmetic(ACTIVE, 3), QColor(255, 200, 0, 70), TARGETS_Z)
-        # the battle's tokens hang under the scene's Characters layer, so the Layers
-        # dock's toggle and opacity apply to them as to the editor's tokens
-        self.tokens_root.setParentItem(scene.items_by_name["tokens"])
-        for item in (self.ring, self.targets, self.candidates):
-            scene.addItem(item)
-        self.tokens: dict[int, BattleToken] = {}
-        self.state: BattleState | None = None
-        self.move_tiles: set[tuple[int, int]] = set()
-        self.target_tiles: dict[tuple[int, int], int] = {}
         self._reach: object = None
         self._reach_tiles: set[tuple[int, int]] = set()
-        self._colors: dict[str, QColor] = {}
         self._labels: dict[str, str] = {}
+
+    def _start(self) -> None:
+        """A battle begins: fresh items on the scene."""
+        self._new_items()
+        self.tokens, self.state = {}, None
+        self.move_tiles, self.target_tiles = set(), {}
+        # the battle's tokens hang under the scene's Characters layer, so the Layers
+        # dock's toggle and opacity apply to them as to the editor's tokens
+        self.tokens_root.setParentItem(self.scene.items_by_name["tokens"])
+        for item in (self.ring, self.targets, self.candidates):
+            self.scene.addItem(item)
+
+    def refresh(self) -> None:
+        """Draw the model's battle (the characters a person picks the actor from ringed)."""
+        s = self.model.session
+        if s is None:
+            return
+        w = s.waiting
+        self.show(s.state, w.candidates if w is not None and w.kind == "actor" else ())
+
+    def _attack_changed(self) -> None:
+        if self.model.pending is None:
+            self.hide_line()
 
     @property
     def reach_item(self):
@@ -167,9 +195,8 @@ class BattleBoard:
         self.hide_line()
 
     def _show_tokens(self, state: BattleState) -> None:
-        if not self._colors:
-            sides = {f.side for f in state.fighters}
-            self._colors = style.team_colors(set(style.map_team_colors(self.source)) | sides)
+        colors = self.model.colors
+        if not self._labels:
             self._labels = unique_labels({f.id: token_label(self._character(f.id, f.side))
                                           for f in state.fighters})
         for i, f in enumerate(state.fighters):
@@ -184,13 +211,14 @@ class BattleBoard:
                 ch = dataclasses.replace(self._character(f.id, f.side), x=x, y=y,
                                          move=f.sheet.move, range=f.sheet.range,
                                          flight=f.sheet.flight)
-                self.tokens[i] = BattleToken(ch, self._colors[f.side], self._labels[f.id],
+                self.tokens[i] = BattleToken(ch, colors[f.side], self._labels[f.id],
                                              state.hp[i], f.sheet.health, self.tokens_root)
             else:  # only what changed is redrawn (a step back revives the defeated)
                 token.set_place(x, y, state.hp[i])
 
     def _character(self, ident: str, side: str) -> Character:
-        c = self.source.characters.get(ident)
+        source = self.model.source
+        c = source.characters.get(ident) if source is not None else None
         return c if c is not None else Character(ident, side, 0, 0, name=ident.split(".")[-1])
 
     def _show_options(self, state: BattleState, actor: int) -> None:

@@ -10,11 +10,14 @@ HP as a bar with its numbers, and every attribute of its sheet
 The playtest shows two: the active character (bottom left) and the last one
 clicked on the map or in the Turn-Sequence Bar (bottom right).  The sections'
 contents are :func:`panel_groups` (Qt-free); the widget only lays them out.
+Given the playtest model, a panel follows it: the ``active`` one the model's
+active character, the ``picked`` one the character last picked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Literal
 
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -27,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...battle.state import BattleState
+from .model import PlaytestModel
 from .tsb_bar import side_colors
 
 #: (section, [(label, value)]) in the rulebook's order: upper left, upper right,
@@ -69,11 +73,15 @@ HP_BAR = ("QProgressBar { border: 1px solid #555; text-align: center; } "
 
 class CharacterPanel(QWidget):
     """One Character Panel (see the module docstring); ``title`` says which (its
-    dock's title)."""
+    dock's title), ``role`` whom it shows of ``model``'s battle."""
 
-    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+    def __init__(self, title: str, model: PlaytestModel | None = None,
+                 role: Literal["active", "picked"] = "active",
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.title = title
+        self.model = model
+        self.role = role
         self.index: int | None = None
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
@@ -107,6 +115,16 @@ class CharacterPanel(QWidget):
         for col, head in ((1, "Melee"), (2, "Ranged")):  # RB: the Sword, the Reticle
             self._grids["Combat"].addWidget(QLabel(f"<i>{head}</i>"), 0, col)
         lay.addStretch(1)
+        if model is not None:
+            model.changed.connect(self._show_model)
+            if role == "picked":
+                model.picked_changed.connect(self._show_model)
+
+    def _show_model(self, *_changed: object) -> None:
+        m = self.model
+        if m is not None and m.session is not None:
+            who = m.active if self.role == "active" else m.picked
+            self.show_character(m.session.state, who, m.colors or None)
 
     def value(self, section: str, label: str) -> str:
         return self.values[(section, label)].text()

@@ -1,5 +1,7 @@
 """The end of a playtest battle: winner, turns, ticks, survivors and, per
-character, damage dealt and kills (read from the event log)."""
+character, damage dealt and kills (read from the event log).  The panel takes
+the playtest model: it shows when the battle is over, hides when going back
+makes it not over."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from ...battle.events import Attacked, Defeated, TerrainAttacked
 from ...battle.state import BattleState
+from .model import PlaytestModel
 
 
 @dataclass(frozen=True)
@@ -65,8 +68,10 @@ class ResultPanel(QWidget):
     save_replay = Signal()
     restart = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, model: PlaytestModel | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.model = model
         self.setObjectName("playtest_result")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -90,6 +95,16 @@ class ResultPanel(QWidget):
         row.addWidget(again)
         lay.addLayout(row)
         self.stats: list[CharacterStats] = []
+        if model is not None:
+            model.changed.connect(self._show_model)
+
+    def _show_model(self) -> None:
+        s = self.model.session if self.model is not None else None
+        if s is None:
+            return
+        if s.state.result is not None:
+            self.show_result(s.state)
+        self.setVisible(s.state.result is not None)
 
     def show_result(self, state: BattleState) -> None:
         self.title.setText(summary(state))

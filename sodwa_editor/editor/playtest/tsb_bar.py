@@ -7,6 +7,7 @@ every future turn assumed a pass, RB "it always assumes the character will
 pass").  An entry is clickable (RB "allowing you to select targets from the TSB"):
 the bar emits :attr:`TurnSequenceBar.picked` with the character's battle index and
 the mode decides what the click means (show it, or take it as the target).
+Given the playtest model, the bar shows its battle whenever it changes.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from ...battle.state import BattleState
 from .. import style
+from .model import PlaytestModel
 
 #: how many predicted turns the bar shows after the active character
 TSB_LENGTH = 10
@@ -71,9 +73,11 @@ class TurnSequenceBar(QWidget):
     #: a character's entry was clicked (its battle index)
     picked = Signal(int)
 
-    def __init__(self, length: int = TSB_LENGTH, parent: QWidget | None = None) -> None:
+    def __init__(self, model: PlaytestModel | None = None, length: int = TSB_LENGTH,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("turn_sequence_bar")
+        self.model = model
         self.length = length
         self.lay = QHBoxLayout(self)
         self.lay.setContentsMargins(2, 2, 2, 2)
@@ -85,6 +89,13 @@ class TurnSequenceBar(QWidget):
         self.over = QLabel("the battle is over")
         self.lay.addWidget(self.over)
         self.lay.addStretch(1)
+        if model is not None:
+            model.changed.connect(self._show_model)
+
+    def _show_model(self) -> None:
+        m = self.model
+        if m is not None and m.session is not None:
+            self.show_state(m.session.state, m.colors or None)
 
     def show_state(self, state: BattleState,
                    colors: Mapping[str, QColor] | None = None) -> None:

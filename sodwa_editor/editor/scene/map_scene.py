@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QPixmapCache
-from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from ...engine.model import Change, MapModel, Rect
 from .. import style
@@ -45,6 +45,8 @@ NO_REDRAW = frozenset({"properties"})
 #: level numbers (5) and tokens (6); the deciding feature on top of everything
 PREVIEW_Z = {"los": 2.5, "reach": 2.6, "graph": 4.3, "path": 4.4, "culprit": 40.0}
 PIXMAP_CACHE_KB = 256 * 1024
+#: item data key of the items that are not part of the map (:meth:`MapScene.add_transient`)
+TRANSIENT = 0x5D0A
 
 
 def _union(a: Rect | None, b: Rect | None) -> Rect | None:
@@ -108,6 +110,18 @@ class MapScene(QGraphicsScene):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.flush)
         self.set_model(model)
+
+    def add_transient(self, item: QGraphicsItem) -> None:
+        """Add an item that is not part of the map (a note, the paste preview):
+        Export PNG leaves it out (:meth:`transient_items`)."""
+        item.setData(TRANSIENT, True)
+        self.addItem(item)
+
+    def transient_items(self) -> list[QGraphicsItem]:
+        """What the scene shows besides the map: the hover, the tool preview, the
+        selection, the highlight and the items added with :meth:`add_transient`."""
+        marked = [item for item in self.items() if item.data(TRANSIENT)]
+        return [self.hover, self.preview, self.selection, self.focus, *marked]
 
     def _overlay(self, pen, brush, z: float) -> ShapeOverlay:
         item = ShapeOverlay(pen, brush, z)

@@ -1,7 +1,8 @@
 """Tool protocol and the editor state tools read (current terrain, brush size...).
 
 A tool turns pointer gestures into :class:`~sodwa_editor.editor.document.Document`
-calls; it never writes the model.  Every tool has ``activate``/``deactivate``,
+calls; it never writes the model.  Every tool (:class:`ViewTool`, what the map
+view drives) has ``activate``/``deactivate``,
 ``press``/``move``/``release`` (plus ``hover`` when no button is down),
 ``cancel`` (Escape: drop the gesture, leaving no partial edit) and ``key``.
 """
@@ -125,8 +126,9 @@ class EditorState(QObject):
         self.selection_changed.emit(selection)
 
 
-class Tool:
-    """Base tool: does nothing; subclasses override the gesture hooks."""
+class ViewTool:
+    """What the map view drives: the gesture hooks, all doing nothing here.  The
+    editing tools are :class:`Tool`; the playtest has its own."""
 
     name = "tool"
     label = "Tool"
@@ -136,25 +138,17 @@ class Tool:
     #: names of EditorState settings shown in the tool options bar
     options: tuple[str, ...] = ()
 
-    def __init__(self, document: Document, scene: MapScene, state: EditorState) -> None:
-        self.doc = document
-        self.scene = scene
-        self.state = state
+    def __init__(self) -> None:
         self.active = False
 
-    @property
-    def model(self):
-        return self.doc.model
-
     def message(self, text: str) -> None:
-        self.doc.message.emit(text)
+        """Say ``text`` to the user (a refused gesture, a tool's failure)."""
+        raise NotImplementedError
 
     def activate(self) -> None:
         self.active = True
 
     def deactivate(self) -> None:
-        self.cancel()
-        self.scene.hover.clear()
         self.active = False
 
     def press(self, ev: ToolEvent) -> None:
@@ -165,20 +159,50 @@ class Tool:
             self.hover(ev)
 
     def hover(self, ev: ToolEvent) -> None:
-        x, y = ev.tile
-        self.scene.hover.set_shape([(x, y)] if self.model.in_bounds(x, y) else [])
+        pass
 
     def release(self, ev: ToolEvent) -> None:
         pass
 
     def leave(self) -> None:
-        self.scene.hover.clear()
+        pass
 
     def cancel(self) -> None:
         pass
 
     def key(self, event: QKeyEvent) -> bool:
         return False
+
+
+class Tool(ViewTool):
+    """Base editing tool: takes the document it edits, the scene it marks (hover,
+    tool preview) and the editing state it reads; subclasses override the
+    gesture hooks."""
+
+    def __init__(self, document: Document, scene: MapScene, state: EditorState) -> None:
+        super().__init__()
+        self.doc = document
+        self.scene = scene
+        self.state = state
+
+    @property
+    def model(self):
+        return self.doc.model
+
+    def message(self, text: str) -> None:
+        self.doc.message.emit(text)
+
+    def deactivate(self) -> None:
+        self.cancel()
+        self.scene.hover.clear()
+        super().deactivate()
+
+    def hover(self, ev: ToolEvent) -> None:
+        x, y = ev.tile
+        self.scene.hover.set_shape([(x, y)] if self.model.in_bounds(x, y) else [])
+
+    def leave(self) -> None:
+        self.scene.hover.clear()
 
 
 class StrokeTool(Tool):

@@ -39,7 +39,7 @@ class SelectTool(Tool):
         """The paste preview (made on first use)."""
         if self._stamp_item is None:
             self._stamp_item = StampPreview()
-            self.scene.addItem(self._stamp_item)
+            self.scene.add_transient(self._stamp_item)  # not exported with the map
         return self._stamp_item
 
     # ---------------------------------------------------------------- gestures
