@@ -251,7 +251,7 @@ def test_an_interrupt_inside_compiled_code_is_still_an_interrupt():
     SystemErrors ("returned a result with an exception set") caused by the
     KeyboardInterrupt; simulate ended with that traceback and exit 1 about every
     third Ctrl+C of a batch played in its own process."""
-    from sodwa_editor.cli_battle import interrupted
+    from sodwa_editor.cli_simulate import interrupted
 
     def chained(depth: int) -> BaseException:
         exc: BaseException = KeyboardInterrupt()

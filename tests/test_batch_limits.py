@@ -23,7 +23,7 @@ from sodwa_editor.battle.jsonfiles import BattleInputError
 from sodwa_editor.battle.report import RunningSum, Tally, Values, spread, summarize
 from sodwa_editor.battle.setup import BattleSetup
 from sodwa_editor.cli import main
-from sodwa_editor.cli_battle import MAX_FORCED_WORKERS
+from sodwa_editor.cli_simulate import MAX_FORCED_WORKERS
 from sodwa_editor.engine.generate import make_mixed_map
 
 COMPOUND = Path(__file__).resolve().parents[1] / "maps" / "indoor-compound.json"
@@ -142,3 +142,4 @@ def test_the_help_states_the_bounds_the_batch_enforces():
     helps = {opt: a.help for a in sub.choices["simulate"]._actions for opt in a.option_strings}
     assert f"at most {MAX_BATTLES:,}" in helps["--battles"]
     assert f"up to {MAX_FORCED_WORKERS}" in helps["--oversubscribe"]
+

@@ -143,7 +143,7 @@ def test_ray_backend_gives_the_process_backend_result(setup):
 
 
 def test_progress_reaches_the_total_and_the_bar_draws_it(setup, capsys):
-    from sodwa_editor.cli_battle import ProgressBar
+    from sodwa_editor.cli_simulate import ProgressBar
 
     seen: list[tuple[int, int]] = []
     run_batch(setup, 5, seed=1, progress=lambda done, total: seen.append((done, total)))

@@ -33,6 +33,7 @@ cluster that cannot be reached) raises :class:`BatchFailed` with one line.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -60,15 +61,25 @@ from .jsonfiles import BattleInputError
 from .setup import BattleSetup
 
 __all__ = ["BACKENDS", "CHUNKS_PER_WORKER", "MAX_BATTLES", "MAX_CHUNK", "POLL",
-           "BatchCancelled", "BatchFailed", "Record", "battle_seed", "chunks", "is_swapped",
-           "play", "play_chunk", "run_batch", "settle_worker", "setup_seed", "stream_batch",
-           "tile_counts"]
+           "BatchCancelled", "BatchFailed", "Record", "available_cores", "battle_seed",
+           "chunks", "is_swapped", "play", "play_chunk", "run_batch", "settle_worker",
+           "setup_seed", "stream_batch", "tile_counts"]
 
 BACKENDS = ("process", "ray")
 #: The most battles one batch plays (per map for ``sodwa simulate``): about two
 #: hours of greedy battles on two cores; more is a mistake, or a job for a cluster
 #: split into several batches of other seeds.
 MAX_BATTLES = 1_000_000
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity): the most workers a batch
+    starts unless told to oversubscribe (``sodwa simulate``, the editor's Balance Run)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        cores = os.cpu_count() or 1
+    return max(1, cores)
 
 
 class InOrder:
