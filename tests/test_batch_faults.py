@@ -1,8 +1,9 @@
 """Batches under faults (issue 22 items 1 and 9): a worker process killed with
 SIGKILL costs only its chunk, played again, and the report is byte-identical to an
-undisturbed run's; too many lost workers stop the batch in one line, in the CLI
-and in the editor's Balance Run; SIGTERM ends ``sodwa simulate`` as cleanly as
-Ctrl+C.  The kills are real signals to real worker processes."""
+undisturbed run's; too many lost workers stop the batch in one line (the editor's
+Balance Run under the same faults: tests/test_editor_balance.py); SIGTERM ends
+``sodwa simulate`` as cleanly as Ctrl+C.  The kills are real signals to real
+worker processes."""
 
 from __future__ import annotations
 
@@ -178,46 +179,6 @@ def test_a_killed_parent_leaves_no_worker_behind():
     proc.kill()
     proc.communicate(timeout=60)
     assert gone(workers, timeout=120)
-
-
-def test_the_balance_run_survives_a_killed_worker_and_reports_too_many(qtbot, monkeypatch):
-    """The editor's Balance Run (the same batch): a worker killed mid-run is replaced
-    and the records are the undisturbed ones; past the bound the run fails with one
-    line (``failed``), so the dialog never waits forever."""
-    import multiprocessing
-
-    import sodwa_editor.battle.batch_pool as batch_pool
-    from sodwa_editor.editor.balance.runner import BalanceRun, RunSettings
-
-    setup = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=("random", "random"))
-    expected = run_batch(setup, 12, seed=5, workers=1)
-
-    def run_killing(max_lost: int) -> tuple[list, list, list]:
-        monkeypatch.setattr(batch_pool, "LOST_WORKERS_MAX", max_lost)
-        run = BalanceRun(setup, RunSettings(12, seed=5, workers=2))
-        done: list = []
-        failed: list = []
-        killed: list = []
-
-        def kill_one(d: int, total: int) -> None:
-            if not killed:
-                victim = multiprocessing.active_children()[0]
-                killed.append(victim.pid)
-                os.kill(victim.pid, signal.SIGKILL)
-
-        run.progressed.connect(kill_one)
-        run.succeeded.connect(lambda records, report: done.append(records))
-        run.failed.connect(failed.append)
-        with qtbot.waitSignal(run.finished, timeout=300_000):
-            run.start()
-        return done, failed, killed
-
-    done, failed, killed = run_killing(3)
-    assert killed and failed == [] and done == [expected]
-    done, failed, killed = run_killing(0)
-    assert killed and done == []
-    assert len(failed) == 1 and "killed by SIGKILL" in failed[0] and "\n" not in failed[0]
-    assert not multiprocessing.active_children()
 
 
 def test_records_reach_the_caller_in_index_order_whatever_order_chunks_end():

@@ -176,7 +176,10 @@ class Pool:
         if worker.chunk is not None:
             self.todo.appendleft(worker.chunk)
         if self.notice is not None:
-            again = "; a new worker plays them again" if worker.chunk else ""
+            again = ""
+            if worker.chunk is not None:
+                them = "it" if worker.chunk[1] - worker.chunk[0] == 1 else "them"
+                again = f"; a new worker plays {them} again"
             self.notice(f"a worker process {why}{held}{again} ({self.lost} of the "
                         f"{LOST_WORKERS_MAX} lost workers a batch survives)")
         if self.todo:
