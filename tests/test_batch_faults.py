@@ -7,6 +7,7 @@ worker processes."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -100,16 +101,16 @@ def test_a_batch_that_loses_too_many_workers_stops_in_one_line(monkeypatch):
     monkeypatch.setattr(batch_pool, "LOST_WORKERS_MAX", 1)
     setup = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=("random", "random"))
     killed: set[int] = set()
-    real_start = batch_pool.Pool.start_worker
+    real_start = batch_pool.Pool.start_workers
 
-    def start_and_kill(self):
-        real_start(self)
+    def start_and_kill(self, count=1):
+        real_start(self, count)
         for w in self.workers:
             if w.process.pid not in killed:
                 killed.add(w.process.pid)
                 os.kill(w.process.pid, signal.SIGKILL)
 
-    monkeypatch.setattr(batch_pool.Pool, "start_worker", start_and_kill)
+    monkeypatch.setattr(batch_pool.Pool, "start_workers", start_and_kill)
     with pytest.raises(BatchFailed) as info:
         run_batch(setup, 6, seed=1, workers=2, chunk_size=1)
     message = str(info.value)
@@ -247,3 +248,47 @@ def test_a_batch_played_in_process_ends_cleanly_on_a_signal(signum):
         finally:
             proc.kill()
         assert (proc.returncode, err) == (expected, b""), err.decode()[-2000:]
+
+
+#: A batch on a map whose setup is larger than a pipe's buffer (64 KiB), of two
+#: characters side by side (a battle takes a moment), its records' count printed.
+LARGE_SETUP_BATCH = """
+import pickle
+from sodwa_editor.battle.batch import run_batch
+from sodwa_editor.battle.setup import BattleSetup
+from sodwa_editor.engine.model import Character, MapModel
+
+m = MapModel(128, 128)
+m.characters["a"] = Character("a", "blue", 60, 60)
+m.characters["b"] = Character("b", "red", 61, 60)
+setup = BattleSetup.from_map(m, ai=("random", "random"))
+assert len(pickle.dumps(setup)) > 65536
+print(len(run_batch(setup, 4, seed=1, workers=2, chunk_size=1)))
+"""
+
+
+def test_a_worker_killed_while_it_starts_is_replaced_even_with_a_large_setup():
+    """A worker killed during its first second (importing the engine), before it has
+    read the setup: multiprocessing wrote a setup passed as the process's argument
+    into a pipe whose reading end it kept open itself, so with a setup larger than
+    the pipe's buffer the batch waited forever for a write no one would read."""
+    proc = subprocess.Popen([sys.executable, "-c", LARGE_SETUP_BATCH],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        end = time.monotonic() + 120
+        victim = None
+        while victim is None and time.monotonic() < end:
+            assert proc.poll() is None, proc.communicate()
+            for pid in children(proc.pid):
+                with contextlib.suppress(OSError):
+                    if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                        victim = pid
+                        break
+            time.sleep(0.01)
+        assert victim is not None and cpu_seconds(victim) < 0.5  # (still importing)
+        os.kill(victim, signal.SIGKILL)
+        out, err = proc.communicate(timeout=180)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err.decode()[-2000:]
+    assert out == b"4\n"

@@ -2,8 +2,15 @@
 battles at a time each, so that the batch knows which chunk every worker holds.
 
 Each worker is a ``spawn`` process with a pipe of its own: it receives the setup
-once (when it starts), then ``(root, start, stop, swap_sides)`` tasks, and sends
-back each chunk's records.  The parent waits on every worker's pipe and process
+once (the first message on its pipe), then ``(root, start, stop, swap_sides)``
+tasks, and sends back each chunk's records.  The setup goes through the pipe, not
+as the process's argument: ``multiprocessing`` writes a spawned process's
+arguments into a pipe whose reading end it keeps open itself until the write is
+done, so a worker that died while starting (killed during its imports, before
+reading them) left the write of a setup larger than a pipe's buffer (64 KiB: a
+128 x 128 map) blocked forever.  Sent on the worker's own pipe, which only the
+worker reads, a dead worker's setup fails at once (``BrokenPipeError``) and the
+worker is replaced as any lost worker.  The parent waits on every worker's pipe and process
 at once (:func:`multiprocessing.connection.wait`), so a worker that dies -- killed
 (``kill -9``, the kernel's out-of-memory killer), crashed -- is noticed at once,
 and only the chunk it held is lost: a new worker plays that chunk again.  Battles
@@ -54,12 +61,13 @@ JOIN_TIMEOUT = 5.0
 Task = tuple[int, int, int, bool]
 
 
-def worker_main(conn: Connection, setup: BattleSetup) -> None:
-    """A worker process: play the chunks the parent sends until it sends None.
-    Ctrl+C is the parent's to handle (it cancels the batch); a parent that is gone
-    (its end of the pipe closed) ends the worker without a word."""
+def worker_main(conn: Connection) -> None:
+    """A worker process: take the setup, then play the chunks the parent sends until
+    it sends None.  Ctrl+C is the parent's to handle (it cancels the batch); a
+    parent that is gone (its end of the pipe closed) ends the worker without a word."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
+        setup: BattleSetup = pickle.loads(conn.recv_bytes())
         while (task := conn.recv()) is not None:
             root, start, stop, swap_sides = task
             try:
@@ -125,7 +133,7 @@ class Pool:
     def __init__(self, setup: BattleSetup, seed: int, swap_sides: bool,
                  parts: list[tuple[int, int]], notice: Notice | None) -> None:
         self.ctx = get_context("spawn")
-        self.setup = setup
+        self.setup = pickle.dumps(setup, pickle.HIGHEST_PROTOCOL)  # (once for all workers)
         self.seed = seed
         self.swap_sides = swap_sides
         self.todo: deque[tuple[int, int]] = deque(parts)
@@ -134,16 +142,24 @@ class Pool:
         self.workers: list[Worker] = []
         self.lost = 0
 
-    def start_worker(self) -> None:
-        parent, child = self.ctx.Pipe()
-        process = self.ctx.Process(target=worker_main, args=(child, self.setup), daemon=True,
-                                   name="sodwa-batch-worker")
-        with _sigint_ignored():
-            process.start()
-        child.close()
-        worker = Worker(process, parent)
-        self.workers.append(worker)
-        self.hand_out(worker)
+    def start_workers(self, count: int = 1) -> None:
+        """Start ``count`` workers, then send each the setup and its first chunk (a
+        worker reads its setup once it has imported the engine, about a second: the
+        workers import at the same time)."""
+        started = []
+        for _ in range(count):
+            parent, child = self.ctx.Pipe()
+            process = self.ctx.Process(target=worker_main, args=(child,), daemon=True,
+                                       name="sodwa-batch-worker")
+            with _sigint_ignored():
+                process.start()
+            child.close()  # (the worker holds the only other end: a dead worker's pipe breaks)
+            started.append(Worker(process, parent))
+        self.workers += started
+        for worker in started:
+            with contextlib.suppress(OSError):  # it died already: noticed through its process
+                worker.conn.send_bytes(self.setup)
+            self.hand_out(worker)
 
     def hand_out(self, worker: Worker) -> None:
         """Send the worker the next chunk, or tell it to leave when none is left."""
@@ -183,7 +199,7 @@ class Pool:
             self.notice(f"a worker process {why}{held}{again} ({self.lost} of the "
                         f"{LOST_WORKERS_MAX} lost workers a batch survives)")
         if self.todo:
-            self.start_worker()
+            self.start_workers()
 
     def receive(self, worker: Worker, deliver: Deliver) -> None:
         """Take a worker's reply, or notice that it died."""
@@ -200,8 +216,7 @@ class Pool:
         deliver(start, body)
 
     def run(self, workers: int, deliver: Deliver, cancel: Cancel | None) -> None:
-        for _ in range(min(workers, len(self.todo))):
-            self.start_worker()
+        self.start_workers(min(workers, len(self.todo)))
         while self.left:
             if cancel is not None and cancel():
                 raise BatchCancelled()  # (the batch says how far it got)
