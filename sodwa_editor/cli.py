@@ -164,8 +164,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"timed runs per metric, 1 to {MAX_BENCH_REPEAT} (default per metric)")
 
     from .cli_battle import add_parsers
+    from .cli_simulate import add_parser
 
     add_parsers(sub)
+    add_parser(sub)
     return p
 
 
@@ -216,10 +218,10 @@ def _run(argv: Sequence[str] | None) -> int:
 
 
 def _battle_command(args: argparse.Namespace) -> int:
-    from . import cli_battle
+    from . import cli_battle, cli_simulate
 
     handler = {"battle": cli_battle.cmd_battle, "replay": cli_battle.cmd_replay,
-               "simulate": cli_battle.cmd_simulate}[args.command]
+               "simulate": cli_simulate.cmd_simulate}[args.command]
     return cli_battle.run(handler, args)
 
 

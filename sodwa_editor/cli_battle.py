@@ -1,4 +1,5 @@
-"""The battle commands of ``sodwa``: ``battle``, ``replay`` and ``simulate``.
+"""The battle commands of ``sodwa``: ``battle`` and ``replay``, and what they share
+with ``simulate`` (:mod:`.cli_simulate`): reading maps, packs and battle files.
 
 Thin over :mod:`sodwa_editor.battle`: this module reads the files (maps and map
 packs through :mod:`sodwa_editor.io`, rules, rosters, teams and AI profiles
@@ -20,8 +21,6 @@ battle is played: never one of the files the command reads, the defaults in
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,6 @@ from typing import Any
 from .cli_common import (
     CliError,
     check_output,
-    positive,
     say,
     seconds,
     short,
@@ -41,57 +39,44 @@ from .cli_common import emit as _emit
 #: The largest ``--seed`` plus one (a numpy SeedSequence's default entropy is 128
 #: bits; a replay's schema takes no more).
 MAX_SEED = 2**128 - 1
-#: Below this many battles per map ``simulate`` plays in its own process by default:
-#: a worker pool's start (each worker loads the engine and its compiled kernels,
-#: about a second) costs more than the battles it would share.
-POOL_MIN_BATTLES = 50
-
-
-def default_workers(battles: int) -> int:
-    """``simulate``'s worker count without ``--workers``: every core this process may
-    run on (its CPU affinity), or 1 for a small batch (:data:`POOL_MIN_BATTLES`)."""
-    if battles < POOL_MIN_BATTLES:
-        return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        cores = os.cpu_count() or 1
-    return max(1, cores)
 
 
 def ai_names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",")]
 
 
-def add_parsers(sub: Any) -> None:
-    """The ``battle``, ``replay`` and ``simulate`` subcommands."""
+def battle_inputs(p: argparse.ArgumentParser) -> None:
+    """The options every battle command takes: teams or the map's characters,
+    rules, roster, AIs, AI profiles, seed and --json."""
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--teams", action="append", type=Path, metavar="FILE",
+                     help="team file (schemas/team.schema.json); twice for two teams, "
+                          "once for the same team on both sides; they enter the map's "
+                          "first two start zones by name")
+    src.add_argument("--from-map", action="store_true",
+                     help="the characters placed on the map (the default)")
+    p.add_argument("--rules", type=Path, metavar="FILE",
+                   help="rules file (default: the map pack's rules, else "
+                        "resources/rules.json)")
+    p.add_argument("--roster", type=Path, metavar="FILE",
+                   help="roster file (default: the map pack's roster, else "
+                        "resources/roster.json)")
+    p.add_argument("--ai", type=ai_names, default=["greedy", "greedy"], metavar="NAME,NAME",
+                   help="controllers of team 0 and team 1 (default greedy,greedy: the "
+                        "batch and balance AI; random,random is the fuzzing baseline)")
+    profile_option(p)
+    p.add_argument("--seed", type=whole_in(0, MAX_SEED), default=0, metavar="N",
+                   help="the battle's seed, 0 to 2**128 - 1 (default 0)")
+    p.add_argument("--json", action="store_true")
 
-    def inputs(p: argparse.ArgumentParser) -> None:
-        src = p.add_mutually_exclusive_group()
-        src.add_argument("--teams", action="append", type=Path, metavar="FILE",
-                         help="team file (schemas/team.schema.json); twice for two teams, "
-                              "once for the same team on both sides; they enter the map's "
-                              "first two start zones by name")
-        src.add_argument("--from-map", action="store_true",
-                         help="the characters placed on the map (the default)")
-        p.add_argument("--rules", type=Path, metavar="FILE",
-                       help="rules file (default: the map pack's rules, else "
-                            "resources/rules.json)")
-        p.add_argument("--roster", type=Path, metavar="FILE",
-                       help="roster file (default: the map pack's roster, else "
-                            "resources/roster.json)")
-        p.add_argument("--ai", type=ai_names, default=["greedy", "greedy"], metavar="NAME,NAME",
-                       help="controllers of team 0 and team 1 (default greedy,greedy: the "
-                            "batch and balance AI; random,random is the fuzzing baseline)")
-        profile_option(p)
-        p.add_argument("--seed", type=whole_in(0, MAX_SEED), default=0, metavar="N",
-                       help="the battle's seed, 0 to 2**128 - 1 (default 0)")
-        p.add_argument("--json", action="store_true")
+
+def add_parsers(sub: Any) -> None:
+    """The ``battle`` and ``replay`` subcommands (``simulate``: :mod:`.cli_simulate`)."""
 
     b = sub.add_parser("battle", help="play one AI-vs-AI battle and print its log")
     b.add_argument("map", type=Path, metavar="MAP",
                    help="a map file, a pack of one map, or PACK.json#NAME")
-    inputs(b)
+    battle_inputs(b)
     b.add_argument("--replay", type=Path, metavar="OUT.json", help="also write a replay file")
     b.add_argument("--time-limit", type=seconds, metavar="SECONDS",
                    help="stop the battle after the first turn that ends past this many "
@@ -108,19 +93,6 @@ def add_parsers(sub: Any) -> None:
                         "(--ai-profile)")
     profile_option(r)
     r.add_argument("--json", action="store_true")
-
-    s = sub.add_parser("simulate", help="a batch of AI-vs-AI battles and the balance report")
-    s.add_argument("maps", nargs="+", type=Path, metavar="MAP",
-                   help="map files, packs (every map in them) or PACK.json#NAME")
-    inputs(s)
-    s.add_argument("--battles", type=positive, required=True, metavar="N")
-    s.add_argument("--swap-sides", action="store_true",
-                   help="every other battle with the sides swapped (same dice)")
-    s.add_argument("--workers", type=positive, metavar="W",
-                   help="worker processes (default: one per core this process may use, "
-                        f"or 1 for fewer than {POOL_MIN_BATTLES} battles per map)")
-    s.add_argument("--backend", choices=("process", "ray"), default="process")
-    s.add_argument("--report", type=Path, metavar="OUT.html", help="write the HTML report")
 
 
 def profile_option(p: argparse.ArgumentParser) -> None:
@@ -361,51 +333,4 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.verify and not args.json:
         print(f"verified: {len(replay.doc['turn_hashes'])} turn hashes, every AI decision "
               "(its AI re-run), the AI profiles and the result match")
-    return 0
-
-
-# ----------------------------------------------------------------- simulate
-class ProgressBar:
-    """``[#####.....] done/total battles`` on stderr, redrawn in place (a terminal only)."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-
-    def __call__(self, done: int, total: int) -> None:
-        width = 30
-        full = width * done // max(total, 1)
-        sys.stderr.write(f"\r{self.label} [{'#' * full}{'.' * (width - full)}] "
-                         f"{done}/{total} battles")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-
-def cmd_simulate(args: argparse.Namespace) -> int:
-    from .battle.batch import run_batch
-    from .battle.report import format_summary, summarize
-
-    if args.report is not None:  # (before the batch: never play one for nothing)
-        check_output(args.report, input_files(args))
-    reports = []
-    sources = [src for path in args.maps for src in load_maps(path, one=False)]
-    for source in sources:
-        setup = make_setup(args, source)
-        bar = ProgressBar(source.label) if sys.stderr.isatty() else None
-        records = run_batch(setup, args.battles, seed=args.seed, swap_sides=args.swap_sides,
-                            workers=args.workers or default_workers(args.battles),
-                            backend=args.backend, progress=bar)
-        report = summarize(setup, records, seed=args.seed, swap_sides=args.swap_sides)
-        reports.append({"map": source.label, "map_hash": source.hash, **report})
-    if args.report is not None:
-        from .battle.report_html import render
-
-        write_output(args.report, render(reports), input_files(args))
-    if args.json:
-        _emit({"maps": reports})
-    else:
-        for rep in reports:
-            print(f"{rep['map']}: {format_summary(rep)}")
-        if args.report is not None:
-            print(f"wrote {args.report}")
     return 0

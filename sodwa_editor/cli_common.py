@@ -2,14 +2,16 @@
 the argument types, JSON output and the check that an output file never replaces
 a file the command reads.
 
-``cli.py`` (the command and its map commands) and ``cli_battle.py`` (``battle``,
-``replay``, ``simulate``) both import this module and nothing of each other's but
-the battle parsers and handlers ``cli.py`` calls, so there is no import circle.
+``cli.py`` (the command and its map commands), ``cli_battle.py`` (``battle``,
+``replay``) and ``cli_simulate.py`` (``simulate``, which reads its maps and battle
+files through ``cli_battle.py``) import this module; ``cli.py`` imports the others
+only for their parsers and handlers, so there is no import circle.
 
 Exit codes: 0 success, 1 the input is invalid (or a query failed), 2 the command
-line is wrong (an output that is one of the inputs included), 74 the output
-could not be written, 124 a battle went over its ``--time-limit``, 130
-interrupted, 141 the reader of the output went away.
+line is wrong (an output that is one of the inputs included), 69 a batch its
+workers could not finish (``simulate``), 74 the output could not be written,
+124 a battle went over its ``--time-limit``, 130 interrupted, 141 the reader of
+the output went away, 143 ended by SIGTERM (``simulate``).
 """
 
 from __future__ import annotations

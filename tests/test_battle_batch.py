@@ -143,7 +143,7 @@ def test_ray_backend_gives_the_process_backend_result(setup):
 
 
 def test_progress_reaches_the_total_and_the_bar_draws_it(setup, capsys):
-    from sodwa_editor.cli_battle import ProgressBar
+    from sodwa_editor.cli_simulate import ProgressBar
 
     seen: list[tuple[int, int]] = []
     run_batch(setup, 5, seed=1, progress=lambda done, total: seen.append((done, total)))
@@ -266,7 +266,7 @@ def test_swapping_sides_that_changes_nothing_does_not_repeat_battles():
 
 @pytest.mark.parametrize(("battles", "given", "expected"),
                          [(4, None, 1), (49, None, 1), (50, None, "cores"), (1000, None, "cores"),
-                          (1000, "1", 1), (4, "3", 3)])
+                          (1000, "1", 1), (4, "cores", "cores")])
 def test_simulate_uses_every_core_by_default_for_a_large_batch(capsys, monkeypatch, battles,
                                                                given, expected):
     """Without ``--workers`` a batch of 50 or more battles gets one worker per core the
@@ -276,15 +276,15 @@ def test_simulate_uses_every_core_by_default_for_a_large_batch(capsys, monkeypat
 
     seen = []
 
-    def fake(setup, n, **kw):
+    def fake(setup, n, on_record, **kw):
         seen.append(kw["workers"])
         raise SystemExit(0)  # the count is all this test needs
 
-    monkeypatch.setattr(batch, "run_batch", fake)
+    monkeypatch.setattr(batch, "stream_batch", fake)
+    cores = len(os.sched_getaffinity(0))
     argv = ["simulate", str(COMPOUND), "--battles", str(battles)]
     with pytest.raises(SystemExit):
-        main(argv + (["--workers", given] if given else []))
-    cores = len(os.sched_getaffinity(0))
+        main(argv + (["--workers", str(cores) if given == "cores" else given] if given else []))
     assert seen == [cores if expected == "cores" else expected]
 
 

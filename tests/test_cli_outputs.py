@@ -159,8 +159,8 @@ def _imports(path: Path, name: str, modules: set[str]) -> set[str]:
 
 
 def test_the_command_modules_import_no_circle():
-    """``cli.py`` -> ``cli_battle.py`` -> ``cli_common.py``: no command module is on
-    an import circle (lazy imports inside functions count)."""
+    """``cli.py`` -> ``cli_simulate.py`` -> ``cli_battle.py`` -> ``cli_common.py``: no
+    command module is on an import circle (lazy imports inside functions count)."""
     files = {}
     for p in PACKAGE.rglob("*.py"):
         parts = p.relative_to(ROOT).with_suffix("").parts

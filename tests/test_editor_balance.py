@@ -432,3 +432,84 @@ def test_the_heat_map_takes_the_document_and_the_scene(qtbot):
     controls.show_report(report, "defeated")
     doc.paint_terrain([(0, 0)], 2)  # the counts belong to the map as it was
     assert controls.item.is_empty()
+
+
+def run_and_kill_a_worker(qtbot, dialog) -> int:
+    """Click Run on a 12-battle random-vs-random run with 2 workers, wait for the first
+    battle (the workers have loaded the engine), then SIGKILL one worker process
+    (issue 22 item 1: with a multiprocessing.Pool the run waited forever).  Returns
+    the pid killed."""
+    import signal
+
+    set_inputs(qtbot, dialog, battles=12, seed=5, workers=2, swap=False)
+    qtbot.mouseClick(dialog.run_button, Left)
+    assert dialog.is_running()
+    qtbot.waitUntil(lambda: dialog.progress.value() >= 1
+                    and len(multiprocessing.active_children()) > 0, timeout=120_000)
+    victim = multiprocessing.active_children()[0].pid
+    os.kill(victim, signal.SIGKILL)
+    qtbot.waitUntil(lambda: not dialog.is_running(), timeout=300_000)
+    return victim
+
+
+def mixed_dialog(qtbot):
+    from sodwa_editor.editor.balance.dialog import BalanceDialog
+    from sodwa_editor.editor.document import Document
+
+    doc = Document(make_mixed_map(12, seed=4))
+    dialog = BalanceDialog(doc)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    return doc, dialog
+
+
+def test_a_worker_killed_mid_run_is_replaced_and_the_run_ends_with_the_same_report(qtbot):
+    """A worker process killed during a Balance Run costs only the battles it held:
+    a new worker plays them again, the dialog says so, and the records and report
+    are those of an undisturbed run."""
+    doc, dialog = mixed_dialog(qtbot)
+    run_and_kill_a_worker(qtbot, dialog)
+    setup = BattleSetup.from_map(doc.model.copy(), ai=("random", "random"))
+    records = run_batch(setup, 12, seed=5, workers=1)
+    assert dialog.records == records
+    assert dialog.report == summarize(setup, records, seed=5, swap_sides=False)
+    status = dialog.status.text()
+    assert status.startswith("12 battle(s) in ") and status.endswith(
+        " 1 worker process(es) lost on the way; their battles were played again, with the "
+        "same results."), status
+    assert dialog.notices and "was killed by SIGKILL while playing battle" in dialog.notices[0]
+    assert dialog.run_button.isEnabled() and dialog.heat_button.isEnabled()
+    assert not multiprocessing.active_children()
+
+
+def test_a_run_that_loses_more_workers_than_it_survives_fails_in_one_line(qtbot, monkeypatch):
+    """Past the lost workers a batch survives (here none) the run stops: one line in
+    the dialog, which takes input again, and no worker process left."""
+    import sodwa_editor.battle.batch_pool as batch_pool
+
+    monkeypatch.setattr(batch_pool, "LOST_WORKERS_MAX", 0)
+    _doc, dialog = mixed_dialog(qtbot)
+    run_and_kill_a_worker(qtbot, dialog)
+    status = dialog.status.text()
+    assert status.startswith("Failed: the balance run failed: a worker process was killed by "
+                             "SIGKILL while playing battle"), status
+    assert "more than the 0 a batch survives" in status and "\n" not in status
+    assert dialog.report is None and dialog.run_button.isEnabled()
+    assert not dialog.cancel_button.isEnabled() and not dialog.heat_button.isEnabled()
+    assert not multiprocessing.active_children()
+
+
+def test_the_workers_box_stops_at_the_cores_the_editor_may_use(qtbot):
+    """As ``sodwa simulate`` without --oversubscribe (issue 22 item 6): one worker per
+    core this process may run on, at most (it allowed four times ``os.cpu_count()``)."""
+    cores = len(os.sched_getaffinity(0))
+    _doc, dialog = mixed_dialog(qtbot)
+    dialog.workers.setFocus()
+    dialog.workers.selectAll()
+    qtbot.keyClicks(dialog.workers, str(cores + 1))
+    qtbot.keyClick(dialog.workers, Qt.Key.Key_Tab)
+    assert dialog.workers.maximum() == cores and dialog.workers.value() <= cores
+    for _ in range(cores + 2):
+        qtbot.keyClick(dialog.workers, Qt.Key.Key_Up)
+    assert dialog.workers.value() == cores

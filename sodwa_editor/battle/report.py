@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import math
 import statistics
+import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .batch import Record, tile_counts
+from .batch_play import Record, tile_counts
 from .setup import BattleSetup
 
 #: z for a two-sided 95 % interval.
@@ -56,11 +57,6 @@ def spread(values: Sequence[float]) -> dict[str, float]:
             "p95": ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]}
 
 
-def value_counts(values: Sequence[int]) -> list[list[int]]:
-    """``[[value, how many], ...]`` in increasing value (a distribution, JSON as is)."""
-    return [[v, n] for v, n in sorted(Counter(values).items())]
-
-
 def characters_of(setup: BattleSetup) -> list[list[dict[str, Any]]]:
     """id, team, side and cost per battle index, for both arrangements of the setup."""
     out: list[list[dict[str, Any]]] = []
@@ -71,74 +67,186 @@ def characters_of(setup: BattleSetup) -> list[list[dict[str, Any]]]:
     return out
 
 
-def summarize(setup: BattleSetup, records: Sequence[Record], *, seed: int,
+def summarize(setup: BattleSetup, records: Iterable[Record], *, seed: int,
               swap_sides: bool) -> dict[str, Any]:
-    """The balance report of ``records`` (battles of ``setup``), as plain JSON data."""
-    n = len(records)
-    cast = characters_of(setup)
-    sides = [next(c["side"] for c in cast[0] if c["team"] == t) for t in (0, 1)]
-    wins = [sum(r["winner"] == t for r in records) for t in (0, 1)]
-    draws = sum(r["winner"] is None for r in records)
-    ai_wins = [0, 0]
+    """The balance report of ``records`` (battles of ``setup``, in index order), as
+    plain JSON data."""
+    tally = Tally(setup, seed=seed, swap_sides=swap_sides)
     for r in records:
-        if r["winner"] is not None:
-            names_swapped = r["swapped"]
-            ai_wins[r["winner"] ^ int(names_swapped)] += 1
-    decided = [r for r in records if r["first_team"] is not None]
-    first_wins = sum(r["winner"] == r["first_team"] for r in decided)
-    first_by_side = [sum(r["first_team"] == t for r in decided) for t in (0, 1)]
-    chars: dict[str, dict[str, Any]] = {}
-    for r in records:
-        for meta, row in zip(cast[int(r["swapped"])], r["chars"], strict=True):
-            c = chars.setdefault(meta["id"], {"id": meta["id"], "team": meta["team"],
-                                              "side": meta["side"], "cost": meta["cost"],
-                                              "battles": 0, "dealt": 0, "taken": 0, "kills": 0,
-                                              "survived": 0, "attacks": 0, "hits": 0,
-                                              "expected": 0.0})
+        tally.add(r)
+    return tally.report()
+
+
+#: ``sum()`` of floats adds with Neumaier's compensation from Python 3.12 on.
+COMPENSATED_SUM = sys.version_info >= (3, 12)
+
+
+class RunningSum:
+    """``sum()`` of a sequence of floats taken one at a time, adding exactly as the
+    running interpreter's ``sum()`` does (plainly, or compensated from 3.12), so a
+    streamed report equals one summed over a list, to the last bit."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.hi = 0.0
+        self.lo = 0.0
+
+    def add(self, x: float) -> None:
+        if self.count == 0 or not COMPENSATED_SUM:
+            self.hi = (0 if self.count == 0 else self.hi) + x
+        else:
+            t = self.hi + x
+            if abs(self.hi) >= abs(x):
+                self.lo += (self.hi - t) + x
+            else:
+                self.lo += (x - t) + self.hi
+            self.hi = t
+        self.count += 1
+
+    def value(self) -> float:
+        if self.count == 0:
+            return 0  # sum() of nothing: the int 0
+        if COMPENSATED_SUM and self.lo and math.isfinite(self.lo):
+            return self.hi + self.lo
+        return self.hi
+
+
+class Values:
+    """Counts of whole numbers (turns, ticks): their :func:`spread` and
+    :func:`value_counts` without keeping one number per battle."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[int] = Counter()
+
+    def add(self, value: int) -> None:
+        self.counts[value] += 1
+
+    def spread(self) -> dict[str, float]:
+        """:func:`spread` of the values (the same numbers, computed from the counts)."""
+        n = self.counts.total()
+        if not n:
+            return spread([])
+        ordered = sorted(self.counts.items())
+
+        def nth(k: int) -> int:  # the k-th smallest value, from 0
+            for value, times in ordered:
+                if k < times:
+                    return value
+                k -= times
+            raise IndexError(k)
+
+        half = n // 2
+        median = nth(half) if n % 2 else (nth(half - 1) + nth(half)) / 2
+        total = sum(v * c for v, c in ordered)
+        return {"mean": round(float(total) / n, 6), "median": median,
+                "min": ordered[0][0], "max": ordered[-1][0],
+                "p95": nth(min(n - 1, math.ceil(0.95 * n) - 1))}
+
+    def value_counts(self) -> list[list[int]]:
+        return [[v, n] for v, n in sorted(self.counts.items())]
+
+
+class Tally:
+    """The balance report built one record at a time (:meth:`add`, in index order),
+    so a batch's records need not be kept: :func:`summarize` of a list and a tally
+    of the same records give the same report."""
+
+    def __init__(self, setup: BattleSetup, *, seed: int, swap_sides: bool) -> None:
+        self.setup = setup
+        self.seed = seed
+        self.swap_sides = swap_sides
+        self.cast = characters_of(setup)
+        self.sides = [next(c["side"] for c in self.cast[0] if c["team"] == t) for t in (0, 1)]
+        self.n = 0
+        self.wins = [0, 0]
+        self.draws = 0
+        self.ai_wins = [0, 0]
+        self.decided = 0
+        self.first_wins = 0
+        self.first_by_side = [0, 0]
+        self.chars: dict[str, dict[str, Any]] = {}
+        self.hits = [0, 0]
+        self.expected = [RunningSum(), RunningSum()]
+        self.karma = [[0, 0, 0], [0, 0, 0]]
+        self.turns = Values()
+        self.ticks = Values()
+        self.tiles: dict[str, Counter[tuple[int, int]]] = {k: Counter() for k in TILE_KINDS}
+
+    def add(self, r: Record) -> None:
+        self.n += 1
+        if r["winner"] is None:
+            self.draws += 1
+        else:
+            self.wins[r["winner"]] += 1
+            self.ai_wins[r["winner"] ^ int(r["swapped"])] += 1
+        if r["first_team"] is not None:
+            self.decided += 1
+            self.first_wins += r["winner"] == r["first_team"]
+            self.first_by_side[r["first_team"]] += 1
+        for meta, row in zip(self.cast[int(r["swapped"])], r["chars"], strict=True):
+            c = self.chars.setdefault(meta["id"], {
+                "id": meta["id"], "team": meta["team"], "side": meta["side"],
+                "cost": meta["cost"], "battles": 0, "dealt": 0, "taken": 0, "kills": 0,
+                "survived": 0, "attacks": 0, "hits": 0, "expected": 0.0})
             c["battles"] += 1
             for key, value in zip(("dealt", "taken", "kills", "survived", "attacks", "hits",
                                    "expected"), row, strict=True):
                 c[key] += value
-    characters = []
-    for c in sorted(chars.values(), key=lambda c: (c["team"], c["id"])):
-        b = c["battles"]
-        characters.append({
-            "id": c["id"], "team": c["team"], "side": c["side"], "cost": c["cost"],
-            "battles": b, "damage_dealt": round(c["dealt"] / b, 6),
-            "damage_taken": round(c["taken"] / b, 6), "kills": round(c["kills"] / b, 6),
-            "survival": rate(c["survived"], b),
-            "damage_per_point": round(c["dealt"] / b / c["cost"], 6) if c["cost"] else None,
-            "attacks": round(c["attacks"] / b, 6),
-            "hits": c["hits"], "expected_hits": round(c["expected"], 6)})
-    luck = []
-    karma = []
-    for t in (0, 1):
-        hits = sum(row[5] for r in records for row, meta in
-                   zip(r["chars"], cast[int(r["swapped"])], strict=True) if meta["team"] == t)
-        expected = sum(row[6] for r in records for row, meta in
-                       zip(r["chars"], cast[int(r["swapped"])], strict=True)
-                       if meta["team"] == t)
-        luck.append({"side": sides[t], "hits": hits, "expected_hits": round(expected, 6),
-                     "luck": round(hits - expected, 6)})
-        karma.append({"side": sides[t],
-                      "gained": round(sum(r["karma"][t][0] for r in records) / max(n, 1), 6),
-                      "spent": round(sum(r["karma"][t][1] for r in records) / max(n, 1), 6),
-                      "rescues": round(sum(r["karma"][t][2] for r in records) / max(n, 1), 6)})
-    return {
-        "battles": n, "seed": seed, "swap_sides": swap_sides,
-        "swap_note": setup.swap_repeats() if swap_sides else None, "ai": list(setup.ai),
-        "sides": [{"team": t, "side": sides[t], "wins": rate(wins[t], n)} for t in (0, 1)],
-        "draws": rate(draws, n),
-        "ai_wins": [{"ai": setup.ai[k], "entry": k, "wins": rate(ai_wins[k], n)}
-                    for k in (0, 1)],
-        "first_mover": {"wins": rate(first_wins, len(decided)),
-                        "first_turns_by_side": first_by_side},
-        "length": {"turns": spread([r["turns"] for r in records]),
-                   "ticks": spread([r["ticks"] for r in records]),
-                   "turns_counts": value_counts([r["turns"] for r in records])},
-        "characters": characters, "luck": luck, "karma": karma,
-        "tiles": tile_totals(records, setup.model.width, setup.model.height),
-    }
+            self.hits[meta["team"]] += row[5]
+            self.expected[meta["team"]].add(row[6])
+        for t in (0, 1):
+            for k in range(3):
+                self.karma[t][k] += r["karma"][t][k]
+        self.turns.add(r["turns"])
+        self.ticks.add(r["ticks"])
+        for kind in TILE_KINDS:
+            for x, y, count in r["tiles"][kind]:
+                self.tiles[kind][(x, y)] += count
+
+    def report(self) -> dict[str, Any]:
+        """The balance report of the records added so far, as plain JSON data."""
+        n, setup = self.n, self.setup
+        characters = []
+        for c in sorted(self.chars.values(), key=lambda c: (c["team"], c["id"])):
+            b = c["battles"]
+            characters.append({
+                "id": c["id"], "team": c["team"], "side": c["side"], "cost": c["cost"],
+                "battles": b, "damage_dealt": round(c["dealt"] / b, 6),
+                "damage_taken": round(c["taken"] / b, 6), "kills": round(c["kills"] / b, 6),
+                "survival": rate(c["survived"], b),
+                "damage_per_point": round(c["dealt"] / b / c["cost"], 6) if c["cost"] else None,
+                "attacks": round(c["attacks"] / b, 6),
+                "hits": c["hits"], "expected_hits": round(c["expected"], 6)})
+        luck = []
+        karma = []
+        for t in (0, 1):
+            expected = self.expected[t].value()
+            luck.append({"side": self.sides[t], "hits": self.hits[t],
+                         "expected_hits": round(expected, 6),
+                         "luck": round(self.hits[t] - expected, 6)})
+            karma.append({"side": self.sides[t],
+                          "gained": round(self.karma[t][0] / max(n, 1), 6),
+                          "spent": round(self.karma[t][1] / max(n, 1), 6),
+                          "rescues": round(self.karma[t][2] / max(n, 1), 6)})
+        tiles: dict[str, Any] = {"width": setup.model.width, "height": setup.model.height}
+        for kind in TILE_KINDS:
+            tiles[kind] = tile_counts(self.tiles[kind])
+        return {
+            "battles": n, "seed": self.seed, "swap_sides": self.swap_sides,
+            "swap_note": setup.swap_repeats() if self.swap_sides else None,
+            "ai": list(setup.ai),
+            "sides": [{"team": t, "side": self.sides[t], "wins": rate(self.wins[t], n)}
+                      for t in (0, 1)],
+            "draws": rate(self.draws, n),
+            "ai_wins": [{"ai": setup.ai[k], "entry": k, "wins": rate(self.ai_wins[k], n)}
+                        for k in (0, 1)],
+            "first_mover": {"wins": rate(self.first_wins, self.decided),
+                            "first_turns_by_side": self.first_by_side},
+            "length": {"turns": self.turns.spread(), "ticks": self.ticks.spread(),
+                       "turns_counts": self.turns.value_counts()},
+            "characters": characters, "luck": luck, "karma": karma,
+            "tiles": tiles,
+        }
 
 
 #: The per-tile counts a record carries (:mod:`.batch`), for the heat map.
@@ -148,20 +256,6 @@ TILE_TITLES = {"defeated": "where characters were defeated",
 #: matplotlib colour map of the per-tile counts (the HTML plot and the editor's heat
 #: map): light yellow to dark red, which no terrain fill of the editor uses.
 TILE_CMAP = "YlOrRd"
-
-
-def tile_totals(records: Sequence[Record], width: int, height: int) -> dict[str, Any]:
-    """The records' per-tile counts summed over the batch: ``{"width", "height",
-    "defeated": [[x, y, n], ...], "attacked_from": [[x, y, n], ...]}`` (sorted by
-    row then column; tiles with no count left out)."""
-    out: dict[str, Any] = {"width": width, "height": height}
-    for kind in TILE_KINDS:
-        total: Counter[tuple[int, int]] = Counter()
-        for r in records:
-            for x, y, n in r["tiles"][kind]:
-                total[(x, y)] += n
-        out[kind] = tile_counts(total)
-    return out
 
 
 def tile_grid(report: dict[str, Any], kind: str) -> list[list[int]]:

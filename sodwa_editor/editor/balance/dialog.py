@@ -16,7 +16,6 @@ thread).  The plots are the HTML report's own figure functions
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -46,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from ...battle.ai import CONTROLLERS
 from ...battle.ai.profile import load_profile
+from ...battle.batch import MAX_BATTLES, available_cores
 from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.report import TILE_KINDS, TILE_TITLES
 from ...battle.report_html import FIGURES, render
@@ -61,7 +61,6 @@ if TYPE_CHECKING:
 #: what makes a run: (setup, settings, parent) -> a run with BalanceRun's signals
 Runner = Callable[[BattleSetup, RunSettings, Any], BalanceRun]
 FIGURE_TABS = ("Outcomes", "Length", "Characters", "Luck && karma", "Tiles")
-MAX_BATTLES = 1_000_000
 DEFAULT_AI = "greedy"
 
 
@@ -89,6 +88,8 @@ class BalanceDialog(QDialog):
         self.records: list[dict[str, Any]] | None = None
         self.report: dict[str, Any] | None = None
         self.map_changed = False  # edited since the run started: no heat map of it
+        self.running_text = ""  # the status line of the run under way
+        self.notices: list[str] = []  # the run's lost workers, replaced
         self.canvases: list[FigureCanvasQTAgg] = []
         lay = QVBoxLayout(self)
         lay.addLayout(self._build_form())
@@ -165,8 +166,8 @@ class BalanceDialog(QDialog):
         self.swap = QCheckBox("Every other battle with the sides swapped (same dice)")
         form.addRow("", self.swap)
         self.workers = QSpinBox()
-        self.workers.setRange(1, max(1, os.cpu_count() or 1) * 4)
-        self.workers.setValue(max(1, min(2, os.cpu_count() or 1)))
+        self.workers.setRange(1, available_cores())  # (as sodwa simulate without
+        self.workers.setValue(min(2, available_cores()))  # --oversubscribe)
         form.addRow("&Workers:", self.workers)
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
@@ -306,10 +307,13 @@ class BalanceDialog(QDialog):
         self.progress.setRange(0, s.battles)
         self.progress.setValue(0)
         self.eta.setText(format_seconds(None))
-        self.status.setText(f"Running {s.battles} battle(s) on {s.workers} worker(s)...")
+        self.running_text = f"Running {s.battles} battle(s) on {s.workers} worker(s)..."
+        self.notices = []
+        self.status.setText(self.running_text)
         self._set_running(True)
         self.run = self.runner(setup, s, self)
         self.run.progressed.connect(self._on_progress)
+        self.run.noticed.connect(self._on_notice)
         self.run.succeeded.connect(self._on_done)
         self.run.cancelled.connect(lambda: self._finish("Cancelled."))
         self.run.failed.connect(lambda msg: self._finish(f"Failed: {msg}"))
@@ -328,10 +332,18 @@ class BalanceDialog(QDialog):
         self.progress.setValue(done)
         self.eta.setText(format_seconds(time_left(done, total, time.monotonic() - self.started)))
 
+    def _on_notice(self, line: str) -> None:
+        """A worker process was lost and its battles are played again: say so."""
+        self.notices.append(line)
+        self.status.setText(f"{self.running_text} Note: {line}.")
+
     def _on_done(self, records: list[dict[str, Any]], report: dict[str, Any]) -> None:
         self.records, self.report = records, report
         took = time.monotonic() - self.started
-        self._finish(f"{report['battles']} battle(s) in {took:.1f} s.")
+        lost = len(self.notices)
+        again = (f" {lost} worker process(es) lost on the way; their battles were played "
+                 "again, with the same results." if lost else "")
+        self._finish(f"{report['battles']} battle(s) in {took:.1f} s.{again}")
         self.show_report(report)
 
     def _finish(self, text: str) -> None:

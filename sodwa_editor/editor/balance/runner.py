@@ -7,8 +7,12 @@ The battles are played in worker processes even for one worker (``pool=True``):
 the thread only waits for their records, so the GUI thread keeps the interpreter
 lock, and Cancel needs no battle to finish -- the batch notices within
 ``batch.POLL`` seconds, leaves its pool, and the pool's workers are terminated
-and joined (no orphan process).  The progress reaches the dialog as queued
-signals; the time left is estimated from the battles done so far.
+and joined (no orphan process).  A worker process that dies (killed, out of
+memory) costs only its chunk, played again by a new worker (``noticed`` says
+so); past ``batch_pool.LOST_WORKERS_MAX`` lost workers the run fails with one
+line, so the dialog never waits for a worker that is gone.  The
+progress reaches the dialog as queued signals; the time left is estimated from
+the battles done so far.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from ...battle.batch import BatchCancelled, Record, run_batch
+from ...battle.batch import BatchCancelled, BatchFailed, Record, run_batch
 from ...battle.jsonfiles import BattleInputError
 from ...battle.report import summarize
 from ...battle.setup import BattleSetup
@@ -63,10 +67,12 @@ def format_seconds(seconds: float | None) -> str:
 
 
 class BalanceRun(QThread):
-    """One balance run; ``progressed(done, total)``, then exactly one of
-    ``succeeded(records, report)``, ``cancelled()`` or ``failed(message)``."""
+    """One balance run; ``progressed(done, total)`` and ``noticed(line)`` (a lost
+    worker replaced), then exactly one of ``succeeded(records, report)``,
+    ``cancelled()`` or ``failed(message)``."""
 
     progressed = Signal(int, int)
+    noticed = Signal(str)
     succeeded = Signal(object, object)
     cancelled = Signal()
     failed = Signal(str)
@@ -88,12 +94,14 @@ class BalanceRun(QThread):
             records: list[Record] = run_batch(
                 self.setup, s.battles, seed=s.seed, swap_sides=s.swap_sides,
                 workers=s.workers, progress=self.progressed.emit, cancel=self._stop.is_set,
-                chunk_size=s.chunk_size(), pool=True)
+                chunk_size=s.chunk_size(), pool=True, notice=self.noticed.emit)
             report = summarize(self.setup, records, seed=s.seed, swap_sides=s.swap_sides)
         except BatchCancelled:
             self.cancelled.emit()
         except BattleInputError as exc:
             self.failed.emit(str(exc))
+        except BatchFailed as exc:  # workers lost beyond the batch's retries
+            self.failed.emit(f"the balance run failed: {exc}")
         except Exception as exc:  # noqa: BLE001 -- a crashed worker: one line, no editor crash
             self.failed.emit(f"the balance run failed: {type(exc).__name__}: {exc}")
         else:
