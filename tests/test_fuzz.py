@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from sodwa_editor import cli_fuzz
 from sodwa_editor.cli_fuzz import TARGET
 from sodwa_editor.cli_fuzz import check_case as check_any
 from sodwa_editor.io import fuzz
@@ -149,9 +150,12 @@ def battle_seed(name: str) -> dict:
 
 
 @pytest.mark.parametrize("name", ["team", "roster", "rules", "ai-profile", "replay"])
-def test_each_battle_seed_plays_and_verifies(tmp_path, name):
+def test_each_battle_seed_plays_and_verifies(tmp_path, monkeypatch, name):
     """Unmutated, every battle seed is ``ok``: a battle with it is played, its replay
-    written and verified (the replay seed verified itself)."""
+    written and verified (the replay seed verified itself).  The fuzz campaign's
+    wall-clock budget per battle (``BATTLE_SECONDS``) is lifted here: this test checks
+    outcomes, not speed, and a loaded CI machine went over 1.5 s with the roster seed."""
+    monkeypatch.setattr(cli_fuzz, "BATTLE_SECONDS", 120)
     result = check_any(dict(fuzz.battle_documents())[name].encode(), str(tmp_path))
     assert result["outcome"] == OK, result
     if name != "replay":
