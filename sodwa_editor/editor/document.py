@@ -21,6 +21,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..engine.model import Edge, MapModel, Setting
 from . import commands as c
+from . import symmetry_edits as sym
 from .document_tokens import TokenEdits
 from .geometry import Tile, edge_index, tile_index
 
@@ -58,6 +59,9 @@ class Document(QObject, TokenEdits):
         #: why an edit of these Layers-dock layers is refused (hidden, locked), or None
         self.layer_guard: Callable[[Iterable[str]], str | None] | None = None
         self._refused: str | None = None  # the refusal already said in this stroke
+        #: symmetry painting (:data:`~..engine.symmetry.MODES`): the painting edits
+        #: (tiles, edges, zones, placed characters) write their images too, same step
+        self.symmetry = "off"
 
     # ------------------------------------------------------------ bookkeeping
     def _on_index_changed(self, _index: int) -> None:
@@ -175,6 +179,8 @@ class Document(QObject, TokenEdits):
                    value: int | np.ndarray) -> c.FieldEdit:
         cells = cells if isinstance(cells, np.ndarray) else list(cells)
         idx = tile_index(self.model, cells)
+        if self.symmetry != "off":
+            idx, value = sym.mirror_index(self.symmetry, self.model, idx, value)
         return c.FieldEdit.capture(self.model, field, idx, value)
 
     def paint_terrain(self, cells: Iterable[Tile] | np.ndarray, terrain_id: int,
@@ -217,8 +223,10 @@ class Document(QObject, TokenEdits):
                           [self._tile_edit("tile_indoor", cells, code)])
 
     # ----------------------------------------------------------------- edges
-    def _edge_edits(self, prefix: str, edges: Iterable[Edge],
-                    value: int | np.ndarray) -> list[c.FieldEdit]:
+    def _edge_edits(self, prefix: str, edges: Iterable[Edge], value: int | np.ndarray,
+                    mirror: bool = True) -> list[c.FieldEdit]:
+        if mirror and self.symmetry != "off" and np.ndim(value) == 0:
+            edges = sym.edge_images(self.symmetry, self.model.width, self.model.height, edges)
         idx = edge_index(self.model, [e for e in edges if self.model.edge_in_bounds(e)])
         return [c.FieldEdit.capture(self.model, f"{prefix}_{s.lower()}", i, value)
                 for s, i in idx.items() if len(i)]
@@ -252,12 +260,14 @@ class Document(QObject, TokenEdits):
         code = -1 if indoor is None else int(indoor)
         m = self.model
         edits = []
+        if self.symmetry != "off":  # each image keeps its own border type
+            edges = sym.edge_images(self.symmetry, m.width, m.height, edges)
         for e in edges:
             if not m.edge_in_bounds(e):
                 continue
             tid = m.border_at(e)
             if tid:
-                edits += self._edge_edits("border", [e], tid * 4 + code + 1)
+                edits += self._edge_edits("border", [e], tid * 4 + code + 1, mirror=False)
         return self._edit(c.SetBorders, f"Set Border {_indoor_word(indoor)}", edits)
 
     def set_transition_edges(self, edges: Iterable[Edge], on: bool) -> bool:
@@ -297,10 +307,11 @@ class Document(QObject, TokenEdits):
         if self._layer_refused("start zones"):
             return False
         cells = {(int(x), int(y)) for x, y in cells if self.model.in_bounds(x, y)}
+        by_team = sym.zone_images(self.symmetry, self.model, team, cells)
         current = self.model.start_zones
-        after = {t: set(z) - cells for t, z in current.items()}
-        if on:
-            after[team] = after.get(team, set()) | cells
+        after = {t: set(z) - set().union(*by_team.values()) for t, z in current.items()}
+        for t, tiles in by_team.items() if on else ():
+            after[t] = after.get(t, set()) | tiles
         if {t: z for t, z in after.items() if z} == current:
             return False
         text = "Paint Start Zone" if on else "Erase Start Zone"

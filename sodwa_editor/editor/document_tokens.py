@@ -5,10 +5,14 @@ them, with the checks that refuse what a map file cannot hold."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..engine.model import MAX_ATTRIBUTE, MAX_MOVE, MAX_RANGE, Character, MapObject
+from ..engine.symmetry import other_team, tile_images
 from ..engine.terrain import Base
 from ..io.schemas import map_text_limits
 from ..io.values import lone_surrogate
@@ -33,6 +37,12 @@ class TokenEdits:
         def _layer_refused(self, *layers: str) -> bool: ...
 
         def replace_model(self, model: MapModel) -> None: ...
+
+        def begin_macro(self, text: str) -> None: ...
+
+        def end_macro(self) -> None: ...
+
+        symmetry: str
 
     def new_character_id(self, base: str) -> str:
         """A free character/object id made from ``base`` (a name or kind): lower case,
@@ -115,7 +125,31 @@ class TokenEdits:
             return False
         before = m.characters.get(character.id)
         text = "Place Character" if before is None else "Edit Character"
-        return self.push(c.PutCharacter(self, text, before, character))
+        if before is not None or self.symmetry == "off":
+            return self.push(c.PutCharacter(self, text, before, character))
+        self.begin_macro(text)  # the character and its images: one undo step
+        self.push(c.PutCharacter(self, text, None, character))
+        for image in self._images(character):
+            image.id = self.new_character_id(character.name or character.id)
+            self.push(c.PutCharacter(self, text, None, image))
+        self.end_macro()
+        return True
+
+    def _images(self, character: Character) -> list[Character]:
+        """Symmetry painting: the character's images (the other team where the
+        symmetry swaps sides) on free tiles a character may stand on."""
+        m = self.model
+        out: list[Character] = []
+        for ix, iy, swap in tile_images(self.symmetry, m.width, m.height,
+                                        np.array([character.x]), np.array([character.y])):
+            x, y = int(ix[0]), int(iy[0])
+            if (x, y) == (character.x, character.y) or m.character_at(x, y) is not None \
+                    or m.base_at(x, y) is Base.OBSTRUCTING or \
+                    any((o.x, o.y) == (x, y) for o in out):
+                continue
+            team = (other_team(m, character.team) or character.team) if swap else character.team
+            out.append(dataclasses.replace(copy.deepcopy(character), x=x, y=y, team=team))
+        return out
 
     def update_character(self, character_id: str, **changes: object) -> bool:
         before = self.model.characters[character_id]
@@ -142,7 +176,19 @@ class TokenEdits:
         before = self.model.characters.get(character_id)
         if before is None or self._layer_refused("characters"):
             return False
-        return self.push(c.PutCharacter(self, "Remove Character", before, None))
+        m = self.model
+        images = [] if self.symmetry == "off" else [
+            ch for ix, iy, _swap in tile_images(self.symmetry, m.width, m.height,
+                                                np.array([before.x]), np.array([before.y]))
+            if (ch := m.character_at(int(ix[0]), int(iy[0]))) is not None and ch is not before]
+        if images:
+            self.begin_macro("Remove Character")
+        self.push(c.PutCharacter(self, "Remove Character", before, None))
+        for ch in images:  # symmetry painting: the images go too, same step
+            self.push(c.PutCharacter(self, "Remove Character", ch, None))
+        if images:
+            self.end_macro()
+        return True
 
     def place_object(self, obj: MapObject) -> bool:
         before = self.model.objects.get(obj.id)
