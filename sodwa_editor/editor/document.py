@@ -11,7 +11,6 @@ undo stack exactly as it was (the redo step available before included).
 
 from __future__ import annotations
 
-import copy
 import itertools
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -20,20 +19,10 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from ..engine.model import (
-    MAX_ATTRIBUTE,
-    MAX_MOVE,
-    MAX_RANGE,
-    Character,
-    Edge,
-    MapModel,
-    MapObject,
-    Setting,
-)
-from ..engine.terrain import Base
-from ..io.schemas import map_text_limits
-from ..io.values import lone_surrogate
+from ..engine.model import Edge, MapModel, Setting
 from . import commands as c
+from . import symmetry_edits as sym
+from .document_tokens import TokenEdits
 from .geometry import Tile, edge_index, tile_index
 
 _strokes = itertools.count(1)
@@ -41,8 +30,8 @@ _strokes = itertools.count(1)
 STAMP_LAYERS = ("terrain", "elevation", "transitions", "borders")
 
 
-class Document(QObject):
-    """Owner and sole mutator of one map."""
+class Document(QObject, TokenEdits):
+    """Owner and sole mutator of one map (characters and objects: :class:`TokenEdits`)."""
 
     #: the model object was swapped (open, new, resize, revert)
     model_replaced = Signal(object)
@@ -70,6 +59,9 @@ class Document(QObject):
         #: why an edit of these Layers-dock layers is refused (hidden, locked), or None
         self.layer_guard: Callable[[Iterable[str]], str | None] | None = None
         self._refused: str | None = None  # the refusal already said in this stroke
+        #: symmetry painting (:data:`~..engine.symmetry.MODES`): the painting edits
+        #: (tiles, edges, zones, placed characters) write their images too, same step
+        self.symmetry = "off"
 
     # ------------------------------------------------------------ bookkeeping
     def _on_index_changed(self, _index: int) -> None:
@@ -187,6 +179,8 @@ class Document(QObject):
                    value: int | np.ndarray) -> c.FieldEdit:
         cells = cells if isinstance(cells, np.ndarray) else list(cells)
         idx = tile_index(self.model, cells)
+        if self.symmetry != "off":
+            idx, value = sym.mirror_index(self.symmetry, self.model, idx, value)
         return c.FieldEdit.capture(self.model, field, idx, value)
 
     def paint_terrain(self, cells: Iterable[Tile] | np.ndarray, terrain_id: int,
@@ -229,8 +223,10 @@ class Document(QObject):
                           [self._tile_edit("tile_indoor", cells, code)])
 
     # ----------------------------------------------------------------- edges
-    def _edge_edits(self, prefix: str, edges: Iterable[Edge],
-                    value: int | np.ndarray) -> list[c.FieldEdit]:
+    def _edge_edits(self, prefix: str, edges: Iterable[Edge], value: int | np.ndarray,
+                    mirror: bool = True) -> list[c.FieldEdit]:
+        if mirror and self.symmetry != "off" and np.ndim(value) == 0:
+            edges = sym.edge_images(self.symmetry, self.model.width, self.model.height, edges)
         idx = edge_index(self.model, [e for e in edges if self.model.edge_in_bounds(e)])
         return [c.FieldEdit.capture(self.model, f"{prefix}_{s.lower()}", i, value)
                 for s, i in idx.items() if len(i)]
@@ -264,12 +260,14 @@ class Document(QObject):
         code = -1 if indoor is None else int(indoor)
         m = self.model
         edits = []
+        if self.symmetry != "off":  # each image keeps its own border type
+            edges = sym.edge_images(self.symmetry, m.width, m.height, edges)
         for e in edges:
             if not m.edge_in_bounds(e):
                 continue
             tid = m.border_at(e)
             if tid:
-                edits += self._edge_edits("border", [e], tid * 4 + code + 1)
+                edits += self._edge_edits("border", [e], tid * 4 + code + 1, mirror=False)
         return self._edit(c.SetBorders, f"Set Border {_indoor_word(indoor)}", edits)
 
     def set_transition_edges(self, edges: Iterable[Edge], on: bool) -> bool:
@@ -309,141 +307,15 @@ class Document(QObject):
         if self._layer_refused("start zones"):
             return False
         cells = {(int(x), int(y)) for x, y in cells if self.model.in_bounds(x, y)}
+        by_team = sym.zone_images(self.symmetry, self.model, team, cells)
         current = self.model.start_zones
-        after = {t: set(z) - cells for t, z in current.items()}
-        if on:
-            after[team] = after.get(team, set()) | cells
+        after = {t: set(z) - set().union(*by_team.values()) for t, z in current.items()}
+        for t, tiles in by_team.items() if on else ():
+            after[t] = after.get(t, set()) | tiles
         if {t: z for t, z in after.items() if z} == current:
             return False
         text = "Paint Start Zone" if on else "Erase Start Zone"
         return self.push(c.SetStartZone(self, after, self._stroke, text))
-
-    # ------------------------------------------------------ characters/objects
-    def new_character_id(self, base: str) -> str:
-        """A free character/object id made from ``base`` (a name or kind): lower case,
-        other characters than letters, digits, '-' and '_' replaced, short enough
-        for a numeric suffix within the file format's id limit."""
-        base = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in base.lower()) or "char"
-        base = base[:map_text_limits()["id"] - 8]
-        taken = set(self.model.characters) | set(self.model.objects)
-        if base not in taken:
-            return base
-        return next(f"{base}-{i}" for i in itertools.count(2) if f"{base}-{i}" not in taken)
-
-    def _too_long(self, what: str, text: str, field: str) -> bool:
-        """Refuse (with a message) text longer than the map format holds, or text
-        no file can hold (a lone UTF-16 surrogate)."""
-        limit = map_text_limits()[field]
-        if len(text) > limit:
-            self.message.emit(f"the {what} is {len(text)} characters long; "
-                              f"a map file holds at most {limit}")
-            return True
-        why = lone_surrogate(text)
-        if why is not None:
-            self.message.emit(f"the {what} cannot be stored: {why}")
-            return True
-        return False
-
-    def _out_of_range(self, ch: Character, before: Character | None) -> bool:
-        """Refuse (with a message) a new or changed Move, Range or other attribute
-        outside what the map format holds (Move and Range 0..MAX_MOVE/MAX_RANGE)."""
-        for attr, limit in (("move", MAX_MOVE), ("range", MAX_RANGE)):
-            value = getattr(ch, attr)
-            if (before is None or value != getattr(before, attr)) and not 0 <= value <= limit:
-                self.message.emit(f"{attr.capitalize()} {value} refused: it is a whole number "
-                                  f"from 0 to {limit}")
-                return True
-        old = before.attributes if before is not None else {}
-        for name, value in ch.attributes.items():
-            if old.get(name) != value and not -MAX_ATTRIBUTE <= value <= MAX_ATTRIBUTE:
-                self.message.emit(f"attribute {name} = {value} refused: a map holds "
-                                  f"-{MAX_ATTRIBUTE}..{MAX_ATTRIBUTE}")
-                return True
-            why = lone_surrogate(name) if name not in old else None
-            if why is not None:
-                self.message.emit(f"the attribute name cannot be stored: {why}")
-                return True
-        return False
-
-    def _refuse_token(self, what: str, ch: Character | MapObject, *, placed: bool) -> bool:
-        """Emit why a character or object ``ch`` cannot be stored and return True, or return False.
-
-        Refused: text longer than the file format holds, and (when ``placed`` on a
-        new tile) an Obstructing tile (rulebook, Terrain Types: Obstructing terrain
-        cannot be entered; the io check ``character-on-obstructing`` is the same rule
-        for files).  A character already standing there may still be edited.
-        """
-        if placed and self.model.in_bounds(ch.x, ch.y) and \
-                self.model.base_at(ch.x, ch.y) is Base.OBSTRUCTING:
-            self.message.emit(f"{'An' if what[0] in 'aeiou' else 'A'} {what} cannot stand on "
-                              f"the Obstructing tile ({ch.x}, {ch.y})")
-            return True
-        texts = [(f"{what} id", ch.id, "id")]
-        if isinstance(ch, Character):
-            texts += [("team name", ch.team, "team"), ("character name", ch.name, "character_name")]
-        else:
-            texts += [("object kind", ch.kind, "object_kind")]
-        return any(self._too_long(label, text, field) for label, text, field in texts)
-
-    def place_character(self, character: Character) -> bool:
-        m = self.model
-        if not m.in_bounds(character.x, character.y):
-            return False
-        if self._layer_refused("characters"):
-            return False
-        if self._refuse_token("character", character, placed=True) or \
-                self._out_of_range(character, m.characters.get(character.id)):
-            return False
-        other = m.character_at(character.x, character.y)
-        if other is not None and other.id != character.id:
-            self.message.emit(f"({character.x}, {character.y}) already holds {other.id}")
-            return False
-        before = m.characters.get(character.id)
-        text = "Place Character" if before is None else "Edit Character"
-        return self.push(c.PutCharacter(self, text, before, character))
-
-    def update_character(self, character_id: str, **changes: object) -> bool:
-        before = self.model.characters[character_id]
-        after = copy.deepcopy(before)
-        for k, v in changes.items():
-            setattr(after, k, v)
-        if after == before or self._layer_refused("characters"):
-            return False
-        moved = (after.x, after.y) != (before.x, before.y)
-        if self._refuse_token("character", after, placed=moved) or \
-                self._out_of_range(after, before):
-            return False
-        if moved:
-            other = self.model.character_at(after.x, after.y)
-            if other is not None:
-                self.message.emit(f"({after.x}, {after.y}) already holds {other.id}")
-                return False
-            text = "Move Character"
-        else:
-            text = "Edit Character"
-        return self.push(c.PutCharacter(self, text, before, after))
-
-    def remove_character(self, character_id: str) -> bool:
-        before = self.model.characters.get(character_id)
-        if before is None or self._layer_refused("characters"):
-            return False
-        return self.push(c.PutCharacter(self, "Remove Character", before, None))
-
-    def place_object(self, obj: MapObject) -> bool:
-        before = self.model.objects.get(obj.id)
-        text = "Place Object" if before is None else "Edit Object"
-        if before == obj or self._layer_refused("characters"):
-            return False
-        moved = before is None or (before.x, before.y) != (obj.x, obj.y)
-        if self._refuse_token("object", obj, placed=moved):
-            return False
-        return self.push(c.PutObject(self, text, before, obj))
-
-    def remove_object(self, object_id: str) -> bool:
-        before = self.model.objects.get(object_id)
-        if before is None or self._layer_refused("characters"):
-            return False
-        return self.push(c.PutObject(self, "Remove Object", before, None))
 
     def paste_stamp(self, stamp, ox: int, oy: int, text: str = "Paste Stamp") -> bool:
         """Write a :class:`~.stamp.Stamp` with its top-left tile at (ox, oy).
@@ -478,6 +350,18 @@ class Document(QObject):
 
         empty = Stamp.empty(rect.x1 - rect.x0 + 1, rect.y1 - rect.y0 + 1).with_mask(mask)
         return self.paste_stamp(empty, rect.x0, rect.y0, text)
+
+    def move_region(self, rect, mask, dx: int, dy: int) -> bool:
+        """Move a selection's tiles and all on them by (dx, dy) (:mod:`.region_move`)."""
+        from .region_move import MoveSelection, plan_move
+
+        if self._layer_refused(*STAMP_LAYERS, "start zones", "characters"):
+            return False
+        plan = plan_move(self.model, rect, mask, dx, dy)
+        if isinstance(plan, str):
+            self.message.emit(plan)
+            return False
+        return self.push(MoveSelection(self, plan))
 
     # ------------------------------------------------------------ composite
     def begin_macro(self, text: str) -> None:

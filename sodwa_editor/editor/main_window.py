@@ -55,6 +55,7 @@ from .playtest.mode import PlaytestMode
 from .recovery import Recovery
 from .status_bar import HoverReadout, MessageLine
 from .style import TILE
+from .symmetry_control import SymmetryControl
 from .tools import TOOL_CLASSES
 from .tools.base import Tool
 from .tools.select import SelectTool
@@ -182,6 +183,8 @@ class MainWindow(QMainWindow):
         }
         a = self.action_map
         a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS, slots))
+        self.symmetry = SymmetryControl(d, self.state, self.scene, self)
+        a.update(self.symmetry.build_actions(self))
         a.update(self.playtest.actions)
         stack = d.undo_stack
         follow_stack(a["undo"], "Undo", stack.canUndoChanged, stack.undoTextChanged,
@@ -219,7 +222,7 @@ class MainWindow(QMainWindow):
         self.inspector.message.connect(self.show_note)
         self.layers = LayersDock(c.layers, c.previews)
         self.layers.finished.connect(self.view.setFocus)
-        self.validation = ValidationDock(d)
+        self.validation = ValidationDock(d, s)
         self.validation.place_chosen.connect(self.show_place)
         self.history = QUndoView(d.undo_stack)
         self.history.setEmptyLabel("<opened map>")

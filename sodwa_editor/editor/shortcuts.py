@@ -21,7 +21,9 @@ ROWS: list[tuple[str, str]] = [
              "{Ctrl+V} paste (then {Z} / {Shift+Z} rotate, {X} / {Y} flip), {Del} delete, "
              "{Esc} cancels the gesture in progress; right-click in a painting tool, or "
              "{K} over the map, picks what is under the pointer into the tool (Shift+click "
-             "does the opposite action: Clear, remove, lower)"),
+             "does the opposite action: Clear, remove, lower); with the Select tool a drag "
+             "that starts inside the selection moves it; {Ctrl+Shift+Y} symmetry painting "
+             "on / off (its mode: Edit menu or the tool options bar)"),
     ("File", "{Ctrl+N} new, {Ctrl+O} open, {Ctrl+S} save, {Ctrl+Shift+S} save as, "
              "{Ctrl+Shift+E} export PNG, {Ctrl+Q} quit"),
     ("View", "{Ctrl++} / {Ctrl+=} zoom in, {Ctrl+-} zoom out, {Ctrl+0} fit map, "

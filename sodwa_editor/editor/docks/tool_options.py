@@ -16,6 +16,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSpinBox, QToolBar, QWidget
 
 from ...engine.model import MAX_ELEVATION
+from ...engine.symmetry import MODES as SYMMETRY_MODES
 from ...engine.terrain import BORDER_BASES
 from ...io.schemas import map_text_limits
 from ..roster import load_roster
@@ -147,6 +148,14 @@ class ToolOptionsBar(QToolBar):
         self._fill_areas()
         self._say_area()
 
+        self.symmetry = QComboBox()
+        self.symmetry.setObjectName("symmetry")
+        for mode, label in SYMMETRY_MODES.items():
+            self.symmetry.addItem(label, mode)
+        self.symmetry.currentIndexChanged.connect(
+            lambda i: self._chosen(i, "symmetry", self.symmetry))
+        self._add("symmetry", "Symmetry", self.symmetry)
+
         self.none_label = QLabel("")
         self.none_label.setEnabled(False)  # greyed: says the tool has nothing to set
         self.none_action = self.addWidget(self.none_label)
@@ -276,6 +285,8 @@ class ToolOptionsBar(QToolBar):
             i = [v for _, v in INDOOR_CHOICES].index(st.border_indoor)
             if i != self.indoor.currentIndex():
                 self.indoor.setCurrentIndex(i)
+        elif name == "symmetry" and self.symmetry.currentData() != st.symmetry:
+            self.symmetry.setCurrentIndex(self.symmetry.findData(st.symmetry))
         elif name == "object_kind" and self.kind.currentText() != st.object_kind:
             self.kind.setCurrentText(st.object_kind)
         elif name == "roster_entry":

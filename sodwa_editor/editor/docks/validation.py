@@ -19,9 +19,11 @@ from ...engine.model import Edge
 from ...engine.regions import regions
 from ...io import validate_model
 from ...io.problems import edge_label
+from ...io.symmetry_check import check_symmetry
 
 if TYPE_CHECKING:
     from ..document import Document
+    from ..tools.base import EditorState
 
 DEBOUNCE_MS = 300
 #: Problems about a whole region: double-click highlights all of it.
@@ -46,9 +48,11 @@ class ValidationDock(QWidget):
     #: a problem was double-clicked: show its :class:`Place` on the map
     place_chosen = Signal(object)
 
-    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+    def __init__(self, document: Document, state: EditorState | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
+        self.state = state  # its symmetry: the opt-in symmetry check runs while it is on
         self.problems: list = []
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
@@ -64,6 +68,8 @@ class ValidationDock(QWidget):
         self.timer.timeout.connect(self.run)
         document.edited.connect(self.timer.start)
         document.model_replaced.connect(self._model_replaced)
+        if state is not None:
+            state.changed.connect(lambda name: name == "symmetry" and self.timer.start())
         self.timer.start()
 
     def _model_replaced(self, _model: object) -> None:
@@ -73,6 +79,9 @@ class ValidationDock(QWidget):
         """Validate now and refresh the list."""
         self.timer.stop()
         self.problems = validate_model(self.document.model)
+        mode = self.state.symmetry if self.state is not None else "off"
+        if mode != "off":  # symmetry painting on: where the two sides differ
+            self.problems += check_symmetry(self.document.model, mode)
         self.list.clear()
         errors = sum(p.severity == "error" for p in self.problems)
         warnings = len(self.problems) - errors

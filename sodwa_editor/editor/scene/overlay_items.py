@@ -4,7 +4,7 @@ line, paste stamp), the selection and a focus highlight (validation dock)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 from PySide6.QtCore import QLineF, QRectF, Qt
@@ -141,6 +141,8 @@ class ShapeOverlay(QGraphicsItem):
         self._bounds = QRectF()
         #: tiles relative to their top-left corner -> (fill path, outline) there
         self._shapes: dict[tuple, tuple[QPainterPath, list[QLineF]]] = {}
+        #: called with the tiles and edges each time they change (symmetry's echo)
+        self.on_shape: Callable[[list[tuple[int, int]], list[Edge]], None] | None = None
 
     def set_shape(self, tiles: Iterable[tuple[int, int]] = (),
                   edges: Iterable[Edge] = ()) -> None:
@@ -213,6 +215,8 @@ class ShapeOverlay(QGraphicsItem):
         pad = max(self.pen.widthF(), self.halo.widthF() if self.halo else 0) + 2
         self._bounds = r.adjusted(-pad, -pad, pad, pad)
         self.update()
+        if self.on_shape is not None:
+            self.on_shape(tiles, edges)
 
     def clear(self) -> None:
         self.set_shape()

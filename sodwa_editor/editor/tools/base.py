@@ -87,6 +87,8 @@ class EditorState(QObject):
         self.team = "blue"
         self.roster_entry: dict[str, Any] | None = None
         self.object_kind = "crate"
+        #: symmetry painting: off | x | y | both | rotate (engine.symmetry.MODES)
+        self.symmetry = "off"
         #: the AoE template tool's area (its notation as typed) and the recent ones
         self.area_notation = "AoE - Blast - Sphere: Range: 6, Reach: 1"
         self.area_recent: list[str] = []

@@ -23,7 +23,7 @@ class BorderTool(StrokeTool):
     tip = ("Place borders on grid edges (drag along edges; Shift removes; right-click "
            "picks a border); Room mode: drag a rectangle for its four walls, click a wall "
            "for a door")
-    options = ("border_mode", "border_id", "border_indoor")
+    options = ("border_mode", "border_id", "border_indoor", "symmetry")
     picks = "border"
 
     #: a click farther than this (tiles) from every grid line places nothing

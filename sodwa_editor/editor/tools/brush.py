@@ -13,7 +13,7 @@ class BrushTool(StrokeTool):
     label = "Brush"
     shortcut = "B"
     tip = "Paint terrain (Shift: Clear; right-click picks the terrain under the pointer)"
-    options: tuple[str, ...] = ("terrain_id", "brush_size")
+    options: tuple[str, ...] = ("terrain_id", "brush_size", "symmetry")
     picks = "terrain"
 
     def paint_value(self) -> int:
@@ -41,7 +41,7 @@ class EraserTool(BrushTool):
     label = "Eraser"
     shortcut = "E"
     tip = "Erase terrain back to Clear (either button)"
-    options = ("brush_size",)
+    options = ("brush_size", "symmetry")
     picks = ""  # nothing to pick: the right button paints Clear too
 
     def paint_value(self) -> int:

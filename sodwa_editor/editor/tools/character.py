@@ -18,7 +18,7 @@ class CharacterTool(Tool):
     shortcut = "C"
     tip = ("Place characters from the roster, drag to move, Shift+click to remove, "
            "right-click picks a character's team and roster entry")
-    options = ("team", "roster_entry")
+    options = ("team", "roster_entry", "symmetry")
     picks = "character"
     cursor = Qt.CursorShape.PointingHandCursor
 

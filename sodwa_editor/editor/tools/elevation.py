@@ -19,7 +19,7 @@ class ElevationTool(StrokeTool):
     shortcut = "H"
     tip = ("Raise (Shift: lower) tiles one level, set a level, or drag a plateau of the "
            "set level; right-click picks the level")
-    options = ("elevation_mode", "elevation_level", "brush_size")
+    options = ("elevation_mode", "elevation_level", "brush_size", "symmetry")
     picks = "level"
 
     def __init__(self, *args) -> None:

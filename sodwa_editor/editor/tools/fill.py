@@ -32,7 +32,7 @@ class FillTool(Tool):
     shortcut = "F"
     tip = ("Flood-fill a contiguous area (same terrain and elevation, stops at borders; "
            "Shift: Clear; right-click picks the terrain)")
-    options = ("terrain_id",)
+    options = ("terrain_id", "symmetry")
     picks = "terrain"
 
     def __init__(self, *args) -> None:

@@ -18,6 +18,7 @@ class IndoorTool(Tool):
     name = "indoor"
     label = "Indoor/Outdoor"
     shortcut = "I"
+    options = ("symmetry",)
     tip = ("Cycle an obstruction (tile or border) between map default, Indoor and Outdoor; "
            "Indoor obstructions stop flight")
 

@@ -11,7 +11,7 @@ class LineTool(ShapeTool):
     label = "Line"
     shortcut = "L"
     tip = "Paint a straight line of terrain (Shift: Clear; right-click picks the terrain)"
-    options = ("terrain_id", "brush_size")
+    options = ("terrain_id", "brush_size", "symmetry")
     picks = "terrain"
     command_text = "Paint Line"
 

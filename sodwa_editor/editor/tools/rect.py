@@ -62,7 +62,7 @@ class RectTool(ShapeTool):
     label = "Rectangle"
     shortcut = "R"
     tip = "Fill a rectangle with terrain (Shift: Clear; right-click picks the terrain)"
-    options = ("terrain_id",)
+    options = ("terrain_id", "symmetry")
     picks = "terrain"
     command_text = "Paint Rectangle"
 

@@ -1,7 +1,10 @@
 """Select tool (S): click to inspect a tile, edge, character or object; drag
 to select a region for Copy/Cut/Delete; Paste enters stamp mode (the stamp,
 drawn as it will look, follows the pointer; click places it, Z / Shift+Z
-rotate, X / Y flip, Escape leaves).  Where the stamp's outline would replace
+rotate, X / Y flip, Escape leaves).  A drag that starts inside the selection
+(no Shift or Ctrl) moves it with its walls and contents, drawn as the paste
+preview while dragging (:mod:`..region_move`); Escape during the drag leaves
+everything where it was.  Where the stamp's outline would replace
 a border of the tiles around it, or close a door in their wall, the edges are
 marked on the map and the status bar counts them (pasting a room beside
 another silently closed its door)."""
@@ -14,10 +17,11 @@ from PySide6.QtGui import QKeyEvent
 
 from ...engine.model import Rect
 from ..geometry import Tile, nearest_edge, rect_cells
+from ..region_move import refusal
 from ..scene.stamp_item import EdgeMarks, StampPreview
 from ..stamp import Stamp
 from .base import Selection, Tool, ToolEvent
-from .wand import combine, selection_mask
+from .wand import combine, selection_mask, set_selection
 
 EDGE_PICK = 0.15
 
@@ -39,6 +43,9 @@ class SelectTool(Tool):
         self._stamp_item: StampPreview | None = None
         self._marks: EdgeMarks | None = None
         self._said: str | None = None  # the paste's status line last said
+        #: a drag moving the selection: the tile it started on, the selection's stamp
+        self.move_from: Tile | None = None
+        self.move_stamp: Stamp | None = None
 
     @property
     def region(self) -> Rect | None:
@@ -78,12 +85,22 @@ class SelectTool(Tool):
                 self.cancel()
             return
         if ev.button == Qt.MouseButton.LeftButton:
-            self.anchor = ev.tile
             self.press_point = (ev.fx, ev.fy)
+            x, y = ev.tile
+            plain = not ev.modifiers & (Qt.KeyboardModifier.ShiftModifier
+                                        | Qt.KeyboardModifier.ControlModifier)
+            sel = self.state.selection  # a region (a drag, the wand), not a clicked tile
+            if plain and sel is not None and sel.kind == "region" and \
+                    self.model.in_bounds(x, y) and selection_mask(self.state, self.model)[y, x]:
+                self.move_from = ev.tile  # inside the selection: a drag moves it
+            else:
+                self.anchor = ev.tile
 
     def move(self, ev: ToolEvent) -> None:
         if self.stamp is not None:
             self._show_stamp(ev.tile)
+        elif self.move_from is not None:
+            self._show_move(ev.tile)
         elif self.anchor is not None:
             self._show_region(self._rect(self.anchor, ev.tile))
             super().hover(ev)  # the hover square follows the pointer during the drag
@@ -91,6 +108,9 @@ class SelectTool(Tool):
             self.hover(ev)
 
     def release(self, ev: ToolEvent) -> None:
+        if self.move_from is not None:
+            self._drop(ev.tile)
+            return
         if self.anchor is None:
             return
         anchor, self.anchor = self.anchor, None
@@ -137,6 +157,54 @@ class SelectTool(Tool):
     def _show_selection(self) -> None:
         ys, xs = np.nonzero(selection_mask(self.state, self.model))
         self.scene.selection.set_shape(list(zip(xs.tolist(), ys.tolist(), strict=True)))
+
+    # ------------------------------------------------------- moving the region
+    def _move_delta(self, tile: Tile) -> Tile:
+        assert self.move_from is not None
+        return tile[0] - self.move_from[0], tile[1] - self.move_from[1]
+
+    def _show_move(self, tile: Tile) -> None:
+        """The selection drawn at its new place as the paste preview, and the
+        status line: where it goes, or why it cannot go there."""
+        r, (dx, dy) = self.region, self._move_delta(tile)
+        if r is None:
+            return
+        if self.move_stamp is None:
+            if (dx, dy) == (0, 0):
+                return
+            self.move_stamp = Stamp.from_region(self.model, r, self.state.region_mask)
+            self.stamp_item.set_stamp(self.move_stamp)
+        self.stamp_item.place(r.x0 + dx, r.y0 + dy)
+        why = refusal(self.model, r, self.state.region_mask, dx, dy)
+        self._hint(f"Move selection by {dx}, {dy}: {why}" if why else
+                   f"Move selection by {dx}, {dy} (walls, zones, characters and objects "
+                   "come along); release to drop, Esc cancels")
+
+    def _drop(self, tile: Tile) -> None:
+        r, (dx, dy) = self.region, self._move_delta(tile)
+        mask = self.state.region_mask
+        self._end_move()
+        if r is None:
+            return
+        if (dx, dy) == (0, 0):
+            self.pick(*self.press_point)  # a click inside the selection inspects
+            return
+        if self.doc.move_region(r, mask, dx, dy):
+            set_selection(self.state, np.roll(selection_mask(self.state, self.model),
+                                               (dy, dx), axis=(0, 1)))  # never wraps: inside
+            self.message(f"Moved the selection by {dx}, {dy}")
+        self._show_selection()
+
+    def _end_move(self) -> None:
+        self.move_from, self.move_stamp = None, None
+        if self._stamp_item is not None and self.stamp is None:
+            self.stamp_item.set_stamp(None)
+        self._hint("")
+
+    def _hint(self, text: str) -> None:
+        if text != self._said:
+            self._said = text
+            self.state.hint.emit(text)
 
     # ----------------------------------------------------------------- stamps
     def _stamp_origin(self, tile: Tile) -> Tile:
@@ -234,6 +302,10 @@ class SelectTool(Tool):
 
     def cancel(self) -> None:
         self.anchor = None
+        if self.move_from is not None:  # Escape during a move: nothing moves
+            self._end_move()
+            self.message("Move cancelled; the map is as it was")
+            return
         if self.stamp is not None:
             self.stamp = None
             self.stamp_item.set_stamp(None)
@@ -245,6 +317,7 @@ class SelectTool(Tool):
     def deactivate(self) -> None:
         self.stamp = None
         self.anchor = None
+        self.move_from, self.move_stamp = None, None
         if self._stamp_item is not None:
             self.stamp_item.set_stamp(None)
         self._show_changes([], [])

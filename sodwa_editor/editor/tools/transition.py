@@ -18,6 +18,7 @@ class TransitionTool(StrokeTool):
     name = "transition"
     label = "Transition"
     shortcut = "T"
+    options = ("symmetry",)
     tip = ("Toggle transition tiles (click in a tile) and transition borders (click on an "
            "edge); an edge with neither gets a whole stair; only where the elevation changes")
 

@@ -80,7 +80,8 @@ class WandTool(Tool):
         what = f"{m.registry[int(m.terrain[y, x])].name} at level {int(m.elevation[y, x])}"
         self.state.status.emit(f"{self.label}: {n} tile(s) selected ({what} "
                                f"{'contiguous to' if self.contiguous else 'like'} tile "
-                               f"{x}, {y}); Ctrl+C copies, Ctrl+X cuts, Delete clears")
+                               f"{x}, {y}); Ctrl+C copies, Ctrl+X cuts, Delete clears, "
+                               "the Select tool (S) drags it")
 
     def show(self) -> None:
         mask = selection_mask(self.state, self.model)

@@ -19,7 +19,7 @@ class ZoneTool(StrokeTool):
     shortcut = "A"
     tip = ("Paint a team's start zone, taking tiles from other teams (Shift erases; "
            "right-click picks the zone's team); Rectangle mode: drag a rectangle")
-    options = ("zone_mode", "team", "brush_size")
+    options = ("zone_mode", "team", "brush_size", "symmetry")
     picks = "zone"
 
     def __init__(self, *args) -> None:
