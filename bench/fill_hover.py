@@ -68,7 +68,7 @@ def measure(size: int, moves: int, zoom: str = "fit") -> dict[str, dict[str, flo
         row, col = divmod(i, span)
         x = (x_lo + col if row % 2 == 0 else x_hi - 1 - col) + 0.5
         y = size // 4 + row + 0.5
-        before = win.statusBar().currentMessage(), win.scene.preview.boundingRect()
+        before = win.statusBar().currentMessage(), win.scene.fill_preview.boundingRect()
         t0 = time.perf_counter()
         move(view, x, y, settle=False)  # the tool's hover: region, preview item, status bar
         t1 = time.perf_counter()
@@ -80,7 +80,7 @@ def measure(size: int, moves: int, zoom: str = "fit") -> dict[str, dict[str, flo
         for name, v in zip(("", "_hover", "_paint"), ms, strict=True):
             every.setdefault("all" + name, []).append(v)
             if (win.statusBar().currentMessage(),
-                    win.scene.preview.boundingRect()) != before:
+                    win.scene.fill_preview.boundingRect()) != before:
                 new_area.setdefault("new_area" + name, []).append(v)
     win.close()
     return {k: _stats(v) for k, v in (every | new_area).items()}

@@ -9,8 +9,9 @@ on the engine's generated mixed map with ``--characters`` characters (the
 generated ones, plus copies placed on free tiles of the same teams).  For each
 step the time is taken (1) for the AI's decision and the rules applying it
 (``BattleSession.step_action``), and (2) from then until the board is redrawn: the
-battle items rebuilt from the state (:meth:`PlaytestMode.refresh`, tokens, ring,
-movement range, targets, log) and the view repainted.  Reported: p50 / p95 / max
+battle items rebuilt from the state (:meth:`PlaytestMode.refresh`: tokens, ring,
+movement range, targets; the Turn-Sequence Bar's portraits, the Character Panels
+and the Battle Information Panel with its log) and the window repainted.  Reported: p50 / p95 / max
 of (2), the figure the goal is about, and of (1) + (2).
 """
 
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     if not mode.start(PlaytestChoice(controllers=(args.ai, args.ai), seed=args.seed)):
         print(win.statusBar().currentMessage(), file=sys.stderr)
         return 1
-    mode.toggle_play()  # paused: the benchmark steps by itself
+    mode.model.set_playing(False)  # paused: the benchmark steps by itself
     session = mode.session
     assert session is not None
     board_ms: list[float] = []

@@ -176,19 +176,68 @@ def test_ticks_to_reach():
 
 
 def test_one_turn_per_tick_even_with_ip_left_over():
-    """B10: a character still at 1,000 IP after its turn waits for the next tick; with
-    ``clock.one_turn_per_tick`` false it acts again in the same tick."""
-    clock = Clock([2000, 100], [0, 1], RULES.clock)
+    """B10: with ``clock.one_turn_per_tick`` a character still at 1,000 IP after its turn
+    waits for the next tick; by default (false) it acts again in the same tick."""
+    clock = Clock([2000, 100], [0, 1], replace(RULES.clock, one_turn_per_tick=True))
     clock.advance()
     turn = clock.begin_turn(0)
     clock.end_turn(turn)  # a pass: 1500 left
     assert clock.next_turn() is None and clock.ticks_until_turn(0) == 1
     clock.advance()
     assert (clock.tick, clock.ip[0]) == (2, 3500)
-    again = Clock([2000, 100], [0, 1], replace(RULES.clock, one_turn_per_tick=False))
+    again = Clock([2000, 100], [0, 1], RULES.clock)
     again.advance()
     again.end_turn(again.begin_turn(0))
     assert again.next_turn().candidates == (0,) and again.ticks_until_turn(0) == 0
+
+
+def _passes(clock: Clock, ticks: int) -> list[tuple[int, int, int]]:
+    """Every turn of the first ``ticks`` ticks as (tick, actor, IP as it began), each a pass."""
+    out: list[tuple[int, int, int]] = []
+    while True:
+        choice = clock.next_turn()
+        if choice is None:
+            if clock.tick >= ticks:
+                return out
+            clock.advance()
+            continue
+        actor = choice.candidates[0]
+        out.append((clock.tick, actor, clock.ip[actor]))
+        clock.end_turn(clock.begin_turn(actor))
+
+
+def test_initiative_1100_acts_again_within_the_tick_by_default():
+    """B10 (issue 28 section 6): RB "If no character has at least 1,000 IP, then the Battle
+    Clock continues advancing" -- the default rules let a character still at 1,000 IP
+    after its turn act again in the same tick, in IP order with the others, so its IP
+    never piles up; with ``one_turn_per_tick`` it waits and holds 7,100 IP by tick 11."""
+    assert RULES.clock.one_turn_per_tick is False  # the shipped default
+    turns = _passes(Clock([1100, 250], [0, 1], RULES.clock), 11)
+    by_tick = {t: [(a, ip) for tt, a, ip in turns if tt == t] for t in range(1, 12)}
+    assert by_tick[1] == [(0, 1100)]
+    assert by_tick[2] == [(0, 1700), (0, 1200)]  # again in tick 2: 1,200 >= 1,000
+    assert by_tick[4] == [(0, 1900), (0, 1400), (1, 1000)]  # 1,400 > 1,000 goes first
+    assert by_tick[5] == [(0, 2000), (0, 1500), (0, 1000)]  # three turns, B far below
+    assert all(ip < 1000 + 1100 for _, _, ip in turns)  # bounded
+    late = Clock([1100, 250], [0, 1], replace(RULES.clock, one_turn_per_tick=True))
+    _passes(late, 10)
+    late.advance()
+    assert late.tick == 11 and late.ip[0] == 7100
+
+
+def test_a_tie_with_a_second_turn_in_the_tick_uses_the_same_rules():
+    """B10 + B11: a character's second turn in a tick ties with another team's ready
+    character like any other tie: the team that did not take the most recent turn goes."""
+    clock = Clock([1500, 1000], [0, 1], RULES.clock, first_tie_team=1)
+    clock.advance()
+    order = []
+    for _ in range(3):
+        choice = clock.next_turn()
+        order.append((choice.candidates, clock.ip[choice.candidates[0]]))
+        clock.end_turn(clock.begin_turn(choice.candidates[0]))
+    # 1500 first; then 1000 (A, again) against 1000 (B): A took the last turn, so B goes.
+    assert order == [((0,), 1500), ((1,), 1000), ((0,), 1000)]
+    assert clock.next_turn() is None
 
 
 def test_the_clock_waits_for_every_ready_character():

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
+import numpy as np
 import pytest
 from battle_maps import battle, fighter, grid, index, turn_of, with_rules
 
@@ -210,3 +212,33 @@ def test_abilities_plug_in_through_the_interface():
     assert plain.state_hash() != s.state_hash() and s.effects
     out = run_battle(s, [PassController(0), make_controllers(["pass", "random"], s)[1]])
     assert out.result is not None
+
+
+@pytest.mark.parametrize("name", ["indoor-compound", "outdoor-skirmish", "tiered-keep"])
+def test_shipped_roster_plays_the_same_under_both_readings_of_b10(name):
+    """B10's default changed to the literal reading (a character still at 1,000 IP acts
+    again in the tick); the shipped roster never ends a turn at the threshold (its
+    highest Initiative plus 999, less the 500 a turn costs at least, stays below 1,000),
+    so battles on the sample maps give the same log and state hash under both readings."""
+    from dataclasses import replace
+
+    from sodwa_editor.battle.rules import default_rules
+    from sodwa_editor.battle.setup import BattleSetup
+    from sodwa_editor.battle.sheet import load_roster
+    from sodwa_editor.io.files import load_map
+
+    rules = default_rules()
+    assert rules.clock.one_turn_per_tick is False
+    highest = max(a.values["initiative"] for a in load_roster().archetypes)
+    assert rules.clock.turn_threshold - 1 + highest - rules.clock.turn_cost \
+        < rules.clock.turn_threshold
+    once = replace(rules, clock=replace(rules.clock, one_turn_per_tick=True))
+    model = load_map(Path(__file__).parent.parent / "maps" / f"{name}.json")
+    for ai, seed in ((("greedy", "random"), 1), (("random", "greedy"), 2)):
+        logs = []
+        for variant in (rules, once):
+            setup = BattleSetup.from_map(model, rules=variant, ai=ai)
+            state = setup.state(np.random.SeedSequence(seed), False)
+            run_battle(state, setup.controllers(state, False))
+            logs.append(([e.to_dict() for e in state.events], state.state_hash()))
+        assert logs[0] == logs[1]

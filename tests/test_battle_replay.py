@@ -238,13 +238,16 @@ def test_replay_with_a_tampered_turn_hash_fails_verify(replay_file, capsys):
 @pytest.mark.parametrize("fmt", [[], ["--json"]])
 def test_battle_log_to_a_reader_that_stops_early(fmt):
     """``sodwa battle MAP | head``: exit 141, nothing on stderr (the log of this
-    battle is far larger than a pipe's buffer)."""
+    battle is far larger than a pipe's buffer: a side that only passes makes a long
+    battle, 140 kB of text; greedy against greedy wrote 9 kB, which a 64 kB pipe
+    takes whole before the reader stops, so the battle exited 0 when the reader was
+    slow)."""
     import subprocess
     import sys
 
     proc = subprocess.Popen([sys.executable, "-m", "sodwa_editor.cli", "battle", str(COMPOUND),
-                             "--seed", "3", *fmt], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                             "--seed", "3", "--ai", "pass,random", *fmt],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     assert proc.stdout.read(6) in (b"battle", b'{\n  "m')
     proc.stdout.close()

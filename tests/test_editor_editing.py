@@ -266,7 +266,7 @@ def test_fill_shows_its_area_and_count_before_the_click(make_window):
     QTest.keyClick(view, Qt.Key.Key_F)
     win.state.set("terrain_id", m.registry.id_of("impeding"))
     move(view, 3.5, 4.5)  # inside the room: the fill leaks through the door
-    assert len(win.scene.preview.tiles) == 16 * 12
+    assert len(win.scene.fill_preview.tiles) == 16 * 12
     assert win.statusBar().currentMessage().startswith(
         "Fill: click changes 192 clear tile(s) to impeding")
     assert win.document.undo_stack.count() == 0  # nothing changed yet
@@ -274,7 +274,8 @@ def test_fill_shows_its_area_and_count_before_the_click(make_window):
     drag(view, [(4.2, 9.0), (4.8, 9.0)])
     QTest.keyClick(view, Qt.Key.Key_F)
     move(view, 3.5, 5.5)
-    assert sorted(win.scene.preview.tiles) == [(x, y) for x in range(2, 8) for y in range(3, 9)]
+    assert sorted(win.scene.fill_preview.tiles) == [
+        (x, y) for x in range(2, 8) for y in range(3, 9)]
     assert "changes 36 clear tile(s)" in win.statusBar().currentMessage()
     press(view, 3.5, 5.5)
     release(view, 3.5, 5.5)
@@ -318,7 +319,8 @@ def test_fill_preview_builds_each_region_once_until_the_map_changes(make_window,
     move(view, 4.5, 4.5)
     assert len(floods) == 4
     assert "changes 36 clear tile(s)" in win.statusBar().currentMessage()
-    assert sorted(win.scene.preview.tiles) == [(x, y) for x in range(2, 8) for y in range(3, 9)]
+    assert sorted(win.scene.fill_preview.tiles) == [
+        (x, y) for x in range(2, 8) for y in range(3, 9)]
 
 
 def choose(combo, text: str) -> None:

@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPainterPathSt
 
 from sodwa_editor.editor.scene.graph_item import FORWARD, TICK, pair_lines
 from sodwa_editor.editor.scene.kernels import keyed_links, keyed_outline, mask_segments
-from sodwa_editor.editor.scene.layers import LineGroup, _segment_rects
+from sodwa_editor.editor.scene.line_groups import LineGroup, _segment_rects
 from sodwa_editor.editor.scene.outline_item import diagonal_links, mask_outline
 from sodwa_editor.editor.style import TILE
 from sodwa_editor.engine.adjacency import pair_classes
@@ -187,7 +187,7 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
                         lambda *a, **k: calls.append(k.get("rect")) or real(*a, **k))
     layer.bind(m)
     n = layer.chunk
-    assert n == 4  # a map up to 64 a side: 4x4-tile chunks
+    assert n == 8  # a map up to 64 a side: 8x8-tile chunks
     rebuilt = []
     real_rebuild = layer._rebuild
     monkeypatch.setattr(layer, "_rebuild", lambda m, cx, cy, *a: rebuilt.append((cx, cy))
@@ -196,19 +196,22 @@ def test_graph_layer_runs_the_rule_once_per_refresh_and_draws_each_chunks_pairs(
     calls.clear()
     layer.refresh(Rect(16, 16, 16, 16))
     assert len(calls) == 1
-    assert sorted(rebuilt) == [(3, 3), (3, 4), (4, 3), (4, 4)]
+    assert sorted(rebuilt) == [(1, 1), (1, 2), (2, 1), (2, 2)]
     # a pair's class depends on its 2x2 block, kept with its top-left tile: a tile
     # on a chunk's last column and row changes pairs of that chunk only
     m.set_terrain(15, 15, 2)
     rebuilt.clear()
     layer.refresh(Rect(15, 15, 15, 15))
-    assert rebuilt == [(3, 3)]
-    for (cx, cy), chunk in layer.chunks.items():
+    assert rebuilt == [(1, 1)]
+    chunks = {(cx, cy) for cx, cy, _plane in layer.chunks}
+    for cx, cy in chunks:  # each class's halo and line in planes 2 * class and 2 * class + 1
         rect = Rect(cx * n, cy * n, min(40, (cx + 1) * n) - 1, min(40, (cy + 1) * n) - 1)
         ref = {c: v for c, v in pair_lines(m, rect).items() if v}
-        assert [g.segments.tolist() for g in chunk.groups] == [
-            (np.concatenate(v) * TILE).tolist() for _c, v in sorted(ref.items())]
-    for side, chunk in ((65, 8), (128, 8), (129, 16)):  # bigger maps, bigger chunks
+        drawn = {plane: [g.segments.tolist() for g in item.groups]
+                 for (x, y, plane), item in layer.chunks.items() if (x, y) == (cx, cy)}
+        assert drawn == {2 * c + pen: [(np.concatenate(v) * TILE).tolist()]
+                         for c, v in ref.items() for pen in (0, 1)}
+    for side, chunk in ((64, 8), (65, 16), (256, 16)):  # bigger maps, bigger chunks
         layer.bind(MapModel(side, 10))
         assert layer.chunk == chunk
 
@@ -234,7 +237,7 @@ def test_a_stroke_redraws_only_near_its_tiles_and_leaves_what_a_full_repaint_dra
     for _ in range(3):
         app.processEvents()
     graph = win.scene.items_by_name["graph"]
-    corner = graph.chunks[(0, 0)]
+    corner = graph.chunks[(0, 0, 0)]
     updates = []
     real_update = type(corner).update
     qtbot_patch = pytest.MonkeyPatch()
@@ -275,7 +278,7 @@ def test_a_stroke_step_repaints_the_view_near_its_tile_not_the_whole_graph_chunk
                 self.rects.append(event.region().boundingRect())
             return False
 
-    win = make_window(MapModel(100, 100))  # the graph in 8x8-tile chunks
+    win = make_window(MapModel(64, 64))  # the graph in 8x8-tile chunks
     win.resize(1000, 800)
     win.action_map["preview_graph"].setChecked(True)
     assert win.scene.items_by_name["graph"].chunk == 8
@@ -335,3 +338,42 @@ def test_terrain_and_elevation_strokes_under_a_pinned_fan_leave_what_a_full_repa
                      Qt.MouseButton.LeftButton)
         release(win.view, *points[-1])
     assert_shows_what_a_full_repaint_draws(win, app)
+
+
+@pytest.mark.parametrize("tile_px", [20, 32, 48])
+def test_the_graph_in_small_chunks_draws_what_one_chunk_for_the_whole_map_draws(
+        make_window, monkeypatch, tile_px):
+    """The adjacency graph on a map up to 64 a side is kept in 8x8-tile chunks;
+    on screen it must not show the chunks: a chunk's white halos must not
+    cover the lines and "not adjacent" ticks of the chunk drawn before it
+    where their lines meet (issue 24: ticks and line ends were lost along
+    every chunk boundary).  Each pen is drawn in a plane over all chunks, so
+    the view shows what one chunk holding the whole map shows."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from sodwa_editor.editor.scene import graph_item
+    from sodwa_editor.engine import samples
+
+    win = make_window(samples.indoor_compound())
+    win.resize(1000, 760)
+    app = QApplication.instance()
+    win.view.setFocus()
+    QTest.keyClick(win.view, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)  # Preview > Adjacency Graph
+    graph = win.scene.items_by_name["graph"]
+    assert graph.isVisible() and graph.chunk == 8
+    win.view.set_zoom(tile_px / TILE)
+    win.view.center_on_tile(10, 7)
+    for _ in range(3):
+        app.processEvents()
+    small = win.view.viewport().grab().toImage()
+    monkeypatch.setattr(graph_item, "CHUNK", 64)  # one chunk for the whole 20x14 map
+    monkeypatch.setattr(graph_item, "TINY_CHUNKS_UP_TO", 0)
+    monkeypatch.setattr(graph_item, "SMALL_CHUNKS_UP_TO", 0)
+    graph.bind(win.document.model)
+    assert graph.chunk == 64 and {key[:2] for key in graph.chunks} == {(0, 0)}
+    for _ in range(3):
+        app.processEvents()
+    whole = win.view.viewport().grab().toImage()
+    assert small == whole

@@ -78,3 +78,29 @@ def test_minimap_comes_back_as_left_when_a_big_map_opens(make_window):
     win.document.reset(MapModel(10, 10), None)
     win.document.reset(MapModel(90, 90), None)
     assert not dock.isVisible()  # stays closed: the user's choice
+
+
+def test_runs_on_small_maps_never_turn_the_minimap_off_for_the_next_big_map(
+        make_window, qtbot):
+    """Two runs of the editor on small maps, then a run on a 128x128 map: its
+    minimap is shown (the second run read the first one's "shown" before its
+    window was on screen, took the dock for closed by the user, and saved the
+    minimap off: the big map came without it, its View entry unchecked).  A
+    minimap the user closes stays closed in the next runs."""
+    from test_editor_help import _click_menu_entry
+
+    for _ in range(2):
+        win = make_window(MapModel(16, 16))  # the same settings file each run
+        assert not win.docks["minimap"].isVisible()
+        win.close()
+    win = make_window(MapModel(128, 128))
+    dock = win.docks["minimap"]
+    assert dock.isVisible() and dock.toggleViewAction().isChecked()
+    _click_menu_entry(win, qtbot, "View", "Minimap")  # the user closes it
+    assert not dock.isVisible()
+    win.close()
+    win = make_window(MapModel(16, 16))
+    win.close()
+    win = make_window(MapModel(128, 128))
+    assert not win.docks["minimap"].isVisible()  # still closed: the user's choice
+    assert win.docks["minimap"].toggleViewAction().isEnabled()

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication
 from sodwa_editor.battle.actions import Move as MoveAction
 from sodwa_editor.battle.actions import refusal
 from sodwa_editor.battle.clock import ActionType
-from sodwa_editor.battle.events import Attacked, Moved, TurnStarted
+from sodwa_editor.battle.events import AreaHit, Attacked, Moved, TurnStarted
 from sodwa_editor.battle.replay import digest
 from sodwa_editor.editor.playtest.battle_panel import TURN_ROLE
 from sodwa_editor.editor.playtest.setup_dialog import PlaytestChoice, SetupDialog
@@ -78,7 +78,29 @@ def press_f5_and_start(win, qtbot, controllers=("human", "greedy"), seed=7, cap=
 
 
 def instant(win) -> None:
+    """Instant speed, and Play (F6) when paused (a new battle starts paused)."""
     win.playtest.bar.speed.setCurrentText("instant")
+    if not win.playtest.playing:
+        QTest.keyClick(win.view, Qt.Key.Key_F6)
+
+
+def refused_replay(win, mode, path) -> str:
+    """Open the replay ``path``, which is refused: the text of the dialog that says
+    why (closed with its OK button)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    seen: list[str] = []
+
+    def close() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        seen.append(box.text())
+        QTest.mouseClick(box.button(QMessageBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(50, close)
+    assert not mode.open_replay(path)
+    assert seen, "no dialog said why"
+    return seen[0]
 
 
 def wait_human(qtbot, mode, timeout=30000) -> None:
@@ -141,17 +163,18 @@ def test_human_turn_ai_turn_step_back_and_stop_leave_the_document_untouched(
     move(win.view, tile[0] + 0.5, tile[1] + 0.5)
     assert win.scene.previews["path"].isVisible()  # the LoS line to the hovered target
     click_tile(win.view, *tile)
-    assert mode.panel.bip.isVisible() and mode.human.pending == target
+    assert mode.panel.attack_box.isVisible() and mode.human.pending == target
     QTest.keyClick(win.view, Qt.Key.Key_Escape)  # Escape drops the preview, not the playtest
-    assert mode.active and not mode.panel.bip.isVisible() and mode.human.pending is None
+    assert mode.active and not mode.panel.attack_box.isVisible() and mode.human.pending is None
     assert len(state.events) == n
     click_tile(win.view, *tile)
-    assert mode.panel.bip.isVisible() and mode.human.pending == target
-    assert "TAV" in mode.panel.bip_text.text() and "roll needed" in mode.panel.bip_text.text()
+    assert mode.panel.attack_box.isVisible() and mode.human.pending == target
+    text = mode.panel.attack_text.text()
+    assert "TAV" in text and "roll needed" in text
     QTest.mouseClick(mode.panel.confirm_button, Qt.MouseButton.LeftButton)
     hits = [e for e in state.events[n:] if isinstance(e, Attacked)]
     assert len(hits) == 1 and hits[0].actor == actor and hits[0].target == target
-    assert "roll" in mode.panel.bip_text.text()
+    assert "roll" in mode.panel.attack_text.text()
     # the Attack Action is spent: a second attack is refused with the engine's reason
     if not state.over and state.actor == actor and state.alive(target):
         click_tile(win.view, *state.pos[target])
@@ -227,16 +250,19 @@ def test_ai_against_ai_at_instant_speed_reaches_the_result_panel(make_window, qt
     midway = {t for t in seen if 0 < t < state.clock.turns}
     assert len(midway) > 3, seen  # the event loop turned between slices of the battle
     result = mode.panel.result
-    assert result.isVisible()
+    assert result.isVisible() and mode.panel.tabs.currentWidget() is result
     assert "wins" in result.title.text() or "Draw" in result.title.text()
     assert f"{state.clock.turns} turns" in result.title.text()
-    assert result.table.rowCount() == len(state.fighters)
-    dealt = sum(e.damage for e in state.events if isinstance(e, Attacked))
+    assert len(result.rows) == len(state.fighters)
+    dealt = sum(e.damage for e in state.events if isinstance(e, Attacked | AreaHit))
     assert sum(s.damage for s in result.stats) == dealt > 0
     assert win.playtest.actions["playtest_save_replay"].isEnabled()
-    # restart with the same seed: the same battle again
+    # restart with the same seed: paused at turn 1, then the same battle again
     final = state.state_hash()
     QTest.keyClick(win.view, Qt.Key.Key_F9)
+    assert not mode.playing and mode.session.state.clock.turns == 1
+    assert not result.isVisible()
+    QTest.keyClick(win.view, Qt.Key.Key_F6)
     qtbot.waitUntil(lambda: mode.session.result is not None, timeout=120000)
     assert mode.session.state.state_hash() == final
 
@@ -285,13 +311,13 @@ def test_replay_saved_from_the_gui_verifies_with_the_cli_and_opens_again(
     doc["turn_hashes"][0] = "0" * 32
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc))
-    assert not mode.open_replay(bad)
+    said = refused_replay(win, mode, bad)
+    assert "turn_hashes[0]: the state after turn 1 differs" in said
     assert "turn_hashes[0]: the state after turn 1 differs" in win.statusBar().currentMessage()
     # another map: refused, with why
     win.set_tool("brush")
     click_tile(win.view, 1, 1)
-    assert not mode.open_replay(out)
-    assert "made on another map" in win.statusBar().currentMessage()
+    assert "made on another map" in refused_replay(win, mode, out)
     assert not mode.active
 
 
@@ -404,17 +430,16 @@ def test_log_jump_defeated_tokens_and_forward(make_window, qtbot):
     while s.turn < s.turn_count:
         QTest.keyClick(win.view, Qt.Key.Key_Right, ALT)
     assert s.result is not None and s.state.state_hash() == state.state_hash()
-    assert mode.panel.result.isVisible()
+    assert mode.panel.result.isVisible()  # the Result tab, back at the end
 
 
 def test_pause_one_action_one_turn_and_speeds(make_window, qtbot):
     win = open_map(make_window, "tiered-keep.json")
     mode = win.playtest
     assert mode.start(PlaytestChoice(controllers=("greedy", "random"), seed=5))
-    QTest.keyClick(win.view, Qt.Key.Key_F6)  # pause
+    # a new battle starts paused, at the start of turn 1
     assert not mode.playing and not mode.timer.isActive()
     s = mode.session
-    QTest.keyClick(win.view, Qt.Key.Key_F7)  # one step: the first turn starts
     assert s.state.turn is not None and len(s.state.events) == 1
     QTest.keyClick(win.view, Qt.Key.Key_F8)  # one turn: to its end
     assert s.state.turn is None and s.turn == 2

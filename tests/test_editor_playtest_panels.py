@@ -12,6 +12,7 @@ import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 
 from sodwa_editor.battle.actions import Attack, refusal
@@ -60,7 +61,7 @@ def test_the_bar_is_the_clock_prediction_with_ticks_the_actor_first(qtbot):
         if state.actor is not None:
             seen_actor = True
             assert bar.entries[0].actor == state.actor and bar.entries[0].now
-            assert "3px solid" in bar.buttons[0].styleSheet()  # the actor is marked
+            assert bar.buttons[0].now and not bar.buttons[1].now  # the actor is framed
         else:
             seen_between = True
             assert len(bar.entries) == 8
@@ -82,9 +83,21 @@ def test_entries_have_their_team_colour_and_a_click_emits_the_character(qtbot):
     state = s.state
     sides = {state.fighters[e.actor].side for e in bar.entries}
     assert len(sides) == 2  # both teams are in the bar, in two colours
-    backgrounds = {state.fighters[e.actor].side: b.styleSheet().split("background: ")[1][:7]
+    backgrounds = {state.fighters[e.actor].side: b.color.name()
                    for e, b in zip(bar.entries, bar.buttons, strict=False)}
     assert len(set(backgrounds.values())) == 2
+    # as drawn: the entry now is framed in yellow, the others are not; each entry's
+    # portrait shows its team colour
+    now, later = bar.buttons[0].grab().toImage(), bar.buttons[1].grab().toImage()
+    yellow = QColor(255, 200, 0)
+    assert now.pixelColor(1, now.height() // 2) == yellow
+    assert later.pixelColor(1, later.height() // 2) != yellow
+    for e, b in zip(bar.entries, bar.buttons, strict=False):
+        image = b.grab().toImage()
+        centre = image.pixelColor(image.width() // 2 - 14, 10)  # the portrait's corner
+        team = QColor(backgrounds[state.fighters[e.actor].side])
+        assert abs(centre.hue() - team.hue()) <= 12 or team.saturation() < 40, (
+            centre.name(), team.name())
     k = 3
     with qtbot.waitSignal(bar.picked) as blocker:
         QTest.mouseClick(bar.buttons[k], LEFT)
@@ -104,13 +117,17 @@ def test_a_character_panel_shows_every_sheet_attribute_grouped_and_hp_as_a_bar(q
     panel.show_character(state, i)
     sheet = state.sheets[i]
     assert [b.title() for b in panel.sections.values()] == list(SECTIONS)
-    assert panel.hp.maximum() == sheet.health
-    assert panel.hp.value() == state.hp[i] < sheet.health
-    assert panel.hp.text() == f"HP {state.hp[i]} / {sheet.health}"
+    # RB: "The character's HP and Damage Reduction are both displayed over its Action
+    # Shot ... the HP will be represented by red bars"
+    assert (panel.shot.hp, panel.shot.health, panel.shot.dr) == (
+        state.hp[i], sheet.health, sheet.damage_reduction)
+    assert panel.shot.bars() == (state.hp[i], sheet.health)  # one bar per point
+    assert panel.shot.toolTip().startswith(f"HP {state.hp[i]} of {sheet.health}, Damage "
+                                           f"Reduction {sheet.damage_reduction}")
     assert state.names[i] in panel.name.text()
     groups = {"Combat": ("melee_accuracy", "ranged_accuracy", "melee_defense",
                          "ranged_defense", "melee_damage", "ranged_damage"),
-              "Character Info": ("cost", "move", "range", "evasion", "damage_reduction"),
+              "Character Info": ("cost", "move", "range", "evasion"),
               "Initiative": ("initiative",),
               "Saving Throws": ("fortitude", "reflex", "power")}
     for section, keys in groups.items():
@@ -122,13 +139,13 @@ def test_a_character_panel_shows_every_sheet_attribute_grouped_and_hp_as_a_bar(q
     assert panel.value("Character Info", "Flight") == ("yes" if sheet.flight else "no")
     assert panel.value("Initiative", "IP") == str(state.clock.ip[i])
     if state.actor != i and state.alive(i):
-        assert panel.value("Initiative", "Ticks to next turn") == \
-            str(state.clock.ticks_until_turn(i))
+        n = state.clock.ticks_until_turn(i)
+        assert panel.value("Initiative", "Next turn") == f"in {n} tick{'s' if n != 1 else ''}"
     # every attribute of the sheet is shown (only the name fields and health are not
     # values of a section: the name is the title, health the bar)
     shown = {" ".join(w.capitalize() for w in f.name.split("_"))
              for f in dataclasses.fields(sheet)} - {"Name", "Archetype", "Health",
-                                                    "Damage Type",
+                                                    "Damage Type", "Damage Reduction",
                                                     "Abilities"}  # (issue 25: buttons)
     assert shown <= {label for (_, label) in panel.values}
 
@@ -143,8 +160,8 @@ def test_a_defeated_character_is_shown_defeated(qtbot):
     qtbot.addWidget(panel)
     panel.show_character(state, gone)
     assert "(defeated)" in panel.name.text()
-    assert panel.hp.value() == 0
-    assert panel.value("Initiative", "Ticks to next turn") == "defeated"
+    assert panel.shot.hp == 0 and panel.shot.defeated and panel.shot.bars()[0] == 0
+    assert panel.value("Initiative", "Next turn") == "defeated"
 
 
 # ------------------------------------------------------------------ in the editor
@@ -160,7 +177,7 @@ def start(make_window, qtbot, controllers, seed, name="tiered-keep.json"):
 def test_panels_follow_the_active_character_a_tsb_click_selects_and_stop_hides(
         make_window, qtbot):
     win, mode = start(make_window, qtbot, ("greedy", "random"), 5)
-    QTest.keyClick(win.view, Qt.Key.Key_F6)  # pause
+    assert not mode.playing  # a new battle starts paused
     assert mode.views.tsb_bar.isVisible() and all(d.isVisible() for d in mode.views.docks)
     s = mode.session
     actors = set()
@@ -196,6 +213,7 @@ def test_a_tsb_click_on_an_enemy_in_a_human_turn_is_the_click_on_its_tile(
         make_window, qtbot):
     win, mode = start(make_window, qtbot, ("human", "greedy"), 7, "rulebook-elevated-los.json")
     mode.bar.speed.setCurrentText("instant")
+    QTest.keyClick(win.view, Qt.Key.Key_F6)  # play
     s = mode.session
     tried = 0
     for _ in range(30):
@@ -215,7 +233,7 @@ def test_a_tsb_click_on_an_enemy_in_a_human_turn_is_the_click_on_its_tile(
             QTest.mouseClick(mode.views.tsb.buttons[k], LEFT)
             legal = refusal(state, Attack(enemy)) is None
             assert mode.human.pending == (enemy if legal else None)
-            assert mode.panel.bip.isVisible() == legal
+            assert mode.panel.attack_box.isVisible() == legal
             assert mode.views.picked_panel.index == enemy
             tried += legal
             if legal:
@@ -244,7 +262,7 @@ def test_the_battle_dock_log_and_the_command_line_log_have_one_wording(qtbot, ca
     lines = [panel.log.item(k).text() for k in range(panel.log.count())]
     assert len(lines) == len(state.events)
     sides = {f.team: f.side for f in state.fighters}
-    teams = (f"{sides[0]}, team 1", f"{sides[1]}, team 2")
+    teams = (f"{sides[0]} (team 0)", f"{sides[1]} (team 1)")  # the one naming (issue 24)
     assert lines == [describe(e, list(state.names), teams) for e in state.events]
     attack = next(line for line in lines if " vs difficulty " in line)
     assert "karma" in attack and "HP left" in attack

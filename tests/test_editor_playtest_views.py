@@ -27,13 +27,13 @@ MAPS = Path(__file__).parents[1] / "maps"
 LEFT = Qt.MouseButton.LeftButton
 
 
-def battle(name="tiered-keep.json", controllers=("greedy", "random"), seed=9):
-    """A playtest model with a battle begun on ``name`` (paused: the test steps it)."""
+def battle(name="tiered-keep.json", controllers=("greedy", "random"), seed=9, pm=None):
+    """A playtest model with a battle begun on ``name`` (paused at the start of turn
+    1, as a new battle starts: the test steps it)."""
     model, _ = read_map(MAPS / name)
     setup = build_setup(model, PlaytestChoice(controllers=controllers, seed=seed))
-    pm = PlaytestModel()
+    pm = pm if pm is not None else PlaytestModel()
     pm.begin(BattleSession(setup, list(controllers), seed=seed), model)
-    pm.set_playing(False)
     return pm
 
 
@@ -64,11 +64,12 @@ class Recorder:
 
 
 def test_the_model_tells_turns_actions_the_result_speed_and_a_person_to_act(qtbot):
-    pm = battle()
+    pm = PlaytestModel()
     rec = Recorder(pm)
+    battle(pm=pm)  # begun paused at the start of turn 1
     s = pm.session
-    pm.step_action()  # the first turn starts
-    assert rec.of("turn_started") == [(1,)]
+    assert rec.names()[:2] == ["playing_changed", "started"] and not pm.playing
+    assert rec.of("turn_started") == [(1,)] and s.state.turn is not None
     assert rec.of("action_resolved")[0][0] == s.state.events[:1]
     assert rec.names()[-1] == "changed"
     while s.result is None:
@@ -124,10 +125,13 @@ def test_the_character_panels_show_the_active_and_the_picked_character(qtbot):
     picked = shown(qtbot, CharacterPanel("Selected character", pm, "picked"))
     pm.refresh()
     state = pm.state
-    coming = state.clock.predict(1)[0].actor  # between turns: the next one
-    assert active.index == coming and state.names[coming] in active.name.text()
-    assert picked.index is None and picked.name.text() == "no character"
-    pm.step_action()
+    assert active.index == state.actor and state.names[state.actor] in active.name.text()
+    # nobody picked yet: the right panel says how to pick one (no empty sheet, no
+    # "HP 0 / 1" bar)
+    assert picked.index is None and picked.pages.currentWidget() is picked.hint
+    assert not picked.shot.isVisible() and "Click a character" in picked.hint.text()
+    pm.step_turn()
+    pm.step_action()  # between turns the next actor; then its turn starts
     assert active.index == pm.state.actor
     while not any(isinstance(e, Attacked) and e.damage > 0 for e in pm.state.events):
         pm.step_action()
@@ -137,7 +141,8 @@ def test_the_character_panels_show_the_active_and_the_picked_character(qtbot):
     assert picked.index == hit.target and state.names[hit.target] in picked.name.text()
     assert picked.value("Initiative", "IP") == str(state.clock.ip[hit.target])
     hp = state.hp[hit.target] if state.alive(hit.target) else 0
-    assert picked.hp.value() == hp < state.sheets[hit.target].health
+    assert picked.shot.hp == hp < state.sheets[hit.target].health
+    assert picked.pages.currentIndex() == 1 and picked.shot.isVisible()
 
 
 def duel():
@@ -152,6 +157,7 @@ def duel():
     setup = build_setup(m, PlaytestChoice(controllers=("human", "pass"), seed=2))
     pm = PlaytestModel()
     pm.begin(BattleSession(setup, ["human", "pass"], seed=2), m)
+    pm.set_playing(True)
     return pm
 
 
@@ -170,33 +176,35 @@ def test_the_battle_panel_shows_status_log_and_the_attack_to_confirm(qtbot):
     target = next(iter(state.enemies(actor)))
     assert refusal(state, Attack(target)) is None
     assert pm.preview_attack(target) is None
-    assert panel.bip.isVisible() and panel.confirm_button.isVisible()
-    assert "TAV" in panel.bip_text.text() and state.names[target] in panel.bip_text.text()
+    assert panel.attack_box.isVisible() and panel.confirm_button.isVisible()
+    assert "TAV" in panel.attack_text.text()
+    assert state.names[target] in panel.attack_text.text()
     with qtbot.waitSignal(panel.cancel):
         QTest.mouseClick(panel.cancel_button, LEFT)
     pm.cancel_attack()
-    assert not panel.bip.isVisible()
+    assert not panel.attack_box.isVisible()
     pm.preview_attack(target)
     with qtbot.waitSignal(panel.confirm):
         QTest.mouseClick(panel.confirm_button, LEFT)
     n = len(state.events)
     pm.confirm_attack()
-    assert panel.bip.isVisible() and not panel.confirm_button.isVisible()
-    assert panel.bip_text.text().startswith(("<b>Hit</b>", "<b>Miss</b>"))
+    assert panel.attack_box.isVisible() and not panel.confirm_button.isVisible()
+    assert panel.attack_text.text().startswith(f"<b>{state.names[actor]} attacked")
+    assert ": Hit</b>" in panel.attack_text.text() or ": Miss</b>" in panel.attack_text.text()
     assert any(isinstance(e, Attacked) for e in s.state.events[n:])
     assert panel.log.count() == len(s.state.events)
     # the Attack Action is spent: a second one is refused with the rules' words
     said: list[str] = []
     pm.message.connect(said.append)
     assert pm.preview_attack(target) == said[-1] and "already taken" in said[-1]
-    assert panel.bip_text.text().startswith(("<b>Hit</b>", "<b>Miss</b>"))  # still the roll
+    assert " attacked " in panel.attack_text.text()  # still the roll
     turn = next(k for k in range(panel.log.count()) if panel.log.item(k).data(TURN_ROLE) == 1)
     rect = panel.log.visualItemRect(panel.log.item(turn))
     with qtbot.waitSignal(panel.turn_clicked) as got:
         QTest.mouseClick(panel.log.viewport(), LEFT, pos=rect.center())
     assert got.args == [1]
     pm.end()
-    assert not panel.bip.isVisible()
+    assert not panel.attack_box.isVisible()
 
 
 def test_the_result_panel_shows_at_the_end_and_goes_when_going_back(qtbot):
@@ -205,16 +213,16 @@ def test_the_result_panel_shows_at_the_end_and_goes_when_going_back(qtbot):
     pm = battle("indoor-compound.json", ("random", "random"), 3)
     result = shown(qtbot, ResultPanel(pm))
     pm.refresh()
-    assert not result.isVisible()
+    assert result.stats == [] and result.table.rowCount() == 0
     while pm.session.result is None:
         pm.step_turn()
     state = pm.state
-    assert result.isVisible() and result.table.rowCount() == len(state.fighters)
+    assert len(result.rows) == len(state.fighters) and result.table.rowCount() > len(state.fighters)
     assert f"{state.clock.turns} turns" in result.title.text()
     with qtbot.waitSignal(result.save_replay):
         QTest.mouseClick(result.save_button, LEFT)
     pm.back()
-    assert not result.isVisible()
+    assert result.stats == [] and result.table.rowCount() == 0
 
 
 def test_the_board_items_draw_the_battle_on_the_scene_and_leave_with_it(qtbot):
@@ -227,9 +235,7 @@ def test_the_board_items_draw_the_battle_on_the_scene_and_leave_with_it(qtbot):
     board = BattleBoard(scene, pm)
     setup = build_setup(model, PlaytestChoice(controllers=("greedy", "random"), seed=9))
     pm.begin(BattleSession(setup, ["greedy", "random"], seed=9), model)
-    pm.set_playing(False)
-    pm.step_action()
-    state = pm.state
+    state = pm.state  # paused at the start of turn 1
     assert scene.model is state.board.model  # the battle's own board
     assert sorted(board.tokens) == [i for i in range(len(state.fighters)) if state.alive(i)]
     for i, token in board.tokens.items():
@@ -250,12 +256,16 @@ def test_the_controls_follow_the_model(qtbot):
     qtbot.addWidget(owner)
     actions = playtest_actions(owner, pm, {"playtest_step": lambda: calls.append("step")})
     bar = PlaytestBar(pm, actions, owner)
-    assert [k for k, a in actions.items() if a.isEnabled()] == ["playtest", "open_replay"]
+    idle = ["playtest", "playtest_autoplay", "open_replay"]
+    assert [k for k, a in actions.items() if a.isEnabled()] == idle
     model, _ = read_map(MAPS / "rulebook-elevated-los.json")
     setup = build_setup(model, PlaytestChoice(controllers=("human", "greedy"), seed=7))
     pm.begin(BattleSession(setup, ["human", "greedy"], seed=7), model)
     owner.show()
-    assert bar.isVisible() and actions["playtest_play"].isChecked()
+    assert bar.isVisible() and not actions["playtest_play"].isChecked()  # paused at turn 1
+    assert bar.seed.text() == "Seed 7"
+    pm.set_playing(True)
+    assert actions["playtest_play"].isChecked()
     assert not actions["playtest_save_replay"].isEnabled()
     bar.speed.setFocus()
     QTest.keyClick(bar.speed, Qt.Key.Key_Down)  # x1 -> x2
@@ -270,7 +280,7 @@ def test_the_controls_follow_the_model(qtbot):
     assert not actions["playtest_play"].isChecked()
     pm.end()
     assert not bar.isVisible()
-    assert [k for k, a in actions.items() if a.isEnabled()] == ["playtest", "open_replay"]
+    assert [k for k, a in actions.items() if a.isEnabled()] == idle
 
 
 def test_a_person_clicks_through_the_human_turn(qtbot):
@@ -296,6 +306,7 @@ def test_a_person_clicks_through_the_human_turn(qtbot):
     setup = build_setup(model, PlaytestChoice(controllers=("human", "pass"), seed=5))
     pm.begin(BattleSession(setup, ["human", "pass"], seed=5), model)
     pm.set_speed("instant")
+    pm.set_playing(True)
     qtbot.waitUntil(lambda: pm.waiting() is not None, timeout=30000)
     if pm.waiting().kind == "actor":
         click_tile(view, *pm.state.pos[pm.waiting().candidates[0]])

@@ -109,6 +109,8 @@ def test_hovering_does_not_lay_out_the_window_again(make_window):
     move(win.view, 11.02, 10.5)  # the widest texts: an edge and its wall
     move(win.view, 1.5, 1.5)  # an obstruction, indoor or outdoor
     assert win.edge_label.text() == "" and "outdoor" in win.terrain_label.text()
+    for _ in range(3):  # the fields' last resize laid out (the read-outs refresh once
+        QApplication.processEvents()  # per event-loop turn, after the hover)
     requests = Requests()
     for widget in (win, win.statusBar()):
         widget.installEventFilter(requests)

@@ -6,7 +6,9 @@ window as a user sees it).
 ``editor-window.png``: ``maps/outdoor-skirmish.json``, the LoS fan pinned on
 the Ranger, tile (10, 4) hovered so the line, the tile that decided it and the
 reason show.  ``editor-big-map.png``: the generated 128x128 mixed map at
-painting zoom with the Minimap and the Legend dock.
+painting zoom with the Minimap and the Legend dock.  ``editor-paste.png``: a
+walled room copied and about to be pasted against another room, whose wall
+(a fence there) and door it would change: the marks and the status bar say so.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ def main() -> None:
     win.document.undo_stack.setClean()
     win.close()
     big_map(app, tmp)
+    paste(app, tmp)
 
 
 def big_map(app: QApplication, tmp: Path) -> None:
@@ -75,6 +78,48 @@ def big_map(app: QApplication, tmp: Path) -> None:
     out = Path(__file__).with_name("editor-big-map.png")
     win.grab().save(str(out))
     print(f"wrote {out}")
+    win.close()
+
+
+def paste(app: QApplication, tmp: Path) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from sodwa_editor.editor.testing import drag_tiles
+    from sodwa_editor.engine.model import Edge, MapModel
+    from sodwa_editor.engine.terrain import Base
+
+    m = MapModel(20, 10, name="two rooms")
+    wall, fence = int(Base.OBSTRUCTING), int(Base.IMPEDING)
+    for x0, x1 in ((2, 4), (10, 13)):
+        for x in range(x0, x1 + 1):
+            m.set_border(Edge(x, 1, "S"), wall)
+            m.set_border(Edge(x, 5, "S"), wall)
+        for y in range(2, 6):
+            m.set_border(Edge(x0 - 1, y, "E"), wall)
+            m.set_border(Edge(x1, y, "E"), wall)
+    m.set_border(Edge(4, 4, "E"), fence)  # the copied room's east wall: a fence on row 4
+    m.set_border(Edge(9, 3, "E"), 0)  # the other room's door
+    win = MainWindow(m, settings=QSettings(str(tmp / "paste.ini"), QSettings.Format.IniFormat),
+                     recovery_dir=tmp / "recovery")
+    win.resize(1200, 700)
+    win.show()
+    app.processEvents()
+    win.view.set_zoom(1.6)
+    win.view.center_on_tile(8, 4)
+    win.view.setFocus()
+    QTest.keyClick(win.view, Qt.Key.Key_S)
+    drag_tiles(win.view, [(2, 2), (4, 5)])
+    QTest.keyClick(win.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(win.view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    win.notes.drop()
+    move(win.view, 8.5, 4.5)
+    for _ in range(3):
+        app.processEvents()
+    out = Path(__file__).with_name("editor-paste.png")
+    win.grab().save(str(out))
+    print(f"wrote {out}")
+    win.document.undo_stack.setClean()
     win.close()
 
 

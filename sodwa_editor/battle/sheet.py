@@ -134,7 +134,7 @@ def _key(name: str) -> str:
 
 
 #: The roster format this program writes; it reads every version up to it (version 1
-#: has no abilities).
+#: has no abilities and no portraits).
 ROSTER_VERSION = 2
 
 
@@ -153,9 +153,11 @@ def roster_from_dict(doc: Any, source: str = "roster") -> Roster:
         seen.add(key)
         damage_type = entry.get("damage_type", doc["defaults"]["damage_type"])
         listed = entry.get("abilities", [])
-        if listed and doc["format_version"] < 2:
-            raise BattleInputError(f"{source}: characters[{i}].abilities: a roster of "
-                                   "format_version 1 has no abilities (write format_version 2)")
+        for added in ("abilities", "portrait"):  # both new in version 2
+            if entry.get(added) and doc["format_version"] < 2:
+                raise BattleInputError(f"{source}: characters[{i}].{added}: a roster of "
+                                       f"format_version 1 has no {added} (write "
+                                       "format_version 2)")
         archetypes.append(Archetype(
             name=entry["name"], move=entry["move"], range=entry["range"],
             flight=entry["flight"], damage_type=damage_type,

@@ -88,6 +88,7 @@ ACTIONS = _rows(
     ("reset_layout", "Reset &Layout", None,
      "Default window size, docks and layers; map fitted"),
     ("shortcuts", "Keyboard &Shortcuts", "F1", "Every keyboard and mouse shortcut"),
+    ("legend", "&Legend", None, "What every line, fill and preview colour means"),
 )
 
 #: the tool bar texts of tools whose labels are long
@@ -105,10 +106,11 @@ MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&Tools", ("@tools", "-", "balance_run")),
     ("&Preview", ("preview_los", "preview_reach", "preview_graph", "-", "preview_pin")),
     ("P&lay", ("playtest", "playtest_stop", "-", "playtest_play", "playtest_step",
-               "playtest_turn", "playtest_pass", "-", "playtest_back", "playtest_forward",
-               "playtest_restart", "playtest_new_seed", "playtest_take_over", "-",
+               "playtest_turn", "playtest_pass", "playtest_confirm", "-", "playtest_back",
+               "playtest_forward", "playtest_restart", "playtest_new_seed",
+               "playtest_take_over", "playtest_give_back", "-", "playtest_autoplay", "-",
                "playtest_save_replay", "open_replay")),
-    ("&Help", ("shortcuts", "@help")),
+    ("&Help", ("shortcuts", "legend")),
 )
 
 #: the main tool bar (a short bar: it fits a 1280-pixel screen)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap, QPolygonF
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -70,8 +71,42 @@ class NewMapDialog(QDialog):
                 self.height_spin.value(), self.setting.currentText())
 
 
+#: side of an anchor button and of its icon (pixels)
+ANCHOR_BUTTON, ANCHOR_ICON = 30, 20
+
+
+def anchor_icon(dx: int, dy: int) -> QIcon:
+    """The icon of the anchor button ``(dx, dy)`` steps (each -1, 0 or 1) from the
+    chosen anchor: the map (a filled square) on the anchor itself, elsewhere an
+    arrow pointing away from it, the way the map grows (as in Tiled's and image
+    editors' canvas-size dialogs)."""
+    pix = QPixmap(ANCHOR_ICON, ANCHOR_ICON)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    ink = QColor(30, 30, 30)
+    c = QPointF(ANCHOR_ICON / 2, ANCHOR_ICON / 2)
+    if (dx, dy) == (0, 0):
+        p.fillRect(QRectF(4, 4, ANCHOR_ICON - 8, ANCHOR_ICON - 8), ink)
+    else:
+        sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)  # one of eight directions
+        n = (sx * sx + sy * sy) ** 0.5
+        ux, uy = sx / n, sy / n
+        tip = c + QPointF(ux, uy) * 7.5
+        tail = c - QPointF(ux, uy) * 6.5
+        p.setPen(QPen(ink, 2.2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        p.drawLine(tail, tip)
+        left = tip - QPointF(ux * 5 - uy * 4, uy * 5 + ux * 4)
+        right = tip - QPointF(ux * 5 + uy * 4, uy * 5 - ux * 4)
+        p.setBrush(ink)
+        p.drawPolygon(QPolygonF([tip, left, right]))
+    p.end()
+    return QIcon(pix)
+
+
 class ResizeDialog(QDialog):
-    """New size plus an anchor (3x3 buttons) or an explicit offset."""
+    """New size plus an anchor (3x3 buttons: the map on the anchor, arrows the way
+    it grows) or an explicit offset."""
 
     def __init__(self, width: int, height: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -87,13 +122,15 @@ class ResizeDialog(QDialog):
         for i, name in enumerate(ANCHORS):
             b = QPushButton("")
             b.setCheckable(True)
-            b.setToolTip(name)
-            b.setFixedSize(26, 26)
+            b.setToolTip(f"Keep the map's {name.replace('-', ' ')} in place")
+            b.setFixedSize(ANCHOR_BUTTON, ANCHOR_BUTTON)
+            b.setIconSize(QSize(ANCHOR_ICON, ANCHOR_ICON))
             b.setProperty("anchor", name)
             self.anchor_group.addButton(b, i)
             grid.addWidget(b, i // 3, i % 3)
             if name == "top-left":
                 b.setChecked(True)
+        self._show_anchor()
         anchor_box = QWidget()
         anchor_box.setLayout(grid)
         form.addRow("Anchor", anchor_box)
@@ -108,7 +145,15 @@ class ResizeDialog(QDialog):
         for w in (self.width_spin, self.height_spin):
             w.valueChanged.connect(self._from_anchor)
         self.anchor_group.buttonClicked.connect(self._from_anchor)
+        self.anchor_group.buttonClicked.connect(self._show_anchor)
         form.addRow(_buttons(self))
+
+    def _show_anchor(self, *_clicked: object) -> None:
+        """Each button's icon from the chosen anchor (see :func:`anchor_icon`)."""
+        chosen = self.anchor_group.checkedId()
+        ax, ay = chosen % 3, chosen // 3
+        for i in range(len(ANCHORS)):
+            self.anchor_group.button(i).setIcon(anchor_icon(i % 3 - ax, i // 3 - ay))
 
     def _from_anchor(self, *_changed: object) -> None:
         from ..engine.resize import anchor_offset
@@ -179,12 +224,24 @@ class TerrainTypeDialog(QDialog):
 OPEN_MAP = Path("<open map>")
 
 
-class ExportPackDialog(QDialog):
-    """Pick map files and the pack metadata."""
+#: the files a pack may carry besides its maps, as ``sodwa pack build --rules/--roster``
+PACK_FILES = {"rules": ("Rules", "a rules file (schemas/rules.schema.json): sodwa battle and "
+                        "simulate use it for the pack's maps"),
+              "roster": ("Roster", "a roster file (schemas/roster.schema.json)")}
 
-    def __init__(self, start: list[Path], parent: QWidget | None = None) -> None:
+
+class ExportPackDialog(QDialog):
+    """Pick map files, the pack metadata and, as ``sodwa pack build --rules
+    --roster``, a rules and a roster file the pack carries.  A rules or roster
+    file is checked as soon as it is typed or chosen, with the checks and the
+    one-line message of ``sodwa pack build`` (``io.packs.read_battle_file``);
+    OK is refused while one is wrong."""
+
+    def __init__(self, start: list[Path], parent: QWidget | None = None,
+                 folder: Path | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export Map Pack")
+        self.folder = folder  # where the file choosers open (the open map's folder)
         lay = QVBoxLayout(self)
         self.maps = QListWidget()
         for p in start:
@@ -213,6 +270,20 @@ class ExportPackDialog(QDialog):
         form.addRow("Version", self.version)
         form.addRow("Author", self.author)
         form.addRow("Description", self.description)
+        #: the rules and roster file boxes (empty: the pack carries none)
+        self.files: dict[str, QLineEdit] = {}
+        for key, (label, tip) in PACK_FILES.items():
+            edit = QLineEdit()
+            edit.setPlaceholderText("none (optional)")
+            edit.setToolTip(f"{tip}; as sodwa pack build --{key}")
+            edit.textChanged.connect(self._check_files)
+            browse = QPushButton("Browse...")
+            browse.clicked.connect(lambda _c=False, k=key: self._browse(k))
+            line = QHBoxLayout()
+            line.addWidget(edit, 1)
+            line.addWidget(browse)
+            form.addRow(label, line)
+            self.files[key] = edit
         lay.addLayout(form)
         self.problem = QLabel()
         self.problem.setWordWrap(True)
@@ -221,24 +292,56 @@ class ExportPackDialog(QDialog):
         lay.addWidget(self.problem)
         lay.addWidget(_buttons(self))
 
+    def file_problem(self) -> str | None:
+        """The first problem of the rules and roster files, in ``sodwa pack
+        build``'s words (``error: FILE: /: message``), or None."""
+        from ..io.packs import read_battle_file
+
+        for key, edit in self.files.items():
+            text = edit.text().strip()
+            if text:
+                _doc, problems = read_battle_file(key, Path(text))
+                if problems:
+                    p = problems[0]
+                    return f"{p.severity}: {p}"
+        return None
+
+    def _say(self, text: str | None) -> None:
+        self.problem.setText(text or "")
+        self.problem.setVisible(bool(text))
+
+    def _check_files(self) -> None:
+        self._say(self.file_problem())
+
     def accept(self) -> None:
         """Stay open, saying why, while the version is not one the pack format takes
-        (the schema's pattern, so a pack written here always opens again)."""
+        (the schema's pattern, so a pack written here always opens again) or a rules
+        or roster file is wrong."""
         version = self.version.text().strip()
         if not re.search(self.version_rule["pattern"], version):
             shown = f'"{version}"' if version else "An empty version"
-            self.problem.setText(f"{shown} is not {self.version_rule['description']}.")
-            self.problem.show()
+            self._say(f"{shown} is not {self.version_rule['description']}.")
             self.version.setFocus()
             return
+        problem = self.file_problem()
+        if problem is not None:
+            self._say(problem)
+            return
         super().accept()
+
+    def _browse(self, key: str) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, f"Choose a {key} file",
+                                              str(self.folder or ""), "JSON files (*.json)")
+        if name:
+            self.files[key].setText(name)
 
     def _remove(self) -> None:
         for item in self.maps.selectedItems():
             self.maps.takeItem(self.maps.row(item))
 
     def _add(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Add Maps", "", "SODWA maps (*.json)")
+        files, _ = QFileDialog.getOpenFileNames(self, "Add Maps", str(self.folder or ""),
+                                                "SODWA maps (*.json)")
         for f in files:
             self._add_path(Path(f))
 
@@ -249,11 +352,14 @@ class ExportPackDialog(QDialog):
         self.maps.addItem(item)
 
     def values(self) -> dict:
+        files = {key: Path(e.text().strip()) if e.text().strip() else None
+                 for key, e in self.files.items()}
         return {
             "maps": [Path(self.maps.item(i).data(Qt.ItemDataRole.UserRole))
                      for i in range(self.maps.count())],
             "name": self.name.text().strip(), "version": self.version.text().strip(),
             "author": self.author.text().strip(), "description": self.description.text(),
+            **files,
         }
 
 

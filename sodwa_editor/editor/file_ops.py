@@ -197,13 +197,24 @@ class FileController(QObject):
     def _dir(self) -> str:
         return str(self.settings.value("last_dir", str(Path.home())))
 
+    def map_folder(self) -> Path:
+        """The open map's folder (the last folder used for a map never saved)."""
+        return self.doc.path.parent if self.doc.path is not None else Path(self._dir())
+
+    def beside_map(self, suffix: str, stem: str | None = None) -> Path:
+        """A file named after the open map (or ``stem``) in its folder: where Export
+        PNG and Export Map Pack open (they opened in the working folder)."""
+        if stem is None:
+            stem = self.doc.path.stem if self.doc.path is not None else self.doc.model.name
+        return self.map_folder() / f"{stem or 'untitled'}{suffix}"
+
     # ---------------------------------------------------------------- export
     def export_png(self, path: Path | str | None = None, scale: float = 1.0) -> bool:
         from .render import MAX_IMAGE_SIDE, save_png
 
         if path is None:
             name, _ = QFileDialog.getSaveFileName(self.window, "Export PNG",
-                                                  f"{self.doc.model.name}.png", "PNG (*.png)")
+                                                  str(self.beside_map(".png")), "PNG (*.png)")
             if not name:
                 return False
             path = name
@@ -238,19 +249,22 @@ class FileController(QObject):
 
         if values is None:
             start = [self.doc.path or OPEN_MAP]
-            values = ask(ExportPackDialog(start, self.window))
+            values = ask(ExportPackDialog(start, self.window, self.map_folder()))
             if values is None:
                 return False
         if out is None:
-            name, _ = QFileDialog.getSaveFileName(self.window, "Save Map Pack",
-                                                  f"{values['name']}.json", PACK_FILTER)
+            name, _ = QFileDialog.getSaveFileName(
+                self.window, "Save Map Pack", str(self.beside_map(".json", values["name"])),
+                PACK_FILTER)
             if not name:
                 return False
             out = name
         from ..io.paths import refuse_output_among_inputs
 
-        try:  # a pack written over one of its maps would lose that map
-            refuse_output_among_inputs(out, [p for p in values["maps"] if p != OPEN_MAP])
+        carried = {key: values.get(key) for key in ("rules", "roster")}
+        try:  # a pack written over one of its maps (or its rules, roster) would lose it
+            refuse_output_among_inputs(out, [p for p in values["maps"] if p != OPEN_MAP]
+                                       + [p for p in carried.values() if p is not None])
         except OSError as exc:
             QMessageBox.critical(self.window, "Export Failed", str(exc))
             return False
@@ -258,7 +272,8 @@ class FileController(QObject):
         live = {self.doc.path or OPEN_MAP: self.doc.model}
         pack, problems = build_pack(values["maps"], name=values["name"],
                                     version=values["version"], author=values.get("author", ""),
-                                    description=values.get("description", ""), open_maps=live)
+                                    description=values.get("description", ""), open_maps=live,
+                                    **carried)
         if pack is None:
             self._show_problems("Pack Not Exported", "The pack was not written:", problems)
             return False
@@ -267,7 +282,9 @@ class FileController(QObject):
         except OSError as exc:
             QMessageBox.critical(self.window, "Export Failed", str(exc))
             return False
-        self.context.say(f"Wrote pack {out} ({len(pack['maps'])} maps)", "brief")
+        extra = [k for k in ("rules", "roster") if k in pack]
+        self.context.say(f"Wrote pack {out} ({len(pack['maps'])} maps"
+                         + (f" and its {' and '.join(extra)}" if extra else "") + ")", "brief")
         return True
 
     # ------------------------------------------------------------ map-wide

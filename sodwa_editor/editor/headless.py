@@ -40,7 +40,7 @@ def build_scene(model: MapModel, overlays=(), hidden=()) -> MapScene:
             scene.previews["reach"].set_reach(model, result)
             scene.previews["reach"].setVisible(True)
         else:
-            scene.items_by_name["graph"].setVisible(True)
+            scene.show_graph(True, with_fan=any(k == "los" for k, _t, _n in overlays))
         if tile is not None:
             markers.append(tile)
     scene.marker.set_shape(markers)

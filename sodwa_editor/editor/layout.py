@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, QPointF, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
+from .docks.minimap import follow_map_size
 from .scene.map_scene import LAYERS
 from .style import TILE
 
@@ -73,7 +74,7 @@ class WindowLayout:
         s.setValue("window/geometry", win.saveGeometry())
         s.setValue("window/state", win.saveState())
         dock = self.minimap
-        wanted = (dock.isVisible() if dock.toggleViewAction().isEnabled()
+        wanted = (not dock.isHidden() if dock.toggleViewAction().isEnabled()
                   else dock.property("wanted") is not False)
         s.setValue("view/minimap", "true" if wanted else "false")
         hidden = [n for n in LAYERS if not self.context.layers.visible[n]]
@@ -90,6 +91,8 @@ class WindowLayout:
             win.showNormal()
         if not self.default_state.isEmpty():
             win.restoreState(self.default_state)
+        self.minimap.setProperty("wanted", True)  # the default: shown on big maps
+        follow_map_size(self.minimap, self.context.document.model)  # hidden on small ones
         win.resize(*DEFAULT_SIZE)
         self.context.layers.reset()
         self.view.zoom_fit()

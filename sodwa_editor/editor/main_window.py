@@ -11,11 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
-    QGraphicsSimpleTextItem,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -25,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..engine.model import MapModel
-from . import APP_NAME, style
+from . import APP_NAME
 from .actions import ACTIONS, build_actions, build_menus, build_toolbar, follow_stack, tool_specs
 from .balance import BALANCE_ACTIONS
 from .balance.heatmap import HeatMapControls
@@ -39,14 +38,13 @@ from .docks.tool_options import ToolOptionsBar
 from .docks.validation import Place, ValidationDock
 from .file_ops import FileController, RecentFilesMenu
 from .layout import WindowLayout
-from .notes import place_note
-from .playtest.battle_panel import BattlePanel
+from .notes import MapNotes, NoteItem
 from .playtest.battle_views import BattleViews
 from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
 from .playtest.lock import EditingLock
 from .playtest.mode import PlaytestMode
 from .recovery import Recovery
-from .status_bar import StatusField, hover_texts
+from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .tools import TOOL_CLASSES
 from .tools.base import Tool
@@ -63,17 +61,19 @@ DOCK_WIDTH = 260
 class DockBody(QScrollArea):
     """A dock's content in a scroll area whose size hints never change: what the
     dock shows (a character's form, a long problem) cannot widen or narrow the dock
-    and so move the map under the pointer.  Content wider than the dock scrolls."""
+    and so move the map under the pointer.  Content wider than the dock scrolls.
+    ``height``: the height the dock asks for (the Layers dock: all its rows)."""
 
-    def __init__(self, content: QWidget) -> None:
+    def __init__(self, content: QWidget, height: int = 200) -> None:
         super().__init__()
         self.setWidget(content)
         self.setWidgetResizable(True)
         self.setFrameShape(QScrollArea.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.height_hint = height
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
-        return QSize(DOCK_WIDTH, 200)
+        return QSize(DOCK_WIDTH, self.height_hint)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         return QSize(120, 60)
@@ -105,11 +105,7 @@ class MainWindow(QMainWindow):
                                        for cls in TOOL_CLASSES}
         self.recovery = Recovery(self.document, recovery_dir)
         self.files = FileController(c, self.recovery, self)
-        self.last_note: QGraphicsSimpleTextItem | None = None
-        self.note_timer = QTimer(self)  # owned by the window: never fires after it is gone
-        self.note_timer.setSingleShot(True)
-        self.note_timer.setInterval(2500)
-        self.note_timer.timeout.connect(self._drop_note)
+        self.notes = MapNotes(self.view, self)
         # what a playtest locks: the action table and the editing widgets, as built below
         self.action_map: dict[str, QAction] = {}
         self.editing_widgets: list[QWidget] = []
@@ -141,10 +137,10 @@ class MainWindow(QMainWindow):
         # Bound methods, not lambdas: Qt drops them when the window is deleted.
         d.undo_stack.cleanChanged.connect(self._update_title)
         d.path_changed.connect(self._update_title)
-        d.path_changed.connect(self._go_to_place)
+        d.loaded.connect(self._go_to_place)  # a map opened: where it was left (never on save)
         self.view.hovered.connect(self._on_hover)
         self.view.pin_requested.connect(self._pin)
-        self.view.zoom_changed.connect(self._show_zoom)
+        self.view.zoom_changed.connect(self.scene.set_view_scale)
         self.set_tool("brush")
         self._sync_map_actions()
         self._update_title()
@@ -168,7 +164,8 @@ class MainWindow(QMainWindow):
             "zoom_in": v.zoom_in, "zoom_out": v.zoom_out, "zoom_fit": v.zoom_fit,
             "zoom_100": v.zoom_reset, "preview_pin": lambda: p.pin(p.hovered),
             "reset_layout": lambda: self.window_layout.reset(),
-            "shortcuts": self._show_shortcuts, "balance_run": self.open_balance_dialog,
+            "shortcuts": self._show_shortcuts, "legend": self.show_legend,
+            "balance_run": self.open_balance_dialog,
         }
         a = self.action_map
         a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS, slots))
@@ -194,10 +191,10 @@ class MainWindow(QMainWindow):
         return [self.action_map[f"tool_{n}"] for n in self.tools]
 
     def _dock(self, widget: QWidget, title: str, name: str,
-              area=Qt.DockWidgetArea.RightDockWidgetArea) -> QDockWidget:
+              area=Qt.DockWidgetArea.RightDockWidgetArea, height: int = 200) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(DockBody(widget))
+        dock.setWidget(DockBody(widget, height))
         self.addDockWidget(area, dock)
         return dock
 
@@ -208,14 +205,16 @@ class MainWindow(QMainWindow):
         self.inspector = InspectorDock(d, s)
         self.inspector.message.connect(self.show_note)
         self.layers = LayersDock(c.layers, c.previews)
+        self.layers.finished.connect(self.view.setFocus)
         self.validation = ValidationDock(d)
         self.validation.place_chosen.connect(self.show_place)
         self.history = QUndoView(d.undo_stack)
         self.history.setEmptyLabel("<opened map>")
         left = Qt.DockWidgetArea.LeftDockWidgetArea
         self.docks = {
-            "palette": self._dock(self.palette_dock, "Terrain", "palette_dock", left),
-            "layers": self._dock(self.layers, "Layers", "layers_dock", left),
+            "palette": self._dock(self.palette_dock, "Terrain", "palette_dock", left, 120),
+            "layers": self._dock(self.layers, "Layers", "layers_dock", left,
+                                 self.layers.sizeHint().height()),
             "inspector": self._dock(self.inspector, "Inspector", "inspector_dock"),
             "validation": self._dock(self.validation, "Validation", "validation_dock"),
             "history": self._dock(self.history, "History", "history_dock"),
@@ -229,90 +228,59 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["validation"], self.docks["history"])
         self.tabifyDockWidget(self.docks["history"], self.docks["legend"])
         self.docks["validation"].raise_()
-        legend = self.docks["legend"].toggleViewAction()
-        legend.setText("&Legend")
-        legend.setToolTip("What every line, fill and preview colour means")
 
     def _build_menus(self) -> None:
         self.recent_menu = RecentFilesMenu(self.files, self)
         menus = build_menus(self.menuBar(), self.action_map, {
             "recent": self.recent_menu, "tools": self._tool_actions(),
-            "docks": [dock.toggleViewAction() for dock in self.docks.values()],
-            "help": self.docks["legend"].toggleViewAction()})
+            "docks": [dock.toggleViewAction() for dock in self.docks.values()]})
         self.view_menu, self.tools_menu, self.help_menu = (menus["View"], menus["Tools"],
                                                            menus["Help"])
 
     def _build_playtest_views(self) -> None:
-        """The playtest's tool bar, Battle dock, Turn-Sequence Bar and Character
-        Panels, hidden until a battle begins."""
+        """The playtest's tool bar and its Battle UI (the Turn-Sequence Bar on top,
+        the Character Panels and the Battle Information Panel along the bottom),
+        hidden until a battle begins."""
         mode = self.playtest
-        model = mode.model
-        bar = PlaytestBar(model, mode.actions, self)
+        bar = PlaytestBar(mode.model, mode.actions, self)
         self.addToolBarBreak()
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
-        panel = BattlePanel(model)
-        self.battle_dock = QDockWidget("Battle", self)
-        self.battle_dock.setObjectName("battle_dock")
-        self.battle_dock.setWidget(panel)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.battle_dock)
-        self.tabifyDockWidget(self.docks["validation"], self.battle_dock)
-        self.battle_dock.setVisible(False)
-        model.started.connect(self.battle_dock.show)
-        model.stopped.connect(self.battle_dock.hide)
-        views = BattleViews(self, model)
-        model.started.connect(self.battle_dock.raise_)
-        mode.connect_views(bar, panel, views)
+        mode.connect_views(bar, BattleViews(self, mode.model))
 
     def _build_status(self) -> None:
-        sb = self.statusBar()
-        self.tile_label = StatusField("")
-        self.terrain_label = StatusField("")
-        self.edge_label = StatusField("")
-        self.zoom_label = StatusField("100%")
-        for w in (self.tile_label, self.terrain_label, self.edge_label, self.zoom_label):
-            sb.addPermanentWidget(w)
+        self.readout = r = HoverReadout(self.statusBar(), self.view, self.document, self.scene,
+                                        self)
+        self.tile_label, self.terrain_label, self.edge_label, self.zoom_label = (
+            r.tile, r.terrain, r.edge, r.zoom)
+        self.message_line = MessageLine(self.statusBar(), self.view, self)
 
     # ----------------------------------------------------------------- status
     def _on_hover(self, pos) -> None:
-        if pos is None:
-            for label in (self.tile_label, self.terrain_label, self.edge_label):
-                label.setText("")
-            return
-        # the map shown: the document's, or a playtest's board (walls it destroyed)
-        m = self.scene.model if self.scene.model is not None else self.document.model
-        for label, text in zip((self.tile_label, self.terrain_label, self.edge_label),
-                               hover_texts(m, *pos), strict=True):
-            label.setText(text)
-        self.previews.hover(*pos)
-
-    def _show_zoom(self, zoom: float) -> None:
-        self.zoom_label.setText(f"{zoom * 100:.0f}%")
+        if pos is not None:
+            self.previews.hover(*pos)
 
     def _on_message(self, text: str, kind: str) -> None:
         if kind == "note":
             self.show_note(text)
         else:
-            self.statusBar().showMessage(text, MESSAGE_KINDS[kind])
+            self.message_line.show(text, MESSAGE_KINDS[kind], hint=kind == "hint")
 
     def show_note(self, text: str) -> None:
-        """Status bar message plus a short-lived note on the map, at the pointer (a
-        refused edit, a resize that dropped characters)."""
-        self.statusBar().showMessage(text, MESSAGE_KINDS["note"])
-        note = QGraphicsSimpleTextItem(text)
-        note.setBrush(style.FOCUS)
-        note.setZValue(100)
-        note.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        # at the pointer, wrapped and moved to lie inside the view
-        place_note(self.view, note, QPointF(self.view.viewport().mapFromGlobal(
-            self.cursor().pos())))
-        self._drop_note()
-        self.scene.add_transient(note)  # not exported with the map
-        self.last_note = note
-        self.note_timer.start()
+        """Status bar message plus a short-lived note on the map beside the pointer
+        (a refused edit, a resize that dropped characters)."""
+        self.message_line.show(text, MESSAGE_KINDS["note"])
+        self.notes.show(text)
 
-    def _drop_note(self) -> None:
-        if self.last_note is not None and self.last_note.scene() is self.scene:
-            self.scene.removeItem(self.last_note)
+    @property
+    def last_note(self) -> NoteItem | None:
+        return self.notes.last
+
+    def show_legend(self) -> None:
+        """Help > Legend: the Legend dock shown and raised (a background tab comes to
+        the front); never hidden by it (View lists the dock's own toggle)."""
+        dock = self.docks["legend"]
+        dock.show()
+        dock.raise_()
 
     def show_place(self, place: Place) -> None:
         """Highlight a place on the map (a problem's tiles or edge), centre the view on
@@ -408,7 +376,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{d.display_name()}[*] - {APP_NAME}")
         self.setWindowModified(d.modified)
 
-    def _go_to_place(self, _path: object) -> None:
+    def _go_to_place(self) -> None:
         self.window_layout.go_to_place()
 
     def center_on(self, x: float, y: float) -> None:

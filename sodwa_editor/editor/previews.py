@@ -294,6 +294,5 @@ class PreviewController(QObject):
         return [f"path to {target[0]}, {target[1]}: {len(path) - 1} step(s)"]
 
     def _update_graph(self, m, src) -> list[str]:
-        if self.graph.isVisible() != self.enabled["graph"]:
-            self.graph.setVisible(self.enabled["graph"])  # computes on first show
+        self.scene.show_graph(self.enabled["graph"], self.enabled["los"])
         return []

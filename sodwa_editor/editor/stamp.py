@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine.model import INDOOR_DEFAULT, MapModel, Rect
+from ..engine.model import INDOOR_DEFAULT, Edge, MapModel, Rect
 from ..engine.terrain import TerrainRegistry, TerrainType
 from .commands import FieldEdit, read_field
 
+#: the widest gap in a wall (edges) taken for a door
+DOOR_WIDTH = 3
 TILE_FIELDS = ("terrain", "elevation", "transition", "tile_indoor")
 EDGE_FIELDS = ("border_e", "border_s", "transition_e", "transition_s")
 #: an outline edge on the boundary of the source map: no edge, nothing to paste
@@ -171,3 +173,57 @@ class Stamp:
             idx = ty[ok] * fw + tx[ok]
             out.append(FieldEdit.capture(model, field_name, idx, values[ok].astype(np.int32)))
         return out
+
+    # ------------------------------------------------------------ neighbours
+    def outline_changes(self, model: MapModel, ox: int, oy: int
+                        ) -> tuple[list[Edge], list[Edge]]:
+        """What pasting at (ox, oy) does to the borders of the tiles around the
+        stamp: the outline edges whose border the target has and the paste
+        replaces or removes (``replaced``), and the empty outline edges in a gap
+        of a target wall (a door: at most :data:`DOOR_WIDTH` empty edges between
+        two borders along the wall) the paste closes with a border (``closed``)."""
+        ids = self._id_map(model)
+        w, h = self.width, self.height
+        replaced: list[Edge] = []
+        closed: list[Edge] = []
+        sides = (  # the stamp's outline values, the target's edges, the wall's direction
+            (self.border_e[:, 0], [Edge(ox - 1, oy + r, "E") for r in range(h)]),
+            (self.border_e[:, w], [Edge(ox + w - 1, oy + r, "E") for r in range(h)]),
+            (self.border_s[0, :], [Edge(ox + c, oy - 1, "S") for c in range(w)]),
+            (self.border_s[h, :], [Edge(ox + c, oy + h - 1, "S") for c in range(w)]))
+        for values, edges in sides:
+            for value, edge in zip(values.tolist(), edges, strict=True):
+                if value == MISSING or not model.edge_in_bounds(edge):
+                    continue
+                tid = int(ids[value // 4]) if value // 4 < len(ids) else -1
+                if tid < 0:
+                    continue  # a type the target lacks: declared with the paste, new
+                new = tid * 4 + value % 4
+                field = "border_" + edge.side.lower()
+                arr = getattr(model, field)
+                old = int(arr[edge.y, edge.x]) * 4 + int(
+                    getattr(model, "indoor_" + edge.side.lower())[edge.y, edge.x]) + 1
+                if old == new:
+                    continue
+                if arr[edge.y, edge.x]:
+                    replaced.append(edge)
+                elif tid and _in_wall_gap(arr, edge):
+                    closed.append(edge)
+        return replaced, closed
+
+
+def _in_wall_gap(arr: np.ndarray, edge: Edge) -> bool:
+    """Whether an empty edge of a border layer (``border_e`` or ``border_s``) lies in
+    a gap of a wall (a door): the run of empty edges along its line holding it
+    has a border at both ends and is at most :data:`DOOR_WIDTH` edges long."""
+    vertical = edge.side == "E"  # east edges stack in a column; south edges in a row
+    line = arr[:, edge.x] if vertical else arr[edge.y, :]
+    at = edge.y if vertical else edge.x
+    lo = at
+    while lo > 0 and not line[lo - 1] and at - lo < DOOR_WIDTH:
+        lo -= 1
+    hi = at
+    while hi < len(line) - 1 and not line[hi + 1] and hi - at < DOOR_WIDTH:
+        hi += 1
+    return (hi - lo + 1 <= DOOR_WIDTH and lo > 0 and hi < len(line) - 1
+            and bool(line[lo - 1]) and bool(line[hi + 1]))

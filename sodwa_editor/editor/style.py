@@ -69,6 +69,8 @@ def elevation_alpha(levels: np.ndarray) -> np.ndarray:
     q = 1 - ELEVATION_ALPHA_FIRST / ELEVATION_ALPHA_MAX
     return np.rint(ELEVATION_ALPHA_MAX * (1 - q ** np.asarray(levels, float))).astype(np.int32)
 LEVEL_NUMBER = QColor(150, 20, 20, 150)
+#: the plate under a level number while the adjacency graph is shown
+LEVEL_PLATE = QColor(250, 246, 236, 235)
 TRANSITION_TILE_RGBA = (30, 170, 60, 110)
 START_ZONE_ALPHA = 90
 #: start zones also get a dashed line in the team colour, this far inside
@@ -81,10 +83,22 @@ LABEL = QColor(20, 20, 20)
 COORDINATES = QColor(215, 215, 220)
 BACKGROUND = QColor(70, 72, 78)
 SELECTION = QColor(40, 120, 255)
+#: the selection's outline runs this far (scene units) inside the selected tiles,
+#: inside the borders, the red elevation line and the terrain outlines of their
+#: edges (on the grid line it sat exactly on the walls)
+SELECTION_INSET = OUTLINE_INSET + OUTLINE_WIDTH / 2 + 1
 HOVER = QColor(255, 255, 255, 150)
 PREVIEW = QColor(40, 120, 255, 110)
 #: opacity of the paste preview (the stamp drawn as it will look)
 STAMP_OPACITY = 0.6
+#: the fill preview: the region tinted with the fill of the terrain the click
+#: paints (the tiles as they will look, never the preview blue, which reads as
+#: Liquid or the blue team), edged with a dark dashed line
+FILL_PREVIEW_ALPHA = 200
+FILL_PREVIEW_EDGE = QColor(20, 20, 20)
+#: where paste would replace a neighbour's border or close its door (the
+#: vermillion of the previews, on a white halo)
+REPLACED_BORDER = QColor(213, 94, 0)
 FOCUS = QColor(255, 0, 200)
 
 # --------------------------------------------------------------- previews

@@ -52,6 +52,8 @@ class MapView(QGraphicsView):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from: QPointF | None = None
         self._space = False
+        #: where the pointer last was over the viewport (viewport pixels), or None
+        self.pointer: QPointF | None = None
         #: the view is fitted (Ctrl+0, a map opened) and stays so until zoomed or panned
         self.fitted = False
         #: (viewport point, scene point) the wheel zooms about; reset when the pointer moves
@@ -206,6 +208,7 @@ class MapView(QGraphicsView):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         self.setFocus()
+        self.pointer = QPointF(event.position())
         if (event.modifiers() & Qt.KeyboardModifier.AltModifier
                 and event.button() == Qt.MouseButton.LeftButton):
             ev = self._event(event)
@@ -220,6 +223,7 @@ class MapView(QGraphicsView):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         self._wheel_anchor = None
+        self.pointer = QPointF(event.position())
         if self._pan_from is not None:
             self.fitted = False
             d = event.position() - self._pan_from
@@ -244,6 +248,7 @@ class MapView(QGraphicsView):
             self._dispatch("release", self._event(event))
 
     def leaveEvent(self, event: QEvent) -> None:  # noqa: N802
+        self.pointer = None
         self.hovered.emit(None)
         if self.tool is not None:
             self._dispatch("leave")

@@ -70,7 +70,7 @@ def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author
     }
     for key, file in (("rules", rules), ("roster", roster)):
         if file is not None:
-            doc, found = _read_battle_file(key, file)
+            doc, found = read_battle_file(key, file)
             problems += found
             if doc is not None:
                 pack[key] = doc
@@ -154,7 +154,7 @@ def save_pack(pack: dict[str, Any], path: PathLike) -> None:
     atomic_write_text(path, dumps_pack(pack))
 
 
-def _read_battle_file(key: str, path: PathLike) -> tuple[dict[str, Any] | None, list[Problem]]:
+def read_battle_file(key: str, path: PathLike) -> tuple[dict[str, Any] | None, list[Problem]]:
     """The checked ``rules`` or ``roster`` document of a file given to :func:`build_pack`."""
     text, problems = read_text(path)
     if text is None:

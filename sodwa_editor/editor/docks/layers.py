@@ -6,13 +6,18 @@ The dock is a view of two models: the :class:`~..layer_state.LayerState` (shown,
 locked, opacity; remembered in the settings, and asked by the document before
 an edit) and the :class:`~..previews.PreviewController` (which previews are on,
 the Move of the range from an empty tile).  Other parts add a section below the
-previews (the balance heat map: :meth:`LayersDock.add_section`)."""
+previews (the balance heat map: :meth:`LayersDock.add_section`).  Enter or
+Escape in a spin box (an opacity, the Move) emits :attr:`LayersDock.finished`,
+so that the map view takes the keyboard back (B and P reach the tools, not the
+box)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QGridLayout,
@@ -33,10 +38,15 @@ if TYPE_CHECKING:
     from ..previews import PreviewController
 
 PREVIEWS = {"los": "LoS fan", "reach": "Movement range", "graph": "Adjacency graph"}
+#: the keys that end typing in a spin box
+DONE_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape)
 
 
 class LayersDock(QWidget):
     """A row per layer (shown, locked, opacity), a box per preview, the Move spin."""
+
+    #: Enter or Escape in a spin box: the keys go back to the map (after the key)
+    finished = Signal()
 
     def __init__(self, layers: LayerState, previews: PreviewController,
                  parent: QWidget | None = None) -> None:
@@ -85,28 +95,50 @@ class LayersDock(QWidget):
             lay.addWidget(box)
             self.boxes[name] = box
         row = QHBoxLayout()
-        row.addWidget(QLabel("Move (no character on the tile)"))
+        self.move_label = QLabel("Move (no character on the tile)")
+        self.move_label.setToolTip("The Move of the movement range from a tile where no "
+                                   "character stands")
+        row.addWidget(self.move_label, 1)
         self.move_spin = QSpinBox()
         self.move_spin.setRange(0, MAX_MOVE)
         self.move_spin.setValue(previews.move_value)
+        self.move_spin.setToolTip(self.move_label.toolTip())
+        self.move_spin.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.move_spin.valueChanged.connect(previews.set_move_value)
-        row.addWidget(self.move_spin)
+        row.addWidget(self.move_spin, 0, Qt.AlignmentFlag.AlignTop)
         lay.addLayout(row)
-        lay.addWidget(QLabel("P over a tile (or Alt+click it) pins the preview\n"
-                             "source; hover another tile for the line or path to it."))
+        lay.addWidget(QLabel("P over a tile (or Alt+click it) pins the preview source; "
+                             "hover another tile for the line or path to it."))
         lay.addStretch(1)
         for text in self.findChildren(QLabel):  # the dock keeps its width (DockBody)
-            text.setWordWrap(True)
+            text.setWordWrap(text is not self.move_label)
+        # one line beside its box, never squeezed (a wrapped label in a row got the
+        # height of one line and lost the other: "Move (no character")
+        self.move_label.setMinimumSize(self.move_label.sizeHint())
+        for spin in self.findChildren(QSpinBox):
+            spin.installEventFilter(self)
         layers.visibility_changed.connect(self._show_visible)
         layers.lock_changed.connect(self._show_locked)
         layers.opacity_changed.connect(self._show_opacity)
         previews.enabled_changed.connect(self._show_visible)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Enter or Escape in a spin box hands the keyboard back to the map view
+        (:attr:`finished`); the key itself still reaches the box first (Enter
+        commits a typed value)."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and \
+                event.key() in DONE_KEYS:
+            QTimer.singleShot(0, self, self.finished.emit)  # not once the dock is gone
+        return False
+
     def add_section(self, widget: QWidget) -> None:
-        """Put ``widget`` under the previews (before the closing stretch)."""
+        """Put ``widget`` under the previews (before the closing stretch); Enter in
+        its spin boxes gives the keyboard back too."""
         lay = self.layout()
         assert isinstance(lay, QVBoxLayout)
         lay.insertWidget(lay.count() - 1, widget)
+        for spin in widget.findChildren(QSpinBox):
+            spin.installEventFilter(self)
 
     def refusal(self, layers: Iterable[str]) -> str | None:
         """Why an edit of ``layers`` is refused, as the boxes show it (the layer

@@ -190,7 +190,8 @@ def entries() -> list[tuple[str, list[tuple[Painter, str]]]]:
             (_reach(True), "Movement must stop here: hatched"),
             (_line(pv.haloed(style.PATH_LINE, style.LINE_WIDTH, cased=True)),
              "Path to the hovered tile"),
-            (_graph(Crossing.CLEAR), "Adjacent tiles"),
+            (_graph(Crossing.CLEAR), "Adjacent tiles (left out while the LoS fan is shown: "
+                                     "a pair without a mark is adjacent)"),
             (_graph(Crossing.IMPEDED), "Adjacent, impeded"),
             (_graph(Crossing.BLOCKED), "Neighbours that are not adjacent"),
         ]),

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...battle.actions import move_allowance
 from ...battle.clock import ActionType
+from ...battle.describe import side_label
 from ...battle.state import BattleState
 from ...battle.targeting import attack_targets
 from ...engine.model import Character
@@ -45,10 +46,10 @@ class BattleToken(CharacterToken):
     """The editor's token with the character's HP as a bar under it."""
 
     def __init__(self, character: Character, color: QColor, label: str, hp: int,
-                 health: int, parent: QGraphicsItem | None = None) -> None:
+                 health: int, side: str, parent: QGraphicsItem | None = None) -> None:
         super().__init__(character, color, label, parent)
-        self.hp, self.health = hp, max(1, health)
-        self.setToolTip(f"{character.id} ({character.team}): HP {hp}/{health}")
+        self.hp, self.health, self.side = hp, max(1, health), side
+        self.setToolTip(f"{character.id} ({side}): HP {hp}/{health}")
 
     def set_place(self, x: int, y: int, hp: int) -> None:
         """Move to tile (x, y) with ``hp`` left (no redraw when nothing changed)."""
@@ -57,8 +58,7 @@ class BattleToken(CharacterToken):
             self.setPos(x * TILE, y * TILE)
         if hp != self.hp:
             self.hp = hp
-            self.setToolTip(f"{self.character.id} ({self.character.team}): "
-                            f"HP {hp}/{self.health}")
+            self.setToolTip(f"{self.character.id} ({self.side}): HP {hp}/{self.health}")
             self.update()
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
@@ -212,7 +212,8 @@ class BattleBoard:
                                          move=f.sheet.move, range=f.sheet.range,
                                          flight=f.sheet.flight)
                 self.tokens[i] = BattleToken(ch, colors[f.side], self._labels[f.id],
-                                             state.hp[i], f.sheet.health, self.tokens_root)
+                                             state.hp[i], f.sheet.health,
+                                             side_label(f.side, f.team), self.tokens_root)
             else:  # only what changed is redrawn (a step back revives the defeated)
                 token.set_place(x, y, state.hp[i])
 

@@ -1,8 +1,12 @@
 """The playtest's actions (their rows of the action table: the Play menu, the
-playtest tool bar with its banner) and the controls that follow the playtest
-model: which actions are enabled, Play / Pause checked, the speed shown.  The
-slots are the mode's and the model's; this module only builds the buttons and
-keeps them in step with the battle."""
+playtest tool bar with its banner and the battle's seed) and the controls that
+follow the playtest model: which actions are enabled, Play / Pause checked, the
+speed shown.  The slots are the mode's and the model's; this module only builds
+the buttons and keeps them in step with the battle.
+
+Esc (:data:`ESCAPE`: drop the attack previewed, else leave) is in no menu: the
+mode adds it to the window, so that it works whatever has the keyboard focus in
+the window (issue 24), as every menu shortcut does."""
 
 from __future__ import annotations
 
@@ -16,12 +20,18 @@ from ..actions import ActionSpec, build_actions
 from .model import SPEEDS, PlaytestModel
 
 BANNER = "PLAYTEST: editing is off. Esc or Stop returns to the editor"
+#: the action of Esc (in no menu: the window holds it)
+ESCAPE = "playtest_escape"
 
 #: the playtest's rows of the action table (``short``: the tool bar's text)
 PLAYTEST_ACTIONS = tuple(ActionSpec(*row) for row in (
     ("playtest", "&Playtest...", "F5",
      "Play or watch a battle on this map (unsaved edits included)", False, "Play"),
     ("playtest_stop", "&Stop Playtest", "Shift+F5", "Back to editing (Esc)", False, "Stop"),
+    (ESCAPE, "Cancel the Attack or Stop", "Esc",
+     "Drop the attack previewed, else back to editing"),
+    ("playtest_confirm", "&Confirm Attack", ("Return", "Enter"),
+     "Roll the attack previewed in the Battle Information Panel", False, "Confirm"),
     ("playtest_play", "&Play / Pause", "F6",
      "Let the AI turns play out at the chosen speed", True, "Play"),
     ("playtest_step", "One &Action", "F7", "Play the next AI action", False, "Action"),
@@ -37,12 +47,17 @@ PLAYTEST_ACTIONS = tuple(ActionSpec(*row) for row in (
      "The same setup with a new random seed", False, "New Seed"),
     ("playtest_take_over", "Take &Over", "Ctrl+T",
      "Play the AI side whose turn it is yourself from here", False, "Take Over"),
+    ("playtest_give_back", "&Give Back to the AI", "Ctrl+Shift+T",
+     "The side you took over is played by its AI again", False, "Give Back"),
+    ("playtest_autoplay", "Start Battles P&laying", None,
+     "New, restarted and opened battles play at once at the chosen speed (else they "
+     "start paused at turn 1)", True),
     ("playtest_save_replay", "Save &Replay...", None,
      "Save the finished battle as a replay file"),
     ("open_replay", "Open Re&play...", None, "Watch a replay file made on the open map"),
 ))
 #: the actions enabled while no playtest runs
-IDLE = ("playtest", "open_replay")
+IDLE = ("playtest", "open_replay", "playtest_autoplay")
 #: the playtest tool bar's buttons, in order
 BAR = ("playtest_play", "playtest_step", "playtest_turn", "playtest_pass", "playtest_back",
        "playtest_forward", "playtest_restart", "playtest_new_seed", "playtest_take_over",
@@ -60,8 +75,11 @@ def playtest_actions(parent: QObject, model: PlaytestModel,
 
 class ActionStates(QObject):
     """Enables and checks the playtest actions as ``model``'s battle allows: only
-    Playtest and Open Replay without a battle; Save Replay once it is over, Pass
-    when a person is asked for an action, Forward after going back."""
+    Playtest, Open Replay and the autoplay choice without a battle; Save Replay
+    once it is over, Pass when a person is asked for an action, Confirm while an
+    attack is previewed, Give Back once a side was taken over.  Forward stays
+    enabled (with nothing ahead it says so), so that Alt+Right never reaches the
+    widget with the focus."""
 
     def __init__(self, model: PlaytestModel, actions: Mapping[str, QAction],
                  parent: QObject | None = None) -> None:
@@ -72,11 +90,14 @@ class ActionStates(QObject):
         model.started.connect(self._started)
         model.stopped.connect(self._idle)
         model.changed.connect(self._changed)
+        model.attack_changed.connect(self._changed)
         model.playing_changed.connect(actions["playtest_play"].setChecked)
+        actions["playtest_autoplay"].setChecked(model.autoplay)
 
     def _started(self) -> None:
         for key, action in self.actions.items():
-            action.setEnabled(key != "playtest_save_replay")
+            action.setEnabled(key not in ("playtest_save_replay", "playtest_confirm",
+                                          "playtest_give_back"))
 
     def _idle(self) -> None:
         for key, action in self.actions.items():
@@ -90,12 +111,14 @@ class ActionStates(QObject):
         a = self.actions
         a["playtest_save_replay"].setEnabled(s.state.result is not None)
         a["playtest_pass"].setEnabled(self.model.human_action())
-        a["playtest_forward"].setEnabled(s.turn < s.turn_count)
+        a["playtest_confirm"].setEnabled(self.model.pending is not None)
+        a["playtest_give_back"].setEnabled(bool(self.model.taken))
         a["playtest_play"].setChecked(self.model.playing)
 
 
 class PlaytestBar(QToolBar):
-    """The banner, the playback buttons and the speed, shown while a playtest runs."""
+    """The banner, the battle's seed, the playback buttons and the speed, shown while
+    a playtest runs (the seed first: it is never pushed into the bar's overflow)."""
 
     def __init__(self, model: PlaytestModel, actions: Mapping[str, QAction],
                  parent: QWidget | None = None) -> None:
@@ -107,6 +130,13 @@ class PlaytestBar(QToolBar):
         self.banner.setStyleSheet("QLabel { background: #e69f00; color: black; "
                                   "font-weight: bold; padding: 3px 8px; }")
         self.addWidget(self.banner)
+        self.seed = QLabel()
+        self.seed.setObjectName("playtest_seed")
+        self.seed.setToolTip("The battle's seed: the same seed and setup play the same "
+                             "battle (Restart, F9); Shift+F9 draws a new one")
+        self.seed.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.seed.setContentsMargins(8, 0, 4, 0)
+        self.addWidget(self.seed)
         self.addSeparator()
         self.addActions([actions[key] for key in BAR])
         self.speed = QComboBox()
@@ -121,10 +151,15 @@ class PlaytestBar(QToolBar):
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.setVisible(False)
         model.started.connect(self._show)
+        model.restarted.connect(self._show_seed)
         model.stopped.connect(self.hide)
 
     def _show(self) -> None:
+        self._show_seed()
         self.setVisible(True)
+
+    def _show_seed(self) -> None:
+        self.seed.setText(f"Seed {self.model.seed_text()}")
 
     def _show_speed(self, speed: str) -> None:
         if self.speed.currentText() != speed:

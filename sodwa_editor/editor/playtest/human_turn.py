@@ -32,6 +32,8 @@ class HumanTurn:
     def __init__(self, model: PlaytestModel, board: BattleBoard) -> None:
         self.model = model
         self.board = board
+        #: the last hover line said (taken back when the pointer leaves its target)
+        self._hover_said = ""
 
     @property
     def pending(self) -> int | None:
@@ -39,10 +41,21 @@ class HumanTurn:
         return self.model.pending
 
     def hover(self, tile: tuple[int, int] | None) -> None:
-        if self.model.running and self.model.pending is None:
-            text = self.board.hover(tile)
-            if text:
-                self.model.say(text)
+        """The pointer over ``tile``: the Battle Information Panel's terrain, the path
+        or line of sight on the map and its line in the status bar (taken back when
+        the pointer leaves)."""
+        model = self.model
+        if not model.running:
+            return
+        model.hover(tile)
+        if model.pending is not None:
+            return
+        text = self.board.hover(tile)
+        if text:
+            self._hover_said = text
+            model.say(text)
+        elif self._hover_said and model.said == self._hover_said:
+            model.unsay()
 
     def pick_from_tsb(self, i: int) -> None:
         """A TSB entry clicked: while a person picks a target (or the actor) it is the
@@ -99,7 +112,8 @@ class HumanTurn:
             model.say(f"{state.names[who]!r} is on your team")
         elif model.preview_attack(who) is None:  # else the rules' reason is said
             self.board.hover(tile)
-            model.say(f"attack {state.names[who]}? Confirm in the Battle panel (Esc cancels)")
+            model.say(f"attack {state.names[who]}? Enter or Confirm rolls, Esc cancels (the "
+                      "Battle Information Panel shows the numbers)")
 
     def _feature(self, tile: tuple[int, int],
                  point: tuple[float, float] | None) -> tuple[int, int, str] | None:

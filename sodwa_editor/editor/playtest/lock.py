@@ -22,9 +22,10 @@ if TYPE_CHECKING:
     from ..tools.base import ViewTool
     from ..view import MapView
 
-#: actions that stay enabled during a playtest (views, help, quit, files that only read)
+#: actions that stay enabled during a playtest (views, help, quit, files that only read;
+#: not Reset Layout: it restores the editor's docks and would hide the Battle UI)
 KEEP_ENABLED = frozenset({"zoom_in", "zoom_out", "zoom_fit", "zoom_100", "shortcuts",
-                          "reset_layout", "quit", "save", "save_as", "export_png"})
+                          "quit", "save", "save_as", "export_png"})
 
 
 class EditingLock:

@@ -22,27 +22,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QDialog, QFileDialog, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 
 from ...battle.jsonfiles import BattleInputError
 from ...battle.session import BattleSession
 from ...engine.model import MapModel
 from . import replays
 from .board_items import BattleBoard
-from .controls import playtest_actions
+from .controls import ESCAPE, playtest_actions
 from .human_turn import HumanTurn, PlaytestTool
 from .model import MAX_SEED, PlaytestModel
+from .origin import Origin
 from .setup_dialog import PlaytestChoice, SetupDialog, build_setup
 
 if TYPE_CHECKING:
     from ..context import EditorContext
-    from .battle_panel import BattlePanel
     from .battle_views import BattleViews
     from .controls import PlaytestBar
     from .lock import EditingLock
 
 #: the longest an instant-speed slice of AI actions runs before the event loop turns
 SLICE_MS = 30
+#: the setting that remembers the user's choice "Start Battles Playing"
+AUTOPLAY_KEY = "playtest/autoplay"
 
 
 class PlaytestMode(QObject):
@@ -50,8 +52,9 @@ class PlaytestMode(QObject):
 
     ``context``: the editor's (the document copied, the scene the battle is drawn
     on, the status bar); ``lock``: what editing it turns off; ``window``: the parent
-    of its dialogs.  Its views (the window places them) are :attr:`bar`,
-    :attr:`panel` and :attr:`views`."""
+    of its dialogs (and the holder of Esc).  Its views (the window places them) are
+    :attr:`bar` and :attr:`views` (the Turn-Sequence Bar, the Character Panels and
+    the Battle Information Panel, :attr:`panel`)."""
 
     def __init__(self, context: EditorContext, lock: EditingLock, window: QWidget) -> None:
         super().__init__(window)
@@ -62,6 +65,8 @@ class PlaytestMode(QObject):
         self.window = window
         self.model = PlaytestModel(SLICE_MS, self)
         self.model.message.connect(self._say)
+        self.model.set_autoplay(str(context.settings.value(AUTOPLAY_KEY, "false")).lower()
+                                == "true")
         self.choice: PlaytestChoice | None = None
         self.board = BattleBoard(self.scene, self.model)
         self.human = HumanTurn(self.model, self.board)
@@ -73,20 +78,31 @@ class PlaytestMode(QObject):
             "playtest_back": self.model.back, "playtest_forward": self.model.forward,
             "playtest_restart": self.restart_same, "playtest_new_seed": self.restart_new,
             "playtest_take_over": self.model.take_over,
+            "playtest_give_back": self.model.give_back,
+            "playtest_confirm": self.human.confirm, ESCAPE: self.escape,
+            "playtest_autoplay": self._toggle_autoplay,
             "playtest_save_replay": self.save_replay, "open_replay": self.open_replay})
+        # Esc is in no menu: held by the window, it works whatever has the focus
+        window.addAction(self.actions[ESCAPE])
         self.bar: PlaytestBar | None = None
-        self.panel: BattlePanel | None = None
         self.views: BattleViews | None = None
 
-    def connect_views(self, bar: PlaytestBar, panel: BattlePanel, views: BattleViews) -> None:
+    def connect_views(self, bar: PlaytestBar, views: BattleViews) -> None:
         """The views the window placed: their buttons and clicks come here."""
-        self.bar, self.panel, self.views = bar, panel, views
+        self.bar, self.views = bar, views
+        panel = views.bip
         panel.confirm.connect(self.human.confirm)
         panel.cancel.connect(self.human.cancel_attack)
         panel.turn_clicked.connect(self.model.go_to_turn)
         panel.result.save_replay.connect(self.save_replay)
         panel.result.restart.connect(self.restart_same)
         views.tsb.picked.connect(self.human.pick_from_tsb)
+        views.active_panel.set_actions([self.actions["playtest_pass"]])
+
+    @property
+    def panel(self):
+        """The Battle Information Panel (status, karma, terrain, attack, log, result)."""
+        return self.views.bip if self.views is not None else None
 
     # ------------------------------------------------------------ the model's
     @property
@@ -114,6 +130,13 @@ class PlaytestMode(QObject):
 
     def _say(self, text: str) -> None:
         self.context.say(text, "info")
+
+    def _toggle_autoplay(self) -> None:
+        on = self.actions["playtest_autoplay"].isChecked()
+        self.model.set_autoplay(on)
+        self.context.settings.setValue(AUTOPLAY_KEY, "true" if on else "false")
+        self.model.say("new and restarted battles play at once" if on else
+                       "new and restarted battles start paused at turn 1 (F6 plays)")
 
     # ------------------------------------------------------------ enter, leave
     def enter(self) -> bool:
@@ -146,18 +169,21 @@ class PlaytestMode(QObject):
         if self.active:
             self.stop()
         self.choice = choice
+        origin = Origin(setup, choice.controllers, choice.seed)
         try:
-            session = BattleSession(setup, choice.controllers, seed=choice.seed)
+            session = origin.session()
         except BattleInputError as exc:
             self.context.say(f"cannot start the playtest: {exc}", "note")
             return False
-        self.begin(session, model)
+        self.begin(session, model, origin)
         return True
 
-    def begin(self, session: BattleSession, source: MapModel) -> None:
-        """Editing off, ``session`` (a battle on ``source``) shown and playing."""
+    def begin(self, session: BattleSession, source: MapModel,
+              origin: Origin | None = None) -> None:
+        """Editing off, ``session`` (a battle on ``source``, set up as ``origin``)
+        shown: paused at turn 1, or playing (the user's choice)."""
         self.lock.lock(self.tool)
-        self.model.begin(session, source)
+        self.model.begin(session, source, origin)
 
     def stop(self) -> None:
         """Back to editing: the document as it was, the scene on its model."""
@@ -165,6 +191,7 @@ class PlaytestMode(QObject):
             return
         self.model.end()
         self.scene.set_model(self.document.model)
+        self.model.hover(None)
         self.lock.unlock()
         self.context.say("Playtest stopped: back to editing", "brief")
 
@@ -199,7 +226,8 @@ class PlaytestMode(QObject):
         return replays.save_replay(self.model, self.document, path)
 
     def open_replay(self, path: Path | None = None) -> bool:
-        """Watch a replay made on the open map (its hash must match)."""
+        """Watch a replay made on the open map (its hash must match); a replay that
+        cannot be watched is refused in a dialog that says why."""
         if path is None:
             name, _ = QFileDialog.getOpenFileName(self.window, "Open Replay", "",
                                                   "Replays (*.json)")
@@ -208,12 +236,15 @@ class PlaytestMode(QObject):
             path = Path(name)
         model = self.document.model.copy()
         try:
-            session, said = replays.replay_session(path, model)
+            origin, said = replays.replay_origin(path, model)
+            session = origin.session()
         except (BattleInputError, KeyError, TypeError, ValueError) as exc:
-            self.context.say(f"cannot open the replay: {exc}", "note")
+            self.context.say(f"cannot open the replay: {exc}", "status")
+            QMessageBox.warning(self.window, "Open Replay",
+                                f"Cannot watch the replay {path.name}:\n\n{exc}")
             return False
         self.stop()
         self.choice = None
-        self.begin(session, model)
+        self.begin(session, model, origin)
         self.model.say(said)
         return True

@@ -2,14 +2,22 @@
 Qt signals, and what the playtest's views share about it (no widget here).
 
 Every view of a playtest takes this model and listens to it: the Turn-Sequence
-Bar, the Character Panels, the Battle dock (status, karma, the Battle
-Information Panel, the log), the result panel, the board items on the map and
+Bar, the Character Panels, the Battle Information Panel (status, karma, the
+hovered tile, the attack, the log, the result), the board items on the map and
 the playback controls.  The model plays the AI turns on a timer (x1, x2, x4, or
 instant in slices of at most ``slice_ms`` ms, so the window never freezes),
 applies a person's decisions (:meth:`PlaytestModel.submit`,
 :meth:`~PlaytestModel.choose_actor`, the attack awaiting Confirm), goes back and
 forward in the battle, and says what happened in one line
-(:attr:`~PlaytestModel.message`).
+(:attr:`~PlaytestModel.message`; a line that no longer holds, such as the
+hovered line of sight or a refusal after the next action, is taken back with an
+empty one).
+
+A new battle (:meth:`~PlaytestModel.begin`) and a restarted one
+(:meth:`~PlaytestModel.restart`, from the battle's :class:`~.origin.Origin`:
+the players and the replay it was set up with) start paused at the start of turn
+1, unless :attr:`~PlaytestModel.autoplay` (the user's explicit choice) says to
+play at once.
 """
 
 from __future__ import annotations
@@ -22,11 +30,17 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QColor
 
 from ...battle.actions import Action, Attack, Pass, refusal
-from ...battle.events import Attacked, Event, TurnStarted
-from ...battle.session import BattleSession, Waiting
+from ...battle.events import Event, TurnStarted
+from ...battle.session import BattleSession, Seed, Waiting
+from ...battle.setup import HUMAN
+from ...battle.sheet import DEFAULT_ROSTER_PATH
 from ...battle.state import BattleState, Result
 from ...engine.model import MapModel
 from .. import style
+from .last_result import LastResult, follow
+from .origin import Origin, seed_text
+from .portraits import Portraits
+from .status import side_name, status_text
 
 #: playback speeds: label -> milliseconds between AI actions (0: instant, in slices)
 SPEEDS = {"x1": 800, "x2": 400, "x4": 200, "instant": 0}
@@ -56,7 +70,11 @@ class PlaytestModel(QObject):
     attack_changed = Signal()
     #: the character of the right Character Panel (battle index, or None)
     picked_changed = Signal(object)
-    #: a line for the status bar
+    #: the tile under the pointer on the map ((x, y), or None)
+    hovered_changed = Signal(object)
+    #: the battle started again from its start (Restart): the views drop what they kept
+    restarted = Signal()
+    #: a line for the status bar ('' takes back the model's last line)
     message = Signal(str)
 
     def __init__(self, slice_ms: int = 30, parent: QObject | None = None) -> None:
@@ -65,14 +83,29 @@ class PlaytestModel(QObject):
         #: the map the battle started from (team colours, names)
         self.source: MapModel | None = None
         self.slice_ms = slice_ms
-        self.playing = True
+        self.playing = False
+        #: new, restarted and opened battles play at once (else: paused at turn 1)
+        self.autoplay = False
         self.speed = "x1"
+        #: how the battle was set up (what Restart plays again)
+        self.origin: Origin | None = None
+        #: the sides a person took over (Take Over) and may give back to their AI
+        self.taken: set[int] = set()
+        #: the tile under the pointer on the map
+        self.hovered: tuple[int, int] | None = None
+        #: the line the model said last ('' once taken back)
+        self.said = ""
+        #: the characters' portraits (the Character Panels' and the TSB's), and the
+        #: folder the roster's portrait images are relative to (the roster file's)
+        self.portraits: Portraits | None = None
+        self.roster_dir = DEFAULT_ROSTER_PATH.parent
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.timeout.connect(self._tick)
-        #: the target of an attack awaiting Confirm; the last roll a Confirm made
+        #: the target of an attack awaiting Confirm; the last attack's result (a Basic
+        #: Attack's roll, an area ability's rolls: :mod:`.last_result`)
         self.pending: int | None = None
-        self.roll: Attacked | None = None
+        self.roll: LastResult | None = None
         self.picked: int | None = None
         #: the character of the left Character Panel (the actor; between turns the
         #: next one; the last one once the battle is over)
@@ -92,18 +125,43 @@ class PlaytestModel(QObject):
         return self.session.state
 
     # ------------------------------------------------------------ begin, end
-    def begin(self, session: BattleSession, source: MapModel) -> None:
-        """Show and play ``session``, a battle on (a copy of) ``source``."""
+    def begin(self, session: BattleSession, source: MapModel,
+              origin: Origin | None = None) -> None:
+        """Show ``session``, a battle on (a copy of) ``source``: paused at the start
+        of turn 1, or playing when :attr:`autoplay`.  ``origin``: how it was set up
+        (what Restart plays again; by default the session's setup and players)."""
         self.session, self.source = session, source
+        self.origin = origin if origin is not None else Origin.of(session)
         self.pending, self.roll, self.picked, self.active = None, None, None, None
+        self.taken = set()
         sides = {f.side for f in session.state.fighters}
         self.colors = style.team_colors(set(style.map_team_colors(source)) | sides)
+        roster = session.setup.docs.get("roster") if session.setup is not None else None
+        self.portraits = Portraits(session.state, self.colors, source, roster,
+                                   self.roster_dir)
         self._seen = (len(session.state.events), None, None)
-        self.playing = True
-        self.playing_changed.emit(True)
+        self.playing = self.autoplay
+        self.playing_changed.emit(self.playing)
         self.started.emit()
+        self._open()
+
+    def _open(self) -> None:
+        """A battle from its start: to the start of turn 1 and paused, or playing."""
+        if not self.autoplay:
+            self._to_turn_one()
         self.refresh()
         self._kick()
+
+    def _to_turn_one(self) -> None:
+        """Begin turn 1 (who acts first is shown; nobody has acted yet)."""
+        s = self.session
+        assert s is not None
+        if s.state.clock.turns == 0 and s.state.turn is None and s.waiting is None \
+                and s.result is None:
+            try:
+                s.step_action()
+            except Exception as exc:  # noqa: BLE001  (an AI or replay fault: reported)
+                self.say(f"the battle stopped: {exc}")
 
     def end(self) -> None:
         """The playtest ends (the views hide); nothing is played any more."""
@@ -112,7 +170,9 @@ class PlaytestModel(QObject):
         self.timer.stop()
         self.session = None
         self.pending = self.roll = None
+        self.hovered = None
         self.attack_changed.emit()
+        self.unsay()
         self.stopped.emit()
 
     # ------------------------------------------------------------ showing
@@ -132,6 +192,7 @@ class PlaytestModel(QObject):
         self._seen = (len(state.events), state.result, w)
         if len(state.events) > count:
             new = state.events[count:]
+            self._follow_attack(new)
             self.action_resolved.emit(new)
             for e in new:
                 if isinstance(e, TurnStarted):
@@ -142,27 +203,28 @@ class PlaytestModel(QObject):
             self.human_to_act.emit(w)
         self.changed.emit()
 
+    def _follow_attack(self, new: list[Event]) -> None:
+        """The Battle Information Panel's attack: a new turn drops the attack
+        previewed and the last result (issue 24); an attack made, an area ability
+        used, shows its rolls."""
+        roll, pending = self.roll, self.pending
+        self.pending = None if any(isinstance(e, TurnStarted) for e in new) else pending
+        self.roll = follow(self.roll, new)
+        if (roll, pending) != (self.roll, self.pending):
+            self.attack_changed.emit()
+
+    def side_name(self, team: int) -> str:
+        """Side ``team`` as people read it everywhere (``attackers (team 0)``)."""
+        return side_name(self.state, team)
+
+    def seed_text(self) -> str:
+        """The battle's seed as a person types it (``7``, never a SeedSequence)."""
+        return seed_text(self.session.seed) if self.session is not None else ""
+
     def status_text(self) -> str:
-        """What the game waits for, in one line (the Battle dock's status)."""
-        s = self.session
-        assert s is not None
-        state = s.state
-        if state.result is not None:
-            return "The battle is over."
-        head = f"Turn {state.clock.turns}, tick {state.clock.tick}"
-        w = s.waiting
-        if w is not None and w.kind == "actor":
-            names = ", ".join(state.names[i] for i in w.candidates)
-            return f"{head}: team {w.team + 1} (Human) picks who acts: click one of {names}"
-        if state.actor is None:
-            return f"{head}: between turns"
-        who = f"{state.names[state.actor]} (team {state.team[state.actor] + 1}"
-        if w is not None:
-            return (f"{head}: {who}, Human): click a blue tile to move, a marked enemy to "
-                    "attack, P to pass")
-        team = state.team[state.actor]
-        how = "from the replay" if s.scripted(team) else f"AI {s.player(team)}"
-        return f"{head}: {who}, {how})"
+        """What the game waits for, in one line (the Battle Information Panel's)."""
+        assert self.session is not None
+        return status_text(self.session, self.playing)
 
     def human_action(self) -> bool:
         """A person is asked for an action (not for who acts)."""
@@ -174,12 +236,25 @@ class PlaytestModel(QObject):
         return self.session.waiting if self.session is not None else None
 
     def say(self, text: str) -> None:
+        self.said = text
         self.message.emit(text)
+
+    def unsay(self) -> None:
+        """Take back the last line said (it no longer holds: the pointer left the
+        target, the next action was taken, a turn began)."""
+        if self.said:
+            self.say("")
 
     def pick(self, i: int) -> None:
         """Character ``i`` into the right Character Panel."""
         self.picked = i
         self.picked_changed.emit(i)
+
+    def hover(self, tile: tuple[int, int] | None) -> None:
+        """The pointer is over ``tile`` of the map (None: off the map)."""
+        if tile != self.hovered:
+            self.hovered = tile
+            self.hovered_changed.emit(tile)
 
     # ------------------------------------------------------------ a person's turn
     def submit(self, action: Action) -> str | None:
@@ -198,6 +273,10 @@ class PlaytestModel(QObject):
         if refused is not None:
             self.say(refused)
             return refused
+        self.unsay()
+        if self.pending is not None:  # its numbers were for the state before
+            self.pending = None
+            self.attack_changed.emit()
         self.refresh()
         self._kick()
         return None
@@ -221,14 +300,13 @@ class PlaytestModel(QObject):
         if s is None or target is None:
             return
         self.pending = None
-        n = len(s.state.events)
-        self._after_human(s.submit(Attack(target)))
-        hits = [e for e in s.state.events[n:] if isinstance(e, Attacked)]
-        self.roll = hits[0] if hits else None
+        self._after_human(s.submit(Attack(target)))  # the roll: by refresh
         self.attack_changed.emit()
 
     def cancel_attack(self) -> None:
         """Drop the attack awaiting Confirm (and the roll shown)."""
+        if self.pending is not None:
+            self.unsay()  # "attack X? Confirm ..."
         self.pending = self.roll = None
         self.attack_changed.emit()
 
@@ -260,6 +338,12 @@ class PlaytestModel(QObject):
             self._kick()
         else:
             self.timer.stop()
+        if self.session is not None:
+            self.changed.emit()  # the status says paused or not
+
+    def set_autoplay(self, on: bool) -> None:
+        """The user's choice: new and restarted battles play at once (else paused)."""
+        self.autoplay = on
 
     def _kick(self) -> None:
         s = self.session
@@ -307,22 +391,49 @@ class PlaytestModel(QObject):
     def step_turn(self) -> None:
         self._manual(lambda s: s.step_turn())
 
+    def _side_now(self) -> int:
+        """The side whose turn it is, or comes next."""
+        state = self.state
+        if state.actor is not None:
+            return state.team[state.actor]
+        choice = state.clock.next_turn()
+        return choice.team if choice is not None else 0
+
     def take_over(self) -> None:
         """The AI side whose turn it is (or comes next) is played by a person."""
         s = self.session
         if s is None:
             return
-        state = s.state
-        if state.actor is not None:
-            team = state.team[state.actor]
-        else:
-            choice = state.clock.next_turn()
-            team = choice.team if choice is not None else 0
+        team = self._side_now()
         if s.asks_person(team):
-            self.say(f"team {team + 1} is already played by a person")
+            self.say(f"{self.side_name(team)} is already played by a person")
             return
         s.take_over(team)
-        self.say(f"team {team + 1} is yours from here")
+        self.taken.add(team)
+        self.say(f"{self.side_name(team)} is yours from here (Give Back returns it to "
+                 "its AI)")
+        self.refresh()
+        self._kick()
+
+    def give_back(self) -> None:
+        """A side taken over is played by its AI again: the side whose turn it is (or
+        comes next) if it was taken over, else the other one."""
+        s = self.session
+        if s is None:
+            return
+        if not self.taken:
+            self.say("no side was taken over: Take Over (Ctrl+T) gives you the side "
+                     "whose turn it is")
+            return
+        now = self._side_now()
+        team = now if now in self.taken else min(self.taken)
+        player = self.origin.players[team] if self.origin is not None else None
+        if player is None or player == HUMAN:
+            player = "greedy"  # (a side set up for a person has no AI of its own)
+        self.cancel_attack()
+        s.set_controller(team, player)
+        self.taken.discard(team)
+        self.say(f"{self.side_name(team)} is played by AI {player} again")
         self.refresh()
         self._kick()
 
@@ -346,25 +457,43 @@ class PlaytestModel(QObject):
 
     def forward(self) -> None:
         s = self.session
-        if s is not None:
-            self.cancel_attack()
-            s.forward()
-            self.refresh()
+        if s is None:
+            return
+        if s.turn >= s.turn_count:
+            self.say("nothing ahead: this is as far as the battle was played (F6 plays on, "
+                     "F7 one action)")
+            return
+        self.cancel_attack()
+        s.forward()
+        self.refresh()
 
-    def restart(self, seed: int | None = None) -> None:
-        """The same battle again (``seed`` None: the same seed), playing."""
+    def restart(self, seed: Seed | None = None) -> None:
+        """The battle again as it was set up (the same players, a watched replay's
+        decisions): with the same seed, or with ``seed`` (a new battle); paused at
+        turn 1 unless :attr:`autoplay`."""
         s = self.session
         if s is None:
             return
         self.cancel_attack()
-        s.restart(seed)
-        self.set_playing(True)
-        self.say(f"restarted with seed {s.seed}")
-        self.refresh()
-        self._kick()
+        self.timer.stop()
+        if self.origin is not None:
+            s = self.session = self.origin.session(seed)
+        else:
+            s.restart(seed)
+        self.taken = set()
+        self._seen = (0, self._seen[1], self._seen[2])
+        self.playing = self.autoplay
+        self.playing_changed.emit(self.playing)
+        self.restarted.emit()
+        self._open()
+        self.say(f"restarted with seed {self.seed_text()}"
+                 + ("" if self.playing else ", paused at turn 1: F6 plays"))
 
     def restart_new_seed(self) -> int:
         """:meth:`restart` with a new random seed (returned)."""
         seed = random.randint(0, MAX_SEED)
         self.restart(seed)
+        if self.origin is not None:  # the next Restart keeps the new seed
+            o = self.origin
+            self.origin = Origin(o.setup, o.players, seed, o.swapped, None)
         return seed

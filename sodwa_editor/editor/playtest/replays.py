@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.loop import Decision
 from ...battle.replay import decode_action, digest, load_replay, rerun, setup_of
-from ...battle.session import BattleSession
 from ...engine.model import MapModel
 from .model import PlaytestModel
+from .origin import Origin
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -63,11 +63,12 @@ def decision(doc: dict[str, Any]) -> Decision:
     return Decision(int(doc["team"]), action=decode_action(doc))
 
 
-def replay_session(path: Path, model: MapModel) -> tuple[BattleSession, str]:
-    """The session that plays the replay ``path`` on ``model`` (the open map's copy),
-    verified, and a line saying so.  Raises ``BattleInputError``, ``KeyError``,
-    ``TypeError`` or ``ValueError`` with the reason a replay cannot be watched (made
-    on another map, a turn that does not match what it claims...)."""
+def replay_origin(path: Path, model: MapModel) -> tuple[Origin, str]:
+    """The battle of the replay ``path`` on ``model`` (the open map's copy), verified
+    (:meth:`Origin.session` plays it), and a line saying so.  Raises
+    ``BattleInputError``, ``KeyError``, ``TypeError`` or ``ValueError`` with the
+    reason a replay cannot be watched (made on another map, a turn that does not
+    match what it claims...)."""
     replay = load_replay(read_json(path), str(path))
     have = map_hash(model)
     if have != replay.map_hash:
@@ -76,8 +77,9 @@ def replay_session(path: Path, model: MapModel) -> tuple[BattleSession, str]:
             f"{replay.map_hash[:19]}...); the open map's hash is {have[:19]}...")
     rerun(replay, model, have, verify=True)  # every turn's hash and the result
     setup = setup_of(replay, model)
-    script = [decision(d) for d in replay.doc["decisions"]]
-    session = BattleSession(setup, list(setup.ai), seed=replay.seed(),
-                            swapped=bool(replay.doc["swapped"]), script=script)
-    return session, (f"watching {path.name} (verified: {len(replay.doc['turn_hashes'])} turn "
-                     "hashes and the result match): Play, One Action, One Turn, or Take Over")
+    script = tuple(decision(d) for d in replay.doc["decisions"])
+    origin = Origin(setup, (setup.ai[0], setup.ai[1]), replay.seed(),
+                    bool(replay.doc["swapped"]), script)
+    return origin, (f"watching {path.name} (verified: {len(replay.doc['turn_hashes'])} turn "
+                    "hashes and the result match): Play (F6), One Action, One Turn, or "
+                    "Take Over")

@@ -16,22 +16,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from ...battle.ai import CONTROLLERS
+from ...battle.describe import side_label
 from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.rules import DEFAULT_RULES_PATH, Rules, load_rules
 from ...battle.setup import HUMAN, BattleSetup
@@ -88,8 +93,11 @@ def build_setup(model: MapModel, choice: PlaytestChoice) -> BattleSetup:
     docs["roster"] = roster_doc
     files = choice.team_files
     teams = None
-    if any(f is not None for f in files):
-        if any(f is None for f in files):
+    # a team file that cannot be read says so first (its JSON error, its problem),
+    # before whether the two teams can meet
+    loaded = {t: load_team(path, roster) for t, path in enumerate(files) if path is not None}
+    if loaded:
+        if len(loaded) < len(files):
             raise BattleInputError("one team from the map and one from a team file cannot "
                                    "meet: choose a team file for both teams, or neither")
         sides: list[tuple[str, Team, str | None]] = []
@@ -98,8 +106,8 @@ def build_setup(model: MapModel, choice: PlaytestChoice) -> BattleSetup:
             assert path is not None
             zone = choice.zones[t]
             if not zone:
-                raise BattleInputError(f"team {t + 1}: choose the start zone its team enters")
-            sides.append((zone, load_team(path, roster), None))
+                raise BattleInputError(f"team {t}: choose the start zone its team enters")
+            sides.append((zone, loaded[t], None))
             team_docs.append(read_json(path))
         teams = sides
         docs["teams"] = team_docs
@@ -115,10 +123,11 @@ def map_sides(model: MapModel) -> list[str]:
 
 
 class TeamBox(QGroupBox):
-    """One team's controller, team source and point total."""
+    """One team's controller, team source and point total; its title names the side
+    as everywhere (``attackers (team 0)``: its start zone, its number from 0)."""
 
     def __init__(self, index: int, dialog: SetupDialog) -> None:
-        super().__init__(f"Team {index + 1}")
+        super().__init__(side_label(None, index))
         self.index, self.dialog = index, dialog
         self.team_file: Path | None = None
         form = QFormLayout(self)
@@ -150,6 +159,13 @@ class TeamBox(QGroupBox):
         self.controller.currentIndexChanged.connect(dialog.refresh)
         self.zone.currentIndexChanged.connect(dialog.refresh)
         self.set_team_file(None)
+
+    def side(self) -> str | None:
+        """The side's name: the zone its team file enters, else the map's team."""
+        if self.team_file is not None:
+            return self.zone.currentText() or None
+        sides = map_sides(self.dialog.model)
+        return sides[self.index] if self.index < len(sides) else None
 
     def _pick(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Team File", "", "Team files (*.json)")
@@ -196,6 +212,8 @@ class SetupDialog(QDialog):
         self.rules_path: Path | None = None
         self.setup: BattleSetup | None = None
         lay = QVBoxLayout(self)
+        # never smaller than its rows: a long problem cannot squash the team boxes
+        lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         self._refreshing = True
         rules_row = QHBoxLayout()
         self.rules_label = QLabel()
@@ -227,7 +245,18 @@ class SetupDialog(QDialog):
         self.problem.setObjectName("playtest_problem")
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #b00020")
-        lay.addWidget(self.problem)
+        self.problem.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.problem.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # a problem of any length scrolls in a box of four lines: the rows above it
+        # keep their height whatever it says
+        self.problem_box = QScrollArea()
+        self.problem_box.setObjectName("playtest_problem_box")
+        self.problem_box.setWidget(self.problem)
+        self.problem_box.setWidgetResizable(True)
+        self.problem_box.setFrameShape(QFrame.Shape.NoFrame)
+        self.problem_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.problem_box.setFixedHeight(4 * self.problem.fontMetrics().lineSpacing() + 6)
+        lay.addWidget(self.problem_box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Start")
@@ -290,6 +319,7 @@ class SetupDialog(QDialog):
         except BattleInputError:
             cap = None
         for box in self.teams:
+            box.setTitle(side_label(box.side(), box.index))
             cost = box.cost()
             text = "?" if cost is None else str(cost)
             over = cost is not None and cap is not None and cost > cap

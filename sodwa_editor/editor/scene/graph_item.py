@@ -3,6 +3,11 @@ of tiles (dark blue clear, dark vermillion impeded) and a black tick across
 every pair of neighbours that is *not* adjacent (walls, diagonal walls,
 elevation changes), all on a white halo.
 
+Shown with the LoS fan, the graph leaves out the clear pairs (a pair without a
+mark is adjacent): their lines, as dark and as diagonal as the fan's hatching,
+made both unreadable on a busy map; the ticks and the impeded pairs, the
+graph's news, stay.
+
 Pair classes come from the engine's adjacency rule
 (:func:`sodwa_editor.engine.adjacency.pair_classes`, the same vectorised rule
 the :class:`~sodwa_editor.engine.adjacency_graph.AdjacencyGraph` is built from),
@@ -34,10 +39,12 @@ _TICKS = np.array([(-dy / (dx * dx + dy * dy) ** 0.5 * TICK, dx / (dx * dx + dy 
                    for _n, _f, (dx, dy) in FORWARD], np.float64)
 
 
-#: maps up to this many tiles a side draw the graph in 4x4-tile chunks
-TINY_CHUNKS_UP_TO = 64
+#: maps up to this many tiles a side draw the graph in 4x4-tile chunks (none:
+#: drawn in planes, a chunk is up to six items, and such small chunks cost more
+#: in items than they save in lines; see GraphLayer.bind)
+TINY_CHUNKS_UP_TO = 0
 #: maps up to this many tiles a side draw the graph in 8x8-tile chunks
-SMALL_CHUNKS_UP_TO = 128
+SMALL_CHUNKS_UP_TO = 64
 
 Window = tuple[Rect, Any]  # a window of tiles and the adjacency rule's pair classes in it
 
@@ -75,16 +82,23 @@ class GraphLayer(ChunkedPathLayer):
     grow = 0  # the blocks an edit can change are found by refresh
     lazy = True
     min_px = 6.0  # too dense to read below that
+    planed = True  # a chunk's halos never cover another chunk's lines
+
+    def plane(self, style: Any, pen: int) -> int:
+        """Clear pairs' halos, then their lines, then the impeded pairs' halos and
+        lines, then the ticks' (the order one chunk draws them in), each over
+        every chunk."""
+        return 2 * int(style) + pen
 
     def bind(self, model: MapModel) -> None:
-        """Chunks of 4x4 tiles on maps up to TINY_CHUNKS_UP_TO a side, 8x8 up
-        to SMALL_CHUNKS_UP_TO, 16x16 above: the graph's pens are cosmetic, so
-        the pixmap of a chunk an edit touches is drawn again whole (see
-        PathChunk.set_groups), and the smaller the chunk the less a stroke
-        step draws; the fewer the items, the faster the graph is built when
-        shown (256x256: 0.2 s with 16x16 chunks against 0.6-0.9 s with 8x8;
-        64x64: 30 ms with 8x8, 45-65 ms with 4x4, as many items as 128x128
-        has with 8x8)."""
+        """Chunks of 8x8 tiles on maps up to SMALL_CHUNKS_UP_TO a side, 16x16
+        above.  The graph's pens are cosmetic, so the pixmap of a chunk an edit
+        touches is drawn again whole (see PathChunk.set_groups), and the
+        smaller the chunk the less a stroke step draws; but each chunk is up to
+        six items (its planes), and the fewer the items, the less a repaint
+        and a stroke step cost (bench/editor_latency.py, ABBA pairs: with
+        planes, 16x16 chunks on 128x128 were faster than 8x8, and 8x8 on 64x64
+        than 4x4, which 8f7fa07 had chosen for one item per chunk)."""
         side = max(model.shape)
         self.chunk = (CHUNK // 4 if side <= TINY_CHUNKS_UP_TO
                       else CHUNK // 2 if side <= SMALL_CHUNKS_UP_TO else CHUNK)
@@ -93,6 +107,16 @@ class GraphLayer(ChunkedPathLayer):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._window: Window | None = None  # pair classes of the chunks being rebuilt
+        #: shown with the LoS fan: the clear pairs are left out (see the module docstring)
+        self.with_fan = False
+
+    def set_with_fan(self, on: bool) -> None:
+        """Leave the clear pairs out (``on``: the LoS fan is shown) or draw them."""
+        if on == self.with_fan:
+            return
+        self.with_fan = on
+        if self.model is not None:
+            self.refresh(None)  # (a hidden layer only notes that it is stale)
 
     def refresh(self, rect: Rect | None) -> None:
         """Rebuild the chunks holding the pairs an edit of ``rect`` can change,
@@ -120,7 +144,10 @@ class GraphLayer(ChunkedPathLayer):
             self._window = None
 
     def chunk_paths(self, model: MapModel, rect: Rect) -> dict[Any, list[np.ndarray]]:
-        return pair_lines(model, rect, self._window)
+        lines = pair_lines(model, rect, self._window)
+        if self.with_fan:
+            lines[int(Crossing.CLEAR)] = []
+        return lines
 
     def pens(self, crossing: Any) -> Sequence[QPen]:
         color = (style.GRAPH_CLEAR, style.GRAPH_IMPEDED, style.GRAPH_BLOCKED)[int(crossing)]

@@ -35,7 +35,7 @@ class GridLines(LayerItem):
         seg[:len(xs), 0, 1], seg[:len(xs), 1, 1] = top, bottom
         seg[len(xs):, :, 1] = ys[:, None]
         seg[len(xs):, 0, 0], seg[len(xs):, 1, 0] = left, right
-        # drawLines(const QPointF *, n) on the polygon's memory (see layers.LineGroup)
+        # drawLines(const QPointF *, n) on the polygon's memory (see line_groups.LineGroup)
         points = points_polygon(seg)
         painter.drawLines(points.data(), len(seg))
 

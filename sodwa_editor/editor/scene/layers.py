@@ -1,4 +1,5 @@
-"""Building blocks of the map scene: per-tile image layers and chunked path layers.
+"""Building blocks of the map scene: per-tile image layers and chunked path layers
+(the lines of a chunk and their cached item: :mod:`.line_groups`).
 
 Both redraw only what a model change touched: an :class:`ImageLayer` recomputes
 the RGBA pixels (one pixel per tile) of the changed rectangle, a
@@ -12,9 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import shiboken6
 from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsRectItem,
@@ -25,7 +25,9 @@ from PySide6.QtWidgets import (
 from ...engine.model import MapModel, Rect
 from .. import style
 from ..style import TILE
-from .kernels import bounds, segment_rects
+from .line_groups import LineGroup, PathChunk
+from .line_groups import points_polygon as points_polygon  # (re-exported)
+from .line_groups import tile_pixels as tile_pixels  # (re-exported)
 
 CHUNK = 16
 
@@ -43,11 +45,6 @@ def exposed_tiles(model: MapModel, exposed: QRectF, margin: int = 0) -> Rect | N
     if x0 > x1 or y0 > y1:
         return None
     return Rect(x0, y0, x1, y1)
-
-
-def tile_pixels(option: QStyleOptionGraphicsItem, painter: QPainter) -> float:
-    """Size of one tile on screen, in device pixels."""
-    return TILE * QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
 
 
 class LayerItem(QGraphicsItem):
@@ -160,147 +157,6 @@ def premultiply(rgba: np.ndarray) -> np.ndarray:
     return out.astype(np.uint8)
 
 
-class LineGroup:
-    """Segments (n, 2, 2) in scene units drawn with a sequence of pens (e.g. a
-    wall and its dashed core)."""
-
-    def __init__(self, segments: np.ndarray, pens: Sequence[QPen],
-                 clip: QRectF | None = None) -> None:
-        self.segments = segments
-        self.pens = list(pens)
-        #: per pen, the filled rectangles (n, 4: x, y, w, h) that stroke the
-        #: segments, or None (drawn as lines)
-        self.rects = [_segment_rects(segments, p, clip) for p in self.pens]
-        self.points = (None if all(r is not None for r in self.rects)
-                       else points_polygon(segments))
-        self._lines: list[QLineF] | None = None
-        self.width = max((p.widthF() for p in self.pens), default=0.0)
-        #: drawn with a cosmetic pen (pixels depend on where a repaint clips it)
-        self.cosmetic = any(p.isCosmetic() for p in self.pens)
-        x0, y0, x1, y1 = bounds(segments)
-        self.lo, self.hi = (x0, y0), (x1, y1)
-
-    @property
-    def lines(self) -> list[QLineF]:
-        if self._lines is None:
-            self._lines = [QLineF(a, b, c, d) for (a, b), (c, d) in self.segments.tolist()]
-        return self._lines
-
-    def paint(self, painter: QPainter) -> None:
-        for pen, rects in zip(self.pens, self.rects, strict=True):
-            if rects is not None:
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(pen.color())
-                # drawRects(const QRectF *, int) on the array's memory (x, y, w, h
-                # doubles, as a QRectF), as drawLines below: no QRectF per rectangle
-                painter.drawRects(_rect_array(rects), len(rects))
-            elif self.points is not None and self.points.size():
-                painter.setPen(pen)
-                # drawLines(const QPointF *pairs, int count) straight on the polygon's
-                # memory (data() wraps it, not owned by Python): passing the polygon
-                # itself makes the binding copy it point by point, ~9x slower
-                painter.drawLines(self.points.data(), self.points.size() // 2)
-
-
-class PathChunk(QGraphicsRectItem):
-    """The line groups of one chunk of a vector layer, as one cached item.
-
-    Solid scene-unit pens on axis-aligned segments (outlines, borders) are
-    drawn as filled rectangles (the segment's extent including its cap), which
-    the raster engine fills far faster than it strokes wide lines; other pens
-    (dashed, cosmetic) use ``drawLines`` without antialiasing.  The item uses
-    ``DeviceCoordinateCache``: repaints caused by other items (a preview over
-    the whole map) blit one pixmap instead of drawing thousands of lines
-    again.  ``min_px`` hides the chunk when a tile is smaller than that many
-    screen pixels.
-
-    A rectangle item (with no pen and no brush of its own) only for its
-    bounding rectangle: the scene asks every chunk of a layer for it on every
-    repaint (the chunks are the layer item's children), a thousand calls per
-    repaint on a 256x256 map, which cost milliseconds when each went to Python.
-    """
-
-    def __init__(self, groups: list[LineGroup], parent: QGraphicsItem | None = None,
-                 min_px: float = 0) -> None:
-        super().__init__(parent)
-        self.setPen(QPen(Qt.PenStyle.NoPen))
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.min_px = min_px
-        self.set_groups(groups)
-
-    def set_groups(self, groups: list[LineGroup], changed: QRectF | None = None) -> None:
-        """Draw ``groups`` from now on (a chunk rebuilt after an edit keeps its
-        item: replacing it in the scene costs more than rebuilding its lines);
-        ``changed``: the only area where they differ from the previous ones, so
-        only that part of the cached pixmap and of the view is redrawn.
-
-        With a cosmetic pen (the adjacency graph) only that part of the view
-        is: the raster engine steps a clipped cosmetic line from where the
-        clip cuts it, a pixel off the unclipped line, and a cached pixmap's
-        partial redraw draws into a piece of the pixmap's size.  Its pixmap is
-        dropped instead (switching to ``NoCache`` and back does not schedule
-        a repaint) and drawn whole, unclipped, at the next paint, which copies
-        the changed part to the view: the rest of the view keeps what the same
-        unclipped lines drew before."""
-        self.groups = groups
-        pad = max(g.width for g in groups) + 1
-        x0, y0 = min(g.lo[0] for g in groups), min(g.lo[1] for g in groups)
-        x1, y1 = max(g.hi[0] for g in groups), max(g.hi[1] for g in groups)
-        bounds = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
-        if bounds != self.rect():
-            self.setRect(bounds)  # redraws all of the old and the new rectangle
-        elif changed is None:
-            self.update()
-        elif changed.intersects(bounds):
-            if any(g.cosmetic for g in groups):  # the pixmap drawn afresh, whole
-                self.setCacheMode(QGraphicsItem.CacheMode.NoCache)
-                self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-            self.update(changed.intersected(bounds))
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        if self.min_px and tile_pixels(option, painter) < self.min_px:
-            return
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        for g in self.groups:
-            g.paint(painter)
-
-
-def points_polygon(seg: np.ndarray) -> QPolygonF:
-    """The segments' end points as a QPolygonF (``drawLines`` draws one line per
-    pair), filled straight from numpy through the polygon's memory: ~100x
-    faster than making a QLineF per segment."""
-    n = len(seg) * 2
-    poly = QPolygonF()
-    poly.resize(n)
-    if n:
-        # poly.data() is the point array's address; the stubs type neither call right
-        ptr = shiboken6.VoidPtr(poly.data(), n * 16, True)  # type: ignore[call-arg, arg-type]
-        buf = np.frombuffer(ptr, dtype=np.float64)  # type: ignore[call-overload]
-        buf[:] = np.ascontiguousarray(seg, np.float64).reshape(-1)
-    return poly
-
-
-def _rect_array(rects: np.ndarray) -> QRectF:
-    """The first of the rectangles of a C-contiguous (n, 4) float64 array (x, y,
-    w, h: a QRectF's layout) as a QRectF pointing into the array (not owned:
-    pass it on to ``drawRects(rects, n)`` while the array lives)."""
-    return shiboken6.wrapInstance(rects.ctypes.data, QRectF)  # type: ignore[return-value]
-
-
-def _segment_rects(seg: np.ndarray, pen: QPen, clip: QRectF | None = None
-                   ) -> np.ndarray | None:
-    """Filled rectangles (n, 4: x, y, w, h) equal to stroking axis-aligned
-    segments (n, 2, 2) with ``pen`` (cut to ``clip`` when given), or None when
-    the pen or a segment does not allow it."""
-    if pen.isCosmetic() or pen.style() != Qt.PenStyle.SolidLine:
-        return None
-    w = pen.widthF()
-    ext = w / 2 if pen.capStyle() == Qt.PenCapStyle.SquareCap else 0.0
-    box = (clip.left(), clip.top(), clip.right(), clip.bottom()) if clip is not None else None
-    return segment_rects(seg, w, ext, box)
-
-
 def _segments(lines) -> np.ndarray:
     """(n, 2, 2) array from a list of (2, 2) segments and/or (k, 2, 2) blocks."""
     if isinstance(lines, np.ndarray):
@@ -327,12 +183,23 @@ class ChunkedPathLayer(LayerItem):
     clip_to_map = False
     #: tiles per side of a chunk
     chunk = CHUNK
+    #: Draw each pen of each style in a plane of its own (:meth:`plane`), over
+    #: every chunk: a chunk's lines of one plane are drawn over every chunk's
+    #: lines of the planes below.  Without planes, each chunk draws its halo
+    #: and then its core, and the next chunk's halo covers the ends of this
+    #: chunk's cores where their lines meet (the adjacency graph lost the
+    #: "not adjacent" ticks and line ends along every chunk boundary).  Each
+    #: plane of a chunk is an item of its own (``chunks[(cx, cy, plane)]``).
+    planed = False
 
     def __init__(self, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
-        self.chunks: dict[tuple[int, int], PathChunk] = {}
+        #: the chunk items by (cx, cy), or by (cx, cy, plane) for a planed layer
+        self.chunks: dict[tuple[int, ...], PathChunk] = {}
+        self._planes: dict[int, QGraphicsRectItem] = {}  # plane -> the parent of its items
+        self._legible = True  # tiles are min_px or more on screen (see set_view_scale)
         self._stale = False
         self._pens: dict[Any, list[QPen]] = {}  # pens(key), made once per full redraw
 
@@ -353,6 +220,36 @@ class ChunkedPathLayer(LayerItem):
         """Sort key of a style within a chunk: later styles are drawn on top."""
         return 0
 
+    def plane(self, style: Any, pen: int) -> int:
+        """The plane (:attr:`planed`) of the ``pen``-th pen of ``style``: higher
+        planes are drawn over lower ones."""
+        return 0
+
+    def _plane_parent(self, plane: int) -> QGraphicsItem:
+        """The item whose children are a plane's chunk items (stacked by plane)."""
+        if not self.planed:
+            return self
+        parent = self._planes.get(plane)
+        if parent is None:
+            parent = self._planes[plane] = QGraphicsRectItem(self)
+            parent.setPen(QPen(Qt.PenStyle.NoPen))
+            parent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+            parent.setZValue(plane)
+            parent.setVisible(self._legible)
+        return parent
+
+    def set_view_scale(self, scale: float) -> None:
+        """The map view's zoom (``scale`` screen pixels per scene unit): below
+        ``min_px`` pixels per tile the chunk items draw nothing, and a planed
+        layer hides them, so a repaint does not make and blend their cached
+        pixmaps for nothing (a rendering without a view draws them as their
+        paint decides)."""
+        legible = not self.min_px or scale * TILE >= self.min_px
+        if legible != self._legible:
+            self._legible = legible
+            for parent in self._planes.values():
+                parent.setVisible(legible)
+
     def refresh(self, rect: Rect | None) -> None:
         m = self.model
         if m is None:
@@ -363,9 +260,7 @@ class ChunkedPathLayer(LayerItem):
         if rect is None:
             self._pens.clear()
             for it in self.chunks.values():
-                it.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
-                if it.scene() is not None:
-                    it.scene().removeItem(it)
+                _remove(it)
             self.chunks.clear()
             rect, changed = full_rect(m), None
         else:
@@ -382,10 +277,9 @@ class ChunkedPathLayer(LayerItem):
                 self._rebuild(m, cx, cy, changed)
 
     def _rebuild(self, m: MapModel, cx: int, cy: int, changed: QRectF | None = None) -> None:
-        old = self.chunks.pop((cx, cy), None)
         n = self.chunk
         rect = Rect(cx * n, cy * n, min(m.width, (cx + 1) * n) - 1, min(m.height, (cy + 1) * n) - 1)
-        groups = []
+        planes: dict[int, list[LineGroup]] = {}
         clip = QRectF(0, 0, m.width * TILE, m.height * TILE) if self.clip_to_map else None
         paths = sorted(self.chunk_paths(m, rect).items(), key=lambda kv: self.draw_order(kv[0]))
         for key, lines in paths:
@@ -394,27 +288,44 @@ class ChunkedPathLayer(LayerItem):
                 pens = self._pens.get(key)
                 if pens is None:
                     pens = self._pens[key] = list(self.pens(key))
-                groups.append(LineGroup(seg * TILE, pens, clip))
-        if groups and old is not None:
-            old.set_groups(groups, changed)
-            self.chunks[(cx, cy)] = old
-        elif groups:
-            self.chunks[(cx, cy)] = PathChunk(groups, self, self.min_px)
-        elif old is not None:
-            if old.scene() is not None:
-                old.scene().removeItem(old)
-            else:
-                old.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
+                group = LineGroup(seg * TILE, pens, clip)
+                if not self.planed:
+                    planes.setdefault(0, []).append(group)
+                    continue
+                for i, part in enumerate(group.split()):
+                    planes.setdefault(self.plane(key, i), []).append(part)
+        keys = ({p: (cx, cy, p) for p in self._planes} if self.planed else {0: (cx, cy)})
+        for plane, key in keys.items():  # the chunk's planes that have no lines any more
+            if plane not in planes and key in self.chunks:
+                _remove(self.chunks.pop(key))
+        extent = [g for groups in planes.values() for g in groups] if self.planed else None
+        for plane, groups in planes.items():
+            key = (cx, cy, plane) if self.planed else (cx, cy)
+            old = self.chunks.get(key)
+            if old is None:
+                self.chunks[key] = PathChunk(groups, self._plane_parent(plane), self.min_px,
+                                             extent)
+            elif not (self.planed and old.draws(groups, extent)):
+                old.set_groups(groups, changed, extent)
 
     def lines(self) -> dict[tuple, list[QLineF]]:
-        """All lines per pen set (merged over chunks), for tests and exports;
-        the key is ((colour name, width), ...) of the pens."""
+        """All lines per pen set (merged over chunks and planes), for tests and
+        exports; the key is ((colour name, width), ...) of the style's pens."""
         out: dict[tuple, list[QLineF]] = {}
         for chunk in self.chunks.values():
             for g in chunk.groups:
-                key = tuple((p.color().name(), p.widthF()) for p in g.pens)
+                if g.pens[0] is not g.style_pens[0]:
+                    continue  # a planed style's lines are listed once, with its first pen
+                key = tuple((p.color().name(), p.widthF()) for p in g.style_pens)
                 out.setdefault(key, []).extend(g.lines)
         return out
+
+
+def _remove(item: QGraphicsItem) -> None:
+    """Take a chunk item out of its layer and the scene."""
+    item.setParentItem(None)  # type: ignore[arg-type]  # stubs: None detaches
+    if item.scene() is not None:
+        item.scene().removeItem(item)
 
 
 class TeamColoured:

@@ -21,7 +21,7 @@ from ..style import TILE
 from .border_item import BorderLines, TransitionBorderMarks
 from .graph_item import GraphLayer
 from .grid_item import LABEL_MARGIN, CoordinateLabels, GridLines
-from .layers import LayerItem
+from .layers import ChunkedPathLayer, LayerItem
 from .outline_item import ElevationOutlines, TerrainOutlines, ZoneOutlines
 from .overlay_items import ShapeOverlay, cosmetic
 from .preview_items import CulpritItem, LosFanItem, PathItem, ReachItem
@@ -44,6 +44,9 @@ NO_REDRAW = frozenset({"properties"})
 #: zone outlines (3) and grid (4); the graph and line over the grid, under the
 #: level numbers (5) and tokens (6); the deciding feature on top of everything
 PREVIEW_Z = {"los": 2.5, "reach": 2.6, "graph": 4.3, "path": 4.4, "culprit": 40.0}
+#: z of the fill preview: over the previews and the grid, under the level
+#: numbers (5) and tokens (6), which it must not hide
+FILL_PREVIEW_Z = 4.6
 PIXMAP_CACHE_KB = 256 * 1024
 #: item data key of the items that are not part of the map (:meth:`MapScene.add_transient`)
 TRANSIENT = 0x5D0A
@@ -100,9 +103,15 @@ class MapScene(QGraphicsScene):
             self.addItem(preview)
         self.hover = self._overlay(cosmetic(style.HOVER, 2), None, 60)
         self.preview = self._overlay(cosmetic(style.SELECTION, 2), style.PREVIEW, 61)
-        self.selection = self._overlay(cosmetic(style.SELECTION, 2, Qt.PenStyle.DashLine),
-                                       None, 62)
+        # the selection's outline inside its tiles, off the walls on their edges
+        self.selection = ShapeOverlay(cosmetic(style.SELECTION, 2, Qt.PenStyle.DashLine), None,
+                                      62, inset=style.SELECTION_INSET,
+                                      halo=cosmetic(style.HALO, 4))
+        self.addItem(self.selection)
         self.focus = self._overlay(cosmetic(style.FOCUS, 3), None, 63)
+        #: the Fill tool's region (drawn under level numbers and tokens)
+        self.fill_preview = self._overlay(
+            cosmetic(style.FILL_PREVIEW_EDGE, 2, Qt.PenStyle.DashLine), None, FILL_PREVIEW_Z)
         self.marker = self._overlay(cosmetic(QColor(255, 255, 255), 3), None, 64)
         self._pending: dict[str, Rect | None] = {}
         self._timer = QTimer(self)
@@ -121,7 +130,8 @@ class MapScene(QGraphicsScene):
         """What the scene shows besides the map: the hover, the tool preview, the
         selection, the highlight and the items added with :meth:`add_transient`."""
         marked = [item for item in self.items() if item.data(TRANSIENT)]
-        return [self.hover, self.preview, self.selection, self.focus, *marked]
+        return [self.hover, self.preview, self.selection, self.focus, self.fill_preview,
+                *marked]
 
     def _overlay(self, pen, brush, z: float) -> ShapeOverlay:
         item = ShapeOverlay(pen, brush, z)
@@ -137,7 +147,8 @@ class MapScene(QGraphicsScene):
         self._pending.clear()
         for item in self.items_by_name.values():
             item.bind(model)
-        for ov in (self.hover, self.preview, self.selection, self.focus, self.marker):
+        for ov in (self.hover, self.preview, self.selection, self.focus, self.fill_preview,
+                   self.marker):
             ov.clear()
         for preview in self.previews.values():
             preview.setVisible(False)
@@ -177,6 +188,27 @@ class MapScene(QGraphicsScene):
             for r in hits[1:]:
                 rect = _union(rect, r)
             item.refresh(rect)
+
+    def show_graph(self, on: bool, with_fan: bool = False) -> None:
+        """Show or hide the adjacency graph (computed on first show); ``with_fan``:
+        the LoS fan is on too, and the graph leaves out its clear pairs.  While
+        the graph is shown, level numbers sit on plates that its lines pass
+        under (they struck through the digits)."""
+        graph = self.items_by_name["graph"]
+        assert isinstance(graph, GraphLayer)
+        graph.set_with_fan(with_fan)
+        if graph.isVisible() != on:
+            graph.setVisible(on)
+        labels = self.items_by_name["elevation_labels"]
+        assert isinstance(labels, ElevationLabels)
+        labels.set_plates(on)
+
+    def set_view_scale(self, scale: float) -> None:
+        """The map view's zoom: layers that draw nothing below a size skip their
+        items (:meth:`ChunkedPathLayer.set_view_scale`)."""
+        for item in self.items_by_name.values():
+            if isinstance(item, ChunkedPathLayer):
+                item.set_view_scale(scale)
 
     # ------------------------------------------------------------- visibility
     def set_layer_visible(self, layer: str, visible: bool) -> None:

@@ -45,10 +45,14 @@ def mask_path(mask: np.ndarray, x0: int = 0, y0: int = 0) -> QPainterPath:
     return path
 
 
-def mask_lines(mask: np.ndarray, x0: int = 0, y0: int = 0) -> list[QLineF]:
-    """The boundary of the tiles of ``mask`` as straight grid lines (scene units)."""
+def mask_lines(mask: np.ndarray, x0: int = 0, y0: int = 0, inset: float = 0.0
+               ) -> list[QLineF]:
+    """The boundary of the tiles of ``mask`` as straight lines (scene units): on the
+    grid lines, or ``inset`` scene units inside the tiles."""
     h, w = mask.shape
-    segs = mask_segments(mask, x0, y0, Rect(x0, y0, x0 + w - 1, y0 + h - 1)) * TILE
+    clip = Rect(x0, y0, x0 + w - 1, y0 + h - 1)
+    segs = (mask_outline(mask, x0, y0, inset / TILE, clip) if inset
+            else mask_segments(mask, x0, y0, clip)) * TILE
     return [QLineF(ax, ay, bx, by) for (ax, ay), (bx, by) in segs.tolist()]
 
 
@@ -107,7 +111,7 @@ class MaskShape:
         painter.setPen(pen)
         if self.points.size():
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # grid lines
-            # the polygon's own memory (see scene.layers.points_polygon)
+            # the polygon's own memory (see scene.line_groups.points_polygon)
             painter.drawLines(self.points.data(), self.points.size() // 2)
 
 
@@ -115,12 +119,17 @@ SHAPES_KEPT = 64  # footprints whose path and outline a ShapeOverlay keeps
 
 
 class ShapeOverlay(QGraphicsItem):
-    """A set of tiles and edges drawn with one pen and brush."""
+    """A set of tiles and edges drawn with one pen and brush; the tiles' outline
+    ``inset`` scene units inside them (off the borders on their edges), on a
+    ``halo`` pen when given."""
 
     def __init__(self, pen: QPen, brush: QBrush | QColor | None = None, z: float = 50,
-                 parent: QGraphicsItem | None = None) -> None:
+                 parent: QGraphicsItem | None = None, *, inset: float = 0.0,
+                 halo: QPen | None = None) -> None:
         super().__init__(parent)
         self.pen = pen
+        self.inset = inset
+        self.halo = halo
         self.brush = QBrush(brush) if brush is not None else QBrush(Qt.BrushStyle.NoBrush)
         self.path = QPainterPath()
         self.lines: list[QLineF] = []
@@ -151,7 +160,7 @@ class ShapeOverlay(QGraphicsItem):
             mask = tiles_mask(list(key))[0]  # its top-left tile is 0, 0
             if len(self._shapes) >= SHAPES_KEPT:
                 self._shapes.clear()
-            shape = self._shapes[key] = (mask_path(mask), mask_lines(mask))
+            shape = self._shapes[key] = (mask_path(mask), mask_lines(mask, inset=self.inset))
         path, lines = shape
         dx, dy = x0 * TILE, y0 * TILE
         self._set(tiles, edges, path.translated(dx, dy), [ln.translated(dx, dy) for ln in lines])
@@ -201,7 +210,7 @@ class ShapeOverlay(QGraphicsItem):
             ln = QLineF(ax * TILE, ay * TILE, bx * TILE, by * TILE)
             self.lines.append(ln)
             r = r.united(QRectF(ln.p1(), ln.p2()).normalized())
-        pad = self.pen.widthF() + 2
+        pad = max(self.pen.widthF(), self.halo.widthF() if self.halo else 0) + 2
         self._bounds = r.adjusted(-pad, -pad, pad, pad)
         self.update()
 
@@ -220,9 +229,10 @@ class ShapeOverlay(QGraphicsItem):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(self.brush)
             painter.drawPath(self.path)
-        painter.setPen(self.pen)
         if self.lines:
-            painter.drawLines(self.lines)
+            for pen in (self.halo, self.pen) if self.halo is not None else (self.pen,):
+                painter.setPen(pen)
+                painter.drawLines(self.lines)
 
 
 def cosmetic(color: QColor, width: float = 2, style=Qt.PenStyle.SolidLine) -> QPen:

@@ -119,7 +119,7 @@ def paint_region(painter: QPainter, option: QStyleOptionGraphicsItem, model: Map
     if edge is not None:
         seg = region_segments(edge, r)
         if len(seg):
-            # drawLines(const QPointF *, n) on the polygon's memory (see layers.LineGroup)
+            # drawLines(const QPointF *, n) on the polygon's memory (see line_groups.LineGroup)
             points = points_polygon(seg)
             pens = edge_pens(edge_color) if isinstance(edge_color, QColor) else edge_color
             for pen in pens:

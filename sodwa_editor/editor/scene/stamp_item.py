@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QImage, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
+from ...engine.model import Edge
 from .. import style
+from ..geometry import edge_endpoints
 from ..style import TILE
 from .overlay_items import cosmetic
 
@@ -59,6 +61,52 @@ def stamp_image(stamp: Stamp) -> tuple[QImage, float]:
     painter.end()
     scene.detach()
     return image, scale
+
+
+class EdgeMarks(QGraphicsItem):
+    """Edges marked on the map, each a thick vermillion line on a white halo with a
+    cross over its middle (where a paste would replace a neighbour's border or
+    close its door); the same size on screen at any zoom."""
+
+    def __init__(self, parent: QGraphicsItem | None = None) -> None:
+        super().__init__(parent)
+        self.edges: list[Edge] = []
+        self.pens = [cosmetic(style.HALO, 9), cosmetic(style.REPLACED_BORDER, 5)]
+        for pen in self.pens:
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        self.setZValue(61.6)  # over the paste preview
+        self._bounds = QRectF()
+
+    def set_edges(self, edges: list[Edge]) -> None:
+        if edges == self.edges:
+            return
+        self.prepareGeometryChange()
+        self.edges = list(edges)
+        rect = QRectF()
+        for e in self.edges:
+            (ax, ay), (bx, by) = edge_endpoints(e)
+            rect = rect.united(QRectF(QPointF(ax * TILE, ay * TILE),
+                                      QPointF(bx * TILE, by * TILE)).normalized())
+        self._bounds = rect.adjusted(-TILE, -TILE, TILE, TILE)
+        self.setVisible(bool(self.edges))
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        lines = []
+        for e in self.edges:
+            (ax, ay), (bx, by) = edge_endpoints(e)
+            a, b = QPointF(ax * TILE, ay * TILE), QPointF(bx * TILE, by * TILE)
+            lines.append(QLineF(a, b))
+            mid, q = (a + b) / 2, TILE / 4
+            lines += [QLineF(mid + QPointF(-q, -q), mid + QPointF(q, q)),
+                      QLineF(mid + QPointF(-q, q), mid + QPointF(q, -q))]
+        for pen in self.pens:
+            painter.setPen(pen)
+            painter.drawLines(lines)
 
 
 class StampPreview(QGraphicsItem):

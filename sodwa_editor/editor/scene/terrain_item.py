@@ -84,6 +84,10 @@ class TerrainFill(ImageLayer):
             painter.drawRect(QRectF(x * TILE, y * TILE, TILE, TILE))
 
 
+#: scene units of plate left and right of a level number (see ElevationLabels.plates)
+LEVEL_PLATE_PAD = 2.0
+
+
 class ElevationLabels(LayerItem):
     """The level number of each elevated tile (the shading is in TerrainFill)."""
 
@@ -96,6 +100,14 @@ class ElevationLabels(LayerItem):
         self.label_font.setBold(True)
         #: per level: its text and its offset in a tile (centred)
         self.texts: dict[int, tuple[QStaticText, float, float]] = {}
+        #: each number on a light plate (while the adjacency graph is shown: its
+        #: lines meet at the tile centres, where the numbers are)
+        self.plates = False
+
+    def set_plates(self, on: bool) -> None:
+        if on != self.plates:
+            self.plates = on
+            self.update()
 
     def refresh(self, rect: Rect | None) -> None:
         if rect is None:
@@ -126,6 +138,11 @@ class ElevationLabels(LayerItem):
                 laid = self.texts[level] = (text, (TILE - size.width()) / 2,
                                             (TILE - size.height()) / 2)
             text, dx, dy = laid
+            if self.plates:
+                size = text.size()
+                painter.fillRect(QRectF(x * TILE + dx - LEVEL_PLATE_PAD, y * TILE + dy,
+                                        size.width() + 2 * LEVEL_PLATE_PAD, size.height()),
+                                 style.LEVEL_PLATE)
             painter.drawStaticText(QPointF(x * TILE + dx, y * TILE + dy), text)
 
 

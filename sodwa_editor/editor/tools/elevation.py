@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from ...engine.model import MAX_ELEVATION
 from ..geometry import Tile, brush_cells, line_cells, rect_cells
-from .base import StrokeTool, ToolEvent
+from .base import StrokeTool, Tool, ToolEvent
 
 MODES = ("raise", "lower", "set", "plateau")
 
@@ -54,6 +54,7 @@ class ElevationTool(StrokeTool):
     def move(self, ev: ToolEvent) -> None:
         if self.anchor is not None:
             self._preview(ev)
+            Tool.hover(self, ev)  # the hover square follows the pointer during the drag
         else:
             super().move(ev)
 

@@ -35,6 +35,7 @@ class ShapeTool(Tool):
             self.hover(ev)
             return
         self.scene.preview.set_shape(self._clip(self.cells(self.anchor, ev.tile)))
+        Tool.hover(self, ev)  # the hover square follows the pointer during the drag
 
     def release(self, ev: ToolEvent) -> None:
         if self.anchor is None:

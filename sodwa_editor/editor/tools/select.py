@@ -1,7 +1,10 @@
 """Select tool (S): click to inspect a tile, edge, character or object; drag
 to select a region for Copy/Cut/Delete; Paste enters stamp mode (the stamp,
 drawn as it will look, follows the pointer; click places it, Z / Shift+Z
-rotate, X / Y flip, Escape leaves)."""
+rotate, X / Y flip, Escape leaves).  Where the stamp's outline would replace
+a border of the tiles around it, or close a door in their wall, the edges are
+marked on the map and the status bar counts them (pasting a room beside
+another silently closed its door)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from PySide6.QtGui import QKeyEvent
 
 from ...engine.model import Rect
 from ..geometry import Tile, nearest_edge, rect_cells
-from ..scene.stamp_item import StampPreview
+from ..scene.stamp_item import EdgeMarks, StampPreview
 from ..stamp import Stamp
 from .base import Selection, Tool, ToolEvent
 
@@ -33,6 +36,8 @@ class SelectTool(Tool):
         self.stamp: Stamp | None = None
         self.stamp_at: Tile | None = None
         self._stamp_item: StampPreview | None = None
+        self._marks: EdgeMarks | None = None
+        self._said: str | None = None  # the paste's status line last said
 
     @property
     def stamp_item(self) -> StampPreview:
@@ -42,12 +47,22 @@ class SelectTool(Tool):
             self.scene.add_transient(self._stamp_item)  # not exported with the map
         return self._stamp_item
 
+    @property
+    def marks(self) -> EdgeMarks:
+        """The neighbours' borders a paste here would change (made on first use)."""
+        if self._marks is None:
+            self._marks = EdgeMarks()
+            self._marks.setVisible(False)
+            self.scene.add_transient(self._marks)
+        return self._marks
+
     # ---------------------------------------------------------------- gestures
     def press(self, ev: ToolEvent) -> None:
         if self.stamp is not None:
             if ev.button == Qt.MouseButton.LeftButton:
                 ox, oy = self._stamp_origin(ev.tile)
                 self.doc.paste_stamp(self.stamp, ox, oy)
+                self._show_stamp(ev.tile)  # pasted: what another paste here would change
             elif ev.button == Qt.MouseButton.RightButton:
                 self.cancel()
             return
@@ -60,6 +75,7 @@ class SelectTool(Tool):
             self._show_stamp(ev.tile)
         elif self.anchor is not None:
             self._show_region(self._rect(self.anchor, ev.tile))
+            super().hover(ev)  # the hover square follows the pointer during the drag
         else:
             self.hover(ev)
 
@@ -114,9 +130,31 @@ class SelectTool(Tool):
     def _show_stamp(self, tile: Tile | None) -> None:
         if tile is None or self.stamp is None:
             self.stamp_item.setVisible(False)
+            self._show_changes([], [])
             return
         self.stamp_at = tile
-        self.stamp_item.place(*self._stamp_origin(tile))
+        ox, oy = self._stamp_origin(tile)
+        self.stamp_item.place(ox, oy)
+        self._show_changes(*self.stamp.outline_changes(self.model, ox, oy))
+
+    def _show_changes(self, replaced: list, closed: list) -> None:
+        """Mark the neighbours' borders the paste here would replace and the doors
+        it would close, and say how many in the status bar."""
+        if self.stamp is None and self._marks is None:
+            return
+        self.marks.set_edges(replaced + closed)
+        if self.stamp is None:
+            text = ""
+        elif replaced or closed:
+            parts = [f"replaces {len(replaced)} border(s)"] if replaced else []
+            parts += [f"closes {len(closed)} door gap(s)"] if closed else []
+            text = (f"Paste here {' and '.join(parts)} of the tiles around the stamp "
+                    "(marked); move it, or click to paste anyway")
+        else:
+            text = "Paste here changes no border of the tiles around the stamp"
+        if text != self._said:
+            self._said = text
+            self.state.hint.emit(text)
 
     def copy(self) -> bool:
         if self.region is None:
@@ -180,6 +218,7 @@ class SelectTool(Tool):
         if self.stamp is not None:
             self.stamp = None
             self.stamp_item.set_stamp(None)
+            self._show_changes([], [])
         else:
             self.region = None
             self.scene.selection.clear()
@@ -189,4 +228,5 @@ class SelectTool(Tool):
         self.anchor = None
         if self._stamp_item is not None:
             self.stamp_item.set_stamp(None)
+        self._show_changes([], [])
         super().deactivate()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from ..geometry import Tile, brush_cells, line_cells, rect_cells
-from .base import StrokeTool, ToolEvent
+from .base import StrokeTool, Tool, ToolEvent
 
 #: tool options bar choices of the Start Zone tool's shape
 ZONE_MODES = ("brush", "rectangle")
@@ -41,6 +41,7 @@ class ZoneTool(StrokeTool):
             super().move(ev)
         else:
             self.scene.preview.set_shape(self._rect(ev.tile))
+            Tool.hover(self, ev)  # the hover square follows the pointer during the drag
 
     def release(self, ev: ToolEvent) -> None:
         if self.anchor is None:
