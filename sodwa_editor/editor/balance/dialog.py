@@ -27,15 +27,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -43,7 +45,7 @@ from PySide6.QtWidgets import (
 
 from ...battle.jsonfiles import BattleInputError
 from ...battle.report import TILE_TITLES
-from ...battle.report_html import render
+from ...battle.report_html import includes_unsaved_edits, render
 from ...battle.report_verdict import DEFAULT_THRESHOLD, judge
 from ...battle.setup import BattleSetup
 from .inputs import RunForm, stored_threshold, text_box
@@ -60,8 +62,37 @@ THRESHOLD_KEY = "balance/balanced_within"
 #: lines of text the status box shows before it scrolls
 STATUS_LINES = 2
 #: the results area's height at the dialog's default size (the inputs above it keep
-#: their own height; the splitter between them moves)
+#: their own height; the splitter between them moves) ...
 RESULTS_HEIGHT = 430
+#: ... and the screen height left for it, at least, when the inputs take the rest
+MIN_RESULTS = 260
+
+
+class InputsBox(QScrollArea):
+    """The dialog's inputs in a scroll area as high as they ask to be: the splitter
+    never gives them less than their rows' height, and when the window itself is
+    made smaller than that (a small screen), they scroll instead of squeezing."""
+
+    def __init__(self, inputs: QWidget) -> None:
+        super().__init__()
+        self.setObjectName("balance_inputs_box")
+        self.setWidget(inputs)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        inner = self.widget()
+        return super().sizeHint() if inner is None else inner.sizeHint()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        inner = self.widget()
+        if inner is None:
+            return super().minimumSizeHint()
+        want = inner.minimumSizeHint()
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        room = screen.availableGeometry().height() - MIN_RESULTS if screen else want.height()
+        return QSize(want.width(), max(100, min(want.height(), room)))
 
 
 class BalanceDialog(QDialog):
@@ -131,7 +162,8 @@ class BalanceDialog(QDialog):
         # collapsible, never below their rows' height), the results take the rest
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("balance_splitter")
-        self.splitter.addWidget(top)
+        self.inputs_box = InputsBox(top)
+        self.splitter.addWidget(self.inputs_box)
         self.splitter.addWidget(self.results)
         self.splitter.setCollapsible(0, False)
         self.splitter.setCollapsible(1, False)
@@ -249,7 +281,9 @@ class BalanceDialog(QDialog):
         s = self.settings()
         self.result_of = (f"{report['battles']} battles, seed {report['seed']}, "
                           f"{time.strftime('%H:%M')}")
-        self.results.set_note(f"Results of the run of {self.result_of}.")
+        played = ("the map with its unsaved edits" if includes_unsaved_edits(
+            self.with_map(report)) else "the map as saved")
+        self.results.set_note(f"Results of the run of {self.result_of} on {played}.")
         self.show_report(self.report)
         if report["threshold"] != s.threshold:  # (the box moved during the run)
             self._on_threshold(self.threshold.value())

@@ -17,9 +17,12 @@ from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -28,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...battle.report import TILE_KINDS, TILE_TITLES
-from ...battle.report_html import FIGURES, includes_unsaved_edits, provenance
+from ...battle.report_html import FIGURES, provenance
 from ...battle.report_verdict import entries_line, share_text
 
 FIGURE_TABS = ("Outcomes", "Length", "Characters", "Luck && karma", "Tiles")
@@ -120,11 +123,23 @@ class ResultsPane(QWidget):
         self.abilities.setHorizontalHeaderLabels(
             ["archetype", "area ability", "uses", "per carrier", "victims/use",
              "hit rate", "damage/use", "kills", "ally hits", "ally damage"])
-        summary = QWidget()
-        sl = QVBoxLayout(summary)
-        sl.addWidget(self.outcomes, 3)
-        sl.addWidget(self.characters, 2)
-        sl.addWidget(self.abilities, 1)
+        # the three tables share the tab in a splitter of their own, inside a scroll
+        # area: the results area may get little height (the dialog's splitter) and
+        # scrolls rather than squeezing a table below a few rows
+        tables = QSplitter(Qt.Orientation.Vertical)
+        tables.setObjectName("balance_tables")
+        for table, rows in ((self.outcomes, 5), (self.characters, 3), (self.abilities, 2)):
+            table.setMinimumHeight(table.horizontalHeader().sizeHint().height()
+                                   + rows * table.verticalHeader().defaultSectionSize() + 4)
+            tables.addWidget(table)
+            tables.setCollapsible(tables.count() - 1, False)
+        tables.setStretchFactor(0, 3)
+        tables.setStretchFactor(1, 2)
+        tables.setStretchFactor(2, 1)
+        summary = QScrollArea()
+        summary.setWidgetResizable(True)
+        summary.setFrameShape(QFrame.Shape.NoFrame)
+        summary.setWidget(tables)
         self.tabs.addTab(summary, "Table")
         lay.addWidget(self.tabs, 1)
         row = QHBoxLayout()
@@ -152,9 +167,7 @@ class ResultsPane(QWidget):
 
     def show_report(self, report: dict[str, Any], figures: bool = True) -> None:
         """The headline, the tables and (``figures``) one tab per plot of ``report``."""
-        unsaved = " (unsaved edits included)" if "map_hash" in report and \
-            includes_unsaved_edits(report) else ""
-        self.headline.setText(report["headline"] + unsaved)
+        self.headline.setText(report["headline"])
         fill(self.outcomes, outcome_rows(report))
         fill(self.characters, [
             (c["id"], c["side"], c["cost"], f"{c['damage_dealt']:.1f}",
