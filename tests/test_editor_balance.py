@@ -91,8 +91,8 @@ def test_a_small_run_shows_the_table_and_plots_and_equals_batch_and_the_cli(
     assert "blue (team 0, 100 pts) wins" in texts and "draws" in texts
     assert dialog.characters.rowCount() == 3
     assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == \
-        ["Table", "Outcomes", "Length", "Characters", "Luck && karma", "Tiles"]
-    for i, canvas in enumerate(dialog.canvases, start=1):
+        ["Table", "Abilities", "Outcomes", "Length", "Characters", "Luck && karma", "Tiles"]
+    for i, canvas in enumerate(dialog.canvases, start=2):
         dialog.tabs.setCurrentIndex(i)
         qtbot.waitExposed(canvas)
         assert canvas.figure.axes
@@ -196,8 +196,9 @@ def test_heat_map_overlay_shows_the_counts_and_is_cleared(make_window, qtbot):
     assert win.statusBar().currentMessage().startswith("Heat map: ")
     assert win.last_note is None or win.last_note.scene() is None
     # one AI with one profile on both placed teams: the swap changes nothing, and says so
-    table = [dialog.outcomes.item(r, 0).text() for r in range(dialog.outcomes.rowCount())]
-    assert not dialog.report["swap"]["done"] and "sides swapped" in table
+    assert not dialog.report["swap"]["done"]
+    assert dialog.results.details.text().startswith("Sides swapped: no, requested but "
+                                                    "pointless: ")
     assert "requested but pointless" in dialog.report["swap"]["reason"]
     assert item.scene() is win.scene and item.isVisible()
     assert controls.high.text() == str(grid.max())

@@ -186,7 +186,7 @@ def test_the_threshold_box_changes_the_verdict_and_is_remembered(qtbot, tmp_path
     type_value(qtbot, dialog.threshold, 10)
     assert headline.text().endswith(": balanced (within 50 ± 10 %)")
     assert dialog.report["verdict"]["word"] == "balanced" and dialog.report["threshold"] == 10
-    assert dialog.outcomes.item(0, 1).text().startswith("balanced")
+    assert dialog.results.details.text() == "Sides swapped: no, not requested."
     type_value(qtbot, dialog.threshold, 4)
     assert "not clear yet" in headline.text()
     type_value(qtbot, dialog.threshold, 10)
@@ -219,7 +219,7 @@ def test_the_html_says_whether_unsaved_edits_were_played(make_window, qtbot, tmp
 
 
 @pytest.mark.parametrize("swap", [False, True])
-def test_the_table_shows_area_ability_use_per_archetype(qtbot, swap):
+def test_the_abilities_tab_shows_area_ability_use_per_archetype(qtbot, swap):
     model = read_map(MAPS / "indoor-compound.json")[0]
     _doc, dialog = make_dialog(qtbot, model)
     type_value(qtbot, dialog.battles, 2)
@@ -230,6 +230,9 @@ def test_the_table_shows_area_ability_use_per_archetype(qtbot, swap):
     rows = {(table.item(r, 0).text(), table.item(r, 1).text()): r
             for r in range(table.rowCount())}
     assert set(rows) == {("Mage", "Fireball"), ("Brute", "Ground Slam")}
+    bar = dialog.tabs.tabBar()
+    assert bar.tabText(1) == "Abilities"
+    qtbot.mouseClick(bar, Left, pos=bar.tabRect(1).center())
     assert table.isVisible()
     uses = {k: int(table.item(r, 2).text()) for k, r in rows.items()}
     assert uses == {(a["archetype"], a["ability"]): a["uses"]

@@ -141,7 +141,9 @@ class RunForm(QWidget):
         self.problem = QLabel("")
         self.problem.setObjectName("balance_problem")
         self.problem.setStyleSheet("color: #b00020")
-        lay.addWidget(text_box(self.problem, PROBLEM_LINES, "balance_problem_box"))
+        self.problem_box = text_box(self.problem, PROBLEM_LINES, "balance_problem_box")
+        self.problem_box.hide()  # (shown with a problem)
+        lay.addWidget(self.problem_box)
 
     def _file_row(self, form: QFormLayout, label: str, placeholder: str,
                   title: str, extra: QWidget | None = None) -> tuple[QLineEdit, QPushButton]:
@@ -212,6 +214,7 @@ class RunForm(QWidget):
             label.setText(f"{text} / {cap} points" if cap else f"{text} points")
             label.setStyleSheet("color: #b00020" if over else "")
         self.problem.setText(problem)
+        self.problem_box.setVisible(bool(problem))
 
     def file_names(self) -> dict[str, list[str]]:
         """The team and profile files by name, for the report's entries (as ``sodwa

@@ -1,9 +1,10 @@
-"""The Balance Run dialog's results (:mod:`.dialog`): the report's headline (what
-was compared and the verdict, :mod:`sodwa_editor.battle.report_verdict`), a note
-saying which run the results are of (a cancelled or failed run leaves the previous
-run's results, labelled), the table (outcomes, characters, area ability use per
-archetype), one tab per plot of the HTML report, and the heat map and export
-buttons.
+"""The Balance Run dialog's results (:mod:`.dialog`): a note saying which run the
+results are of (a cancelled or failed run leaves the previous run's results,
+labelled), the report's headline (what was compared and the verdict,
+:mod:`sodwa_editor.battle.report_verdict`), the swap said once and the entries
+compared, the Table tab (outcomes, characters), the Abilities tab (area ability
+use per archetype), one tab per plot of the HTML report, and the heat map and
+export buttons.
 
 :class:`ResultsPane` takes a report (plain data) and shows it; it knows nothing of
 the run or the document.
@@ -35,6 +36,8 @@ from ...battle.report_html import FIGURES, provenance
 from ...battle.report_verdict import entries_line, share_text
 
 FIGURE_TABS = ("Outcomes", "Length", "Characters", "Luck && karma", "Tiles")
+#: the tabs before the plots: the table and the area abilities
+FIXED_TABS = 2
 #: the note over results that are not of the last run asked for (cancelled, failed)
 STALE_STYLE = "background: #fff1c2; color: #5a4300; padding: 3px; border: 1px solid #d9b44a"
 
@@ -44,16 +47,21 @@ def pct(rate: dict[str, Any]) -> str:
     return f"{100 * rate['rate']:.1f} % ({100 * lo:.1f}-{100 * hi:.1f})"
 
 
-def outcome_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
-    """The table's outcome rows: the verdict, the swap said once, the entries (when
-    they differ), then the rates and figures."""
+def details_text(report: dict[str, Any]) -> str:
+    """The lines under the headline: the swap said once with its reason, and the
+    entries compared when the two sides had different AIs, profiles or team files."""
     swap = report["swap"]
-    rows = [("verdict", f"{report['verdict']['word']} (leading side's share of decided "
-                        f"battles, within 50 ± {report['threshold']} % is balanced)"),
-            ("sides swapped", f"{'yes' if swap['done'] else 'no'}: {swap['reason']}")]
+    lines = [f"Sides swapped: {'yes' if swap['done'] else 'no'}, {swap['reason']}."]
     entries = entries_line(report)
     if entries is not None:
-        rows.append(("entries", entries))
+        lines.append(f"Entries: {entries}.")
+    return "\n".join(lines)
+
+
+def outcome_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """The table's outcome rows: the rates and figures (the verdict, the swap and the
+    entries are said above the tabs)."""
+    rows = []
     for s in report["sides"]:
         rows.append((f"{s['label']} wins", f"{pct(s['wins'])}; {share_text(s['share'])} "
                                            "of decided"))
@@ -111,6 +119,11 @@ class ResultsPane(QWidget):
         self.headline.setStyleSheet("font-weight: bold")
         self.headline.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.headline)
+        self.details = QLabel("")
+        self.details.setObjectName("balance_details")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay.addWidget(self.details)
         self.tabs = QTabWidget()
         self.outcomes = QTableWidget(0, 2)
         self.outcomes.setHorizontalHeaderLabels(["", "rate (95 % Wilson interval)"])
@@ -128,19 +141,21 @@ class ResultsPane(QWidget):
         # scrolls rather than squeezing a table below a few rows
         tables = QSplitter(Qt.Orientation.Vertical)
         tables.setObjectName("balance_tables")
-        for table, rows in ((self.outcomes, 5), (self.characters, 3), (self.abilities, 2)):
+        for table, rows in ((self.outcomes, 3), (self.characters, 2)):
             table.setMinimumHeight(table.horizontalHeader().sizeHint().height()
                                    + rows * table.verticalHeader().defaultSectionSize() + 4)
+            table.horizontalHeader().setStretchLastSection(True)
             tables.addWidget(table)
             tables.setCollapsible(tables.count() - 1, False)
-        tables.setStretchFactor(0, 3)
-        tables.setStretchFactor(1, 2)
-        tables.setStretchFactor(2, 1)
+        tables.setStretchFactor(0, 1)
+        tables.setStretchFactor(1, 1)
         summary = QScrollArea()
         summary.setWidgetResizable(True)
         summary.setFrameShape(QFrame.Shape.NoFrame)
         summary.setWidget(tables)
         self.tabs.addTab(summary, "Table")
+        self.abilities.horizontalHeader().setStretchLastSection(True)
+        self.tabs.addTab(self.abilities, "Abilities")
         lay.addWidget(self.tabs, 1)
         row = QHBoxLayout()
         self.heat_kind = QComboBox()
@@ -168,18 +183,19 @@ class ResultsPane(QWidget):
     def show_report(self, report: dict[str, Any], figures: bool = True) -> None:
         """The headline, the tables and (``figures``) one tab per plot of ``report``."""
         self.headline.setText(report["headline"])
+        self.details.setText(details_text(report))
         fill(self.outcomes, outcome_rows(report))
         fill(self.characters, [
             (c["id"], c["side"], c["cost"], f"{c['damage_dealt']:.1f}",
              f"{c['damage_taken']:.1f}", f"{c['kills']:.2f}", pct(c["survival"]), c["hits"],
              f"{c['expected_hits']:.1f}") for c in report["characters"]])
-        fill(self.abilities, ability_rows(report))
-        self.abilities.setVisible(bool(report["abilities"]))
+        fill(self.abilities, ability_rows(report) or [
+            ("", "no character of this map or team carries an area ability")])
         if not figures:
             return
-        while self.tabs.count() > 1:
-            page = self.tabs.widget(1)
-            self.tabs.removeTab(1)
+        while self.tabs.count() > FIXED_TABS:
+            page = self.tabs.widget(FIXED_TABS)
+            self.tabs.removeTab(FIXED_TABS)
             if page is not None:
                 page.deleteLater()
         self.canvases = []
