@@ -32,6 +32,14 @@ way: the fan and range stay as they were, faded as "updating", until the
 stroke ends), ``live`` (recomputed after every step, the fan only for the
 targets whose line an edit can affect) or ``full`` (live, with the whole fan
 computed on every step, for comparison).
+
+``--template NOTATION`` measures the AoE template tool instead of a brush stroke
+(issue 25): the tool is taken with that area, its origin clicked on the stroke's
+first tile, three rows below the stroke, then the pointer moves along the stroke's path
+with no button down, the template following it; each step is timed from the
+move event until the view has repainted (``edit``: the tool's hover, the area
+recomputed and the template item rebuilt; ``preview``: the previews' re-query,
+which has nothing to do; ``paint``: the repaint), with the previews on.
 """
 
 from __future__ import annotations
@@ -52,7 +60,8 @@ PAINT_TILE_PX = 16
 
 
 def measure(size: int, steps: int, overlays: tuple[str, ...] = ("los", "graph"),
-            zoom: str = "fit", fan: str = "defer", kind: str = "mixed") -> dict[str, float]:
+            zoom: str = "fit", fan: str = "defer", kind: str = "mixed",
+            template: str | None = None) -> dict[str, float]:
     import numpy as np
     from PySide6.QtCore import QEvent, QPointF, Qt
     from PySide6.QtGui import QMouseEvent
@@ -96,6 +105,9 @@ def measure(size: int, steps: int, overlays: tuple[str, ...] = ("los", "graph"),
     win.previews.pin((c, size // 4 + 12))
     win.set_tool("brush")
     win.state.set("terrain_id", 2)  # obstructing: changes LoS and adjacency
+    if template is not None:
+        win.set_tool("area")
+        win.state.set("area_notation", template)
     view = win.view
     app.processEvents()
     samples: list[float] = []
@@ -104,16 +116,22 @@ def measure(size: int, steps: int, overlays: tuple[str, ...] = ("los", "graph"),
     fan_item = win.scene.previews["los"]
     fan_changes = 0
 
+    held = Qt.MouseButton.NoButton if template is not None else Left
+
     def send_move(fx: float, fy: float) -> None:
         local = QPointF(view_point(view, fx, fy))
         ev = QMouseEvent(QEvent.Type.MouseMove, local, view.viewport().mapToGlobal(local),
-                         Qt.MouseButton.NoButton, Left, Qt.KeyboardModifier.NoModifier)
+                         Qt.MouseButton.NoButton, held, Qt.KeyboardModifier.NoModifier)
         QApplication.sendEvent(view.viewport(), ev)
 
     y = size // 4 + 0.5
     span = x_hi - x_lo
     t0 = time.perf_counter()  # the first tile, and (defer) the previews faded
-    press(view, x_lo - 0.5, y)
+    if template is not None:  # the origin clicked: the template follows the pointer
+        press(view, x_lo + 0.5, y + 3)
+        release(view, x_lo + 0.5, y + 3)
+    else:
+        press(view, x_lo - 0.5, y)
     for _ in range(2):
         QApplication.sendPostedEvents()
         app.processEvents()
@@ -142,6 +160,9 @@ def measure(size: int, steps: int, overlays: tuple[str, ...] = ("los", "graph"),
             fan_changes += 1
     if os.environ.get("SODWA_BENCH_DUMP"):
         print(" ".join(f"{v:.0f}" for v in phases["paint"]), file=sys.stderr)
+    if template is not None:
+        tool = win.tools["area"]
+        assert tool.placing and tool.area is not None, "no template shown"
     t0 = time.perf_counter()  # the previews catch up (0 ms timers) and the view repaints
     release(view, x, y)
     for _ in range(2):
@@ -178,15 +199,20 @@ def main(argv: list[str] | None = None) -> int:
                    help="the engine's generated mixed map, or open ground")
     p.add_argument("--overlays", default="los,graph",
                    help="comma-separated previews to turn on (los, graph, reach; '' for none)")
+    p.add_argument("--template", default=None, metavar="NOTATION",
+                   help="time the AoE template tool following the pointer with this area "
+                        "(e.g. 'AoE - Blast - Sphere: Range: 8, Reach: 3') instead of a stroke")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     overlays = tuple(o for o in args.overlays.split(",") if o)
-    results = {(size, zoom): measure(size, args.steps, overlays, zoom, args.fan, args.map)
+    results = {(size, zoom): measure(size, args.steps, overlays, zoom, args.fan, args.map,
+                                     args.template)
                for zoom in args.zooms for size in args.sizes}
     if args.json:
         print(json.dumps({f"{k[0]}-{k[1]}": v for k, v in results.items()}, indent=2))
         return 0
-    print(f"paint-to-preview latency (previews on: {', '.join(overlays) or 'none'}; "
+    what = f"AoE template hover ({args.template}) " if args.template else ""
+    print(f"{what}paint-to-preview latency (previews on: {', '.join(overlays) or 'none'}; "
           f"fan: {args.fan}; {args.map} map), ms; load average {os.getloadavg()[0]:.2f}")
     print(f"{'map':>9} {'zoom':>5} {'p50':>7} {'p95':>7} {'max':>7} {'goal p95':>9}"
           f"{'cpu p50':>12} {'cpu p95':>8}")

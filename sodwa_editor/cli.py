@@ -40,6 +40,7 @@ from .cli_common import (  # (CliError, OutputError, EXIT_OUTPUT: also imported 
     whole_in,
 )
 from .cli_common import emit as _emit
+from .cli_tiled import add_tiled_parsers, cmd_export_tiled, cmd_import_tiled
 
 __all__ = ["EXIT_OUTPUT", "CliError", "OutputError", "main", "build_parser", "non_negative"]
 
@@ -128,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true")
 
     add_aoe_parser(sub)
+    add_tiled_parsers(sub)
 
     g = sub.add_parser("graph", help="adjacency graph of a map")
     g.add_argument("map", type=Path, metavar="MAP")
@@ -190,6 +192,8 @@ def _run(argv: Sequence[str] | None) -> int:
             "reach": cmd_reach,
             "graph": cmd_graph,
             "aoe": cmd_aoe,
+            "export-tiled": cmd_export_tiled,
+            "import-tiled": cmd_import_tiled,
             "pack": cmd_pack,
             "bench": cmd_bench,
             "battle": _battle_command,

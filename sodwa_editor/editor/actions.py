@@ -59,6 +59,8 @@ ACTIONS = _rows(
     ("export_png", "Export &PNG...", "Ctrl+Shift+E",
      "Render the map (with visible layers) to a PNG"),
     ("export_pack", "Export Map &Pack...", None, "Bundle map files into a map pack"),
+    ("export_tiled", "Export As &Tiled Map...", None,
+     "Write the map as a Tiled map (.tmj) with its tileset (.tsj and .png) beside it"),
     ("quit", "&Quit", SK.Quit),
     ("undo", "&Undo", "Ctrl+Z"),
     ("redo", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y")),
@@ -92,12 +94,13 @@ ACTIONS = _rows(
 )
 
 #: the tool bar texts of tools whose labels are long
-TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone"}
+TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone", "area": "AoE"}
 
 #: the menu bar: (title, keys); ``-`` a separator, ``@name`` what the window passes
 MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&File", ("new", "open", "@recent", "-", "save", "save_as", "revert", "-",
-               "open_replay", "-", "export_png", "export_pack", "-", "quit")),
+               "open_replay", "-", "export_png", "export_pack", "export_tiled", "-",
+               "quit")),
     ("&Edit", ("undo", "redo", "-", "cut", "copy", "paste", "delete")),
     ("&Map", ("properties", "indoor", "resize", "add_terrain", "-",
               "map_cw", "map_ccw", "map_mirror_x", "map_mirror_y")),
@@ -106,7 +109,9 @@ MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&Tools", ("@tools", "-", "balance_run")),
     ("&Preview", ("preview_los", "preview_reach", "preview_graph", "-", "preview_pin")),
     ("P&lay", ("playtest", "playtest_stop", "-", "playtest_play", "playtest_step",
-               "playtest_turn", "playtest_pass", "playtest_confirm", "-", "playtest_back",
+               "playtest_turn", "playtest_pass", "playtest_confirm", "-", "playtest_ability_1",
+               "playtest_ability_2", "playtest_ability_3", "playtest_ability_4", "-",
+               "playtest_back",
                "playtest_forward", "playtest_restart", "playtest_new_seed",
                "playtest_take_over", "playtest_give_back", "-", "playtest_autoplay", "-",
                "playtest_save_replay", "open_replay")),

@@ -1,6 +1,7 @@
-"""File menu and map-wide operations: New, Open, Open Recent, Save, Save As,
-Revert, Export PNG, Export Map Pack, Resize, properties, and the question about
-unsaved changes before the map is replaced or the window closed.
+"""File menu and map-wide operations: New, Open (a SODWA map or a Tiled map),
+Open Recent, Save, Save As, Revert, Export PNG, Export Map Pack, Export As Tiled
+Map, Resize, properties, and the question about unsaved changes before the map
+is replaced or the window closed.
 
 The controller takes the editor context (the document, the settings, the
 scene it exports, the status bar's :attr:`~.context.EditorContext.message`),
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
     from .recovery import Recovery
 
 MAP_FILTER = "SODWA maps (*.json);;All files (*)"
+OPEN_FILTER = "Maps (*.json *.tmj);;SODWA maps (*.json);;Tiled maps (*.tmj);;All files (*)"
+TILED_FILTER = "Tiled maps (*.tmj)"
 PACK_FILTER = "SODWA map packs (*.json);;All files (*)"
 MAX_RECENT = 10
 
@@ -100,21 +103,34 @@ class FileController(QObject):
         if ask_save and not self.maybe_save():
             return False
         if path is None:
-            name, _ = QFileDialog.getOpenFileName(self.window, "Open Map", self._dir(), MAP_FILTER)
+            name, _ = QFileDialog.getOpenFileName(self.window, "Open Map", self._dir(),
+                                                  OPEN_FILTER)
             if not name:
                 return False
             path = name
         path = Path(path)
-        from ..io import read_map
+        tiled = path.suffix.lower() == ".tmj"
+        if tiled:
+            from ..io.tiled_import import import_tiled
 
-        model, problems = read_map(path)
+            result = import_tiled(path)
+            model, problems = result.model, result.problems
+        else:
+            from ..io import read_map
+
+            model, problems = read_map(path)
         if model is None:
             if not path.exists():
                 self.forget_recent(path)  # a deleted or moved file leaves Open Recent
             self._show_problems("Cannot Open Map", f"{path.name} could not be opened:", problems)
             return False
-        self.doc.reset(model, path)
+        # a Tiled map is never saved over: Save asks where the SODWA map goes
+        self.doc.reset(model, None if tiled else path)
         self.add_recent(path)
+        left_out = [p for p in problems if p.code.startswith("tiled")]
+        if left_out:  # (the Validation dock lists the map's own problems)
+            self._show_problems("Tiled Map Opened", f"{path.name} was opened without what "
+                                "SODWA has no use for:", left_out)
         errors = [p for p in problems if p.severity == "error"]
         if errors:
             self.context.say(f"{path.name} opened with {len(errors)} error(s): see the "
@@ -232,6 +248,31 @@ class FileController(QObject):
         note = f" at {used * 100:.0f}% (largest image side {MAX_IMAGE_SIDE} px)" \
             if used < scale else ""
         self.context.say(f"Exported {path}{note}", "status")
+        return True
+
+    def export_tiled(self, path: Path | str | None = None) -> bool:
+        """Write the map as a Tiled map (``.tmj``) with its tileset beside it."""
+        from ..io.paths import refuse_output_among_inputs
+        from ..io.tiled_export import tileset_paths, write_tiled
+
+        if path is None:
+            name, _ = QFileDialog.getSaveFileName(self.window, "Export As Tiled Map",
+                                                  str(self.beside_map(".tmj")), TILED_FILTER)
+            if not name:
+                return False
+            path = name
+        target = Path(path)
+        if target.suffix.lower() not in (".tmj", ".json"):
+            target = target.with_name(target.name + ".tmj")
+        try:
+            for out in (target, *tileset_paths(target)):  # never over the open map's file
+                refuse_output_among_inputs(out, [self.doc.path] if self.doc.path else [])
+            written = write_tiled(self.doc.model, target)
+        except OSError as exc:  # MapSaveError: says what and where
+            QMessageBox.critical(self.window, "Export Failed", str(exc))
+            return False
+        self.context.say(f"Exported {target} with its tileset {written[1].name} and image "
+                         f"{written[2].name}", "status")
         return True
 
     def _transient_items(self) -> list[QGraphicsItem]:

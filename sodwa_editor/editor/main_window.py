@@ -154,6 +154,7 @@ class MainWindow(QMainWindow):
         slots: dict[str, Callable[[], object]] = {
             "new": f.new_map, "open": f.open_map, "save": f.save, "save_as": f.save_as,
             "revert": f.revert, "export_png": f.export_png, "export_pack": f.export_pack,
+            "export_tiled": f.export_tiled,
             "quit": self.close, "undo": d.undo, "redo": d.redo, "cut": self.cut,
             "copy": self.copy, "paste": self.paste, "delete": self.delete_selection,
             "properties": f.edit_properties, "indoor": self._toggle_indoor,

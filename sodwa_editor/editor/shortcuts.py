@@ -30,7 +30,10 @@ ROWS: list[tuple[str, str]] = [
     ("Playtest", "{F5} playtest the open map (setup dialog), {Shift+F5} or {Esc} back to "
                  "editing (whatever has the focus; {Esc} first drops an attack previewed), "
                  "click a tile to move or a target to attack, {Return} / {Enter} confirms "
-                 "the attack, {P} pass, {F6} play / pause the AI, {F7} one action, "
+                 "the attack, {1} / {2} / {3} / {4} the acting character's first to fourth "
+                 "area ability (also its buttons: the template follows the pointer, a click "
+                 "aims, {Return} confirms, {Esc} cancels), {P} pass, {F6} play / pause the "
+                 "AI, {F7} one action, "
                  "{F8} one turn, {Alt+Left} / {Alt+Right} step back / forward, "
                  "{F9} restart, {Shift+F9} restart with a new seed, {Ctrl+T} take over "
                  "the AI's side, {Ctrl+Shift+T} give it back"),

@@ -8,25 +8,20 @@ Liquid has no rulebook colour: the editor draws it **blue** (``LIQUID``).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 
-import numpy as np
 from PySide6.QtGui import QColor
 
-from ..engine.terrain import Base
+from ..engine.terrain import Base  # noqa: F401  (style.Base: the keys of FILL, OUTLINE)
+from ..io import palette
 
 #: Scene units per tile (a tile is TILE x TILE scene pixels at 100% zoom).
 TILE = 32
 
 # --------------------------------------------------------------- outlines
-#: Group outline / border colour per base type (rulebook conventions).
-OUTLINE = {
-    Base.OBSTRUCTING: QColor(0, 0, 0),
-    Base.IMPEDING: QColor(240, 200, 0),
-    Base.DIFFICULT: QColor(128, 128, 128),
-    Base.LIQUID: QColor(20, 100, 220),  # editor choice: blue
-}
+#: Group outline / border colour per base type (rulebook conventions; Liquid blue
+#: is the editor's choice).
+OUTLINE = {base: QColor(*rgb) for base, rgb in palette.OUTLINE.items()}
 ELEVATED = QColor(214, 30, 30)
 TRANSITION = QColor(30, 170, 60)
 
@@ -40,39 +35,25 @@ ELEVATION_INSET = BORDER_WIDTH / 2 + ELEVATION_WIDTH / 2
 OUTLINE_INSET = ELEVATION_INSET + ELEVATION_WIDTH / 2 + OUTLINE_WIDTH / 2
 
 # ------------------------------------------------------------------ fills
-#: Tile fill (RGB) per base type.
-FILL = {
-    Base.CLEAR: (236, 232, 218),
-    Base.IMPEDING: (226, 232, 160),
-    Base.OBSTRUCTING: (110, 100, 90),  # outdoor rock
-    Base.DIFFICULT: (200, 196, 188),
-    Base.LIQUID: (150, 196, 236),
-}
-#: Indoor obstructions are solid near-black (they rise floor to ceiling) and
-#: carry a cross-hatch; outdoor ones are brown-gray rock without hatch.
-FILL_INDOOR_OBSTRUCTING = (40, 40, 48)
-INDOOR_HATCH = QColor(255, 255, 255, 90)
+# The tile colours are plain RGB(A) in io/palette.py, so that the Tiled tileset
+# (written without Qt) has them too: the tile fill per base type, the indoor
+# obstruction's near-black and hatch, the elevation shading (level n tinted with
+# ELEVATION_TINT at elevation_alpha(n)), the transition tile and zone tints.
+FILL = palette.FILL
+FILL_INDOOR_OBSTRUCTING = palette.FILL_INDOOR_OBSTRUCTING
+INDOOR_HATCH = QColor(*palette.INDOOR_HATCH_RGBA)
 #: Indoor obstruction borders get a white dashed core line.
 INDOOR_BORDER_CORE = QColor(255, 255, 255)
-
-#: Elevation shading: level n is tinted with ``ELEVATION_TINT`` at alpha
-#: ``MAX * (1 - (1 - FIRST / MAX) ** n)``: level 1 gets FIRST, and every further
-#: level is a little darker than the one below (up to ~12 levels are told apart;
-#: the level number is always written on the tile).
-ELEVATION_TINT = (120, 60, 20)
-ELEVATION_ALPHA_FIRST = 38
-ELEVATION_ALPHA_MAX = 170
-
-
-def elevation_alpha(levels: np.ndarray) -> np.ndarray:
-    """Shading alpha (0..ELEVATION_ALPHA_MAX) of elevation levels."""
-    q = 1 - ELEVATION_ALPHA_FIRST / ELEVATION_ALPHA_MAX
-    return np.rint(ELEVATION_ALPHA_MAX * (1 - q ** np.asarray(levels, float))).astype(np.int32)
-LEVEL_NUMBER = QColor(150, 20, 20, 150)
+ELEVATION_TINT = palette.ELEVATION_TINT
+ELEVATION_ALPHA_FIRST = palette.ELEVATION_ALPHA_FIRST
+ELEVATION_ALPHA_MAX = palette.ELEVATION_ALPHA_MAX
+elevation_alpha = palette.elevation_alpha
+special_fills = palette.special_fills
+LEVEL_NUMBER = QColor(*palette.LEVEL_NUMBER_RGBA)
 #: the plate under a level number while the adjacency graph is shown
 LEVEL_PLATE = QColor(250, 246, 236, 235)
-TRANSITION_TILE_RGBA = (30, 170, 60, 110)
-START_ZONE_ALPHA = 90
+TRANSITION_TILE_RGBA = palette.TRANSITION_TILE_RGBA
+START_ZONE_ALPHA = palette.START_ZONE_ALPHA
 #: start zones also get a dashed line in the team colour, this far inside
 ZONE_OUTLINE_WIDTH = 2.0
 ZONE_OUTLINE_INSET = 2.0
@@ -153,6 +134,21 @@ GRAPH_IMPEDED = QColor(130, 30, 0)
 GRAPH_BLOCKED = OKABE_ITO["black"]
 
 
+#: an area of effect (the AoE template tool, an area ability aimed in a playtest):
+#: the tiles it affects tinted reddish purple and edged dark on a white halo; the
+#: tiles it would reach on an open map and does not (a wall, a level, out of Range)
+#: crossed out in dark grey on a white halo (another look, never a tint); its point
+#: of origin ringed
+AREA_RGBA = (204, 121, 167, 105)
+AREA_EDGE = QColor(110, 30, 80)  # Okabe-Ito reddish purple, darkened
+AREA_STOP = QColor(40, 40, 40)
+#: an effect that stays on the board (a lingering area; a falling object's landing
+#: zone dashed): orange, edged dark orange, its name and upkeeps written at its origin
+EFFECT_RGBA = (230, 159, 0, 70)
+EFFECT_EDGE = QColor(120, 70, 0)  # Okabe-Ito orange, darkened
+AREA_WIDTH = 2.0  # screen pixels of the edge (on a white halo)
+
+
 def legible(core: QColor, halos: Sequence[QColor], background: QColor) -> bool:
     """Whether a line of ``core`` drawn on ``halos`` (innermost first) stands out
     from ``background``: the core stands out from its innermost halo, and the
@@ -226,26 +222,3 @@ def map_team_colors(model) -> dict[str, QColor]:
 def team_color(team: str) -> QColor:
     """Colour of a team on its own (no map context)."""
     return team_colors([team])[team]
-
-
-def special_fills(types: Iterable[tuple[str, Base]]) -> list[tuple[int, int, int]]:
-    """Fills of a map's special terrain types, in declaration order: each its
-    base fill turned to a hue picked from its name (stable across maps), moved
-    on by 37 degrees while it is in the green band of transition tiles and of
-    the clear-LoS preview (80-160) or within 30 degrees of a type before it."""
-    taken: list[int] = []
-    out = []
-    for name, base in types:
-        r, g, b = FILL[base]
-        c = QColor(r, g, b)
-        h, s, v = c.hue(), c.saturation(), c.value()
-        hue = (max(h, 0) + 60 + hashlib.sha1(name.encode()).digest()[0]) % 360
-        for _ in range(12):
-            if not 80 <= hue <= 160 and all(min(abs(hue - t), 360 - abs(hue - t)) >= 30
-                                            for t in taken):
-                break
-            hue = (hue + 37) % 360
-        taken.append(hue)
-        c.setHsv(hue, max(s, 90), v)
-        out.append((c.red(), c.green(), c.blue()))
-    return out

@@ -76,9 +76,11 @@ def read_text(path: PathLike) -> tuple[str | None, list[Problem]]:
                             f"offset {exc.start})", code="encoding").located(source=src)]
 
 
-def parse_json(text: str | bytes, *, source: str | None = None
+def parse_json(text: str | bytes, *, source: str | None = None, strict: bool = True
                ) -> tuple[Any, list[Problem]]:
     """Parsed JSON, or ``(None, problems)`` naming the line and column of a syntax error.
+    ``strict=False`` accepts control characters inside strings (Tiled 1.8 writes
+    them so: :mod:`.tiled_read`).
 
     NaN and Infinity are refused; so are objects that repeat a key, and values
     no map can hold (:mod:`.values`): integers of more than 4,300 digits, numbers
@@ -99,7 +101,7 @@ def parse_json(text: str | bytes, *, source: str | None = None
 
     try:
         doc, unholdable = parse_checked(text, object_pairs_hook=pairs,
-                                        parse_constant=_reject_constant)
+                                        parse_constant=_reject_constant, strict=strict)
     except json.JSONDecodeError as exc:
         msg = f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         return None, [error(msg, code="json").located(source=source)]
@@ -185,13 +187,19 @@ def atomic_write_text(path: PathLike, text: str) -> None:
     regular, writable file is replaced (:func:`.paths.writable_target`); stale
     temporary files of an earlier, killed save of the same file are removed."""
     target = writable_target(path)  # absent or a regular file: never a FIFO or device
-    folder = target.parent
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate: no UTF-8 file can hold it
         raise MapSaveError(f"cannot save {target}: the text holds \\u{ord(text[exc.start]):04x}, "
                            "which is not a Unicode character; the previous file is "
                            "unchanged") from exc
+    atomic_write_bytes(path, data)
+
+
+def atomic_write_bytes(path: PathLike, data: bytes) -> None:
+    """Write ``data`` as :func:`atomic_write_text` writes text (e.g. a PNG)."""
+    target = writable_target(path)  # absent or a regular file: never a FIFO or device
+    folder = target.parent
     remove_stale_temps(folder, target.name)  # left by a save that was killed
     tmp = temp_path(target)
     try:

@@ -127,9 +127,10 @@ def _may_hold_surrogates(text: str | bytes) -> bool:
 
 
 def parse_checked(text: str | bytes, *, object_pairs_hook: Callable[..., Any] | None = None,
-                  parse_constant: Callable[[str], Any] | None = None
+                  parse_constant: Callable[[str], Any] | None = None, strict: bool = True
                   ) -> tuple[Any, list[Problem]]:
-    """``json.loads(text)`` and the problems of the values a map cannot hold.
+    """``json.loads(text)`` and the problems of the values a map cannot hold
+    (``strict=False``: control characters are allowed inside strings).
 
     Parsing exceptions other than for such values (syntax errors, NaN through
     ``parse_constant`` ...) propagate as from :func:`json.loads`.
@@ -149,7 +150,8 @@ def parse_checked(text: str | bytes, *, object_pairs_hook: Callable[..., Any] | 
         return value
 
     kwargs: dict[str, Any] = {"object_pairs_hook": object_pairs_hook,
-                              "parse_constant": parse_constant, "parse_float": floats}
+                              "parse_constant": parse_constant, "parse_float": floats,
+                              "strict": strict}
     if _digits_limit() != sys.get_int_max_str_digits():
         kwargs["parse_int"] = ints  # this interpreter converts longer integers: ours applies
     try:

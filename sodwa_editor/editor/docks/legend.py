@@ -12,7 +12,13 @@ from collections.abc import Callable
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QLabel,
+    QStyleOptionGraphicsItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...engine.terrain import Base, Crossing
 from .. import style
@@ -154,6 +160,26 @@ def _graph(c: Crossing) -> Painter:
     return paint
 
 
+def _area(look_name: str, stopped: bool = False) -> Painter:
+    """A swatch of an area drawn by :class:`~..scene.area_item.AreaItem` itself."""
+    def paint(p: QPainter, r: QRectF) -> None:
+        from ..scene import area_item
+
+        _ground(p, r)
+        item = area_item.AreaItem(getattr(area_item, look_name))
+        tile = style.TILE
+        scale = r.height() / tile * 0.8
+        p.save()
+        p.translate(r.left() + (r.width() - 2 * tile * scale) / 2,
+                    r.top() + (r.height() - tile * scale) / 2)
+        p.scale(scale, scale)
+        item.set_area([] if stopped else [(0, 0), (1, 0)], [(0, 0), (1, 0)] if stopped
+                      else [])
+        item.paint(p, QStyleOptionGraphicsItem())
+        p.restore()
+    return paint
+
+
 def entries() -> list[tuple[str, list[tuple[Painter, str]]]]:
     """Sections of (swatch painter, meaning)."""
     o = style.OUTLINE
@@ -194,6 +220,18 @@ def entries() -> list[tuple[str, list[tuple[Painter, str]]]]:
                                      "a pair without a mark is adjacent)"),
             (_graph(Crossing.IMPEDED), "Adjacent, impeded"),
             (_graph(Crossing.BLOCKED), "Neighbours that are not adjacent"),
+        ]),
+        ("Areas of effect (AoE template tool, an area ability aimed in a playtest)", [
+            (_area("TEMPLATE"), "Affected: reddish purple, edged; its point of origin "
+                                "ringed, a dashed line from the caster"),
+            (_area("TEMPLATE", stopped=True), "Reached on an open map, not here: crossed "
+                                              "out (hover it: why, and what stopped it "
+                                              "ringed)"),
+            (_area("REFUSED"), "Cannot be placed there (out of Range, no line of sight): "
+                               "dashed, faint"),
+            (_area("EFFECT"), "Playtest: an effect that stays (orange; its name and the "
+                              "upkeeps it has left)"),
+            (_area("LANDING"), "Playtest: where a falling object lands (dashed)"),
         ]),
     ]
 

@@ -19,6 +19,7 @@ from ...engine.model import MAX_ELEVATION
 from ...engine.terrain import BORDER_BASES
 from ...io.schemas import map_text_limits
 from ..roster import load_roster
+from ..tools.area import read_notation, roster_areas
 from ..tools.border import BORDER_MODES
 from ..tools.elevation import MODES
 from ..tools.zone import ZONE_MODES
@@ -122,6 +123,30 @@ class ToolOptionsBar(QToolBar):
         self.kind.currentTextChanged.connect(lambda t: st.set("object_kind", t.strip()))
         self._add("object_kind", "Object", self.kind)
 
+        # the AoE template's area: typed, or one of the roster's abilities or the
+        # recent entries; what is wrong with it in one line beside it
+        self.area = QComboBox()
+        self.area.setEditable(True)
+        self.area.setObjectName("area_notation")
+        # as wide as a usual notation, whatever the list's labels (it fits 1280 pixels)
+        self.area.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.area.setMinimumContentsLength(36)
+        self.area.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.area.setToolTip("The area of effect, as the rulebook writes it (AoE - Type - "
+                             "Shape: sizes); the list holds the roster's abilities and the "
+                             "recent entries")
+        self._roster_areas = roster_areas(roster)
+        self.area.activated.connect(self._area_picked)
+        self.area.setEditText(st.area_notation)
+        self.area.editTextChanged.connect(lambda t: st.set("area_notation", t))
+        self._add("area_notation", "Area", self.area)
+        self.area_said = QLabel()
+        self.area_said.setObjectName("area_said")
+        self.widgets["area_notation"].append(self.addWidget(self.area_said))
+        self._fill_areas()
+        self._say_area()
+
         self.none_label = QLabel("")
         self.none_label.setEnabled(False)  # greyed: says the tool has nothing to set
         self.none_action = self.addWidget(self.none_label)
@@ -145,6 +170,30 @@ class ToolOptionsBar(QToolBar):
                 event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape):
             QTimer.singleShot(0, self.finished.emit)
         return False
+
+    def _fill_areas(self) -> None:
+        """The list: the recent notations, then the roster's abilities (the edit keeps
+        what is typed)."""
+        text = self.area.currentText()
+        self.area.blockSignals(True)
+        self.area.clear()
+        for notation in self.state.area_recent:
+            self.area.addItem(f"recent: {notation}", notation)
+        for label, notation in self._roster_areas:
+            self.area.addItem(label, notation)
+        self.area.setEditText(text)
+        self.area.blockSignals(False)
+
+    def _area_picked(self, index: int) -> None:
+        """An entry of the list: its notation in the edit (not its label)."""
+        notation = self.area.itemData(index)
+        if isinstance(notation, str):
+            self.area.setEditText(notation)
+
+    def _say_area(self) -> None:
+        spec, said = read_notation(self.state.area_notation)
+        self.area_said.setText(f" {said} ")
+        self.area_said.setStyleSheet("color: #b00020" if spec is None else "color: #555")
 
     def _model_replaced(self, _model: object) -> None:
         self.refresh_lists()
@@ -199,6 +248,12 @@ class ToolOptionsBar(QToolBar):
 
     def _state_changed(self, name: str) -> None:
         st = self.state
+        if name == "area_notation":
+            if self.area.currentText() != st.area_notation:
+                self.area.setEditText(st.area_notation)
+            self._say_area()
+        elif name == "area_recent":
+            self._fill_areas()
         if name == "brush_size" and self.size_spin.value() != st.brush_size:
             self.size_spin.blockSignals(True)
             self.size_spin.setValue(st.brush_size)

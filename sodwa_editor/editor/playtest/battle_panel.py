@@ -40,12 +40,16 @@ from ...battle.describe import describe, side_label
 from ...battle.events import Event
 from ...battle.karma import available
 from ...battle.state import BattleState
+from .ability_aim import AbilityAim
+from .ability_text import preview_html
 from .last_result import result_html
 from .model import PlaytestModel
 from .result_panel import ResultPanel
 from .tile_info import tile_description
 
 TURN_ROLE = Qt.ItemDataRole.UserRole + 1
+#: the share of the Battle tab the attack box takes while an area ability is previewed
+AREA_SHARE = 0.62
 #: what the terrain line says before the pointer is on the map
 TERRAIN_HINT = "Point at a tile of the map: its terrain is described here."
 
@@ -191,6 +195,8 @@ class BattlePanel(QWidget):
         self.tabs.addTab(self.result, "Result")
         self.tabs.setTabEnabled(1, False)
         self._shown = 0
+        #: the area ability a person aims (:meth:`follow_aim`)
+        self.aim: AbilityAim | None = None
         if model is not None:
             model.changed.connect(self._show_model)
             model.attack_changed.connect(self._show_attack)
@@ -198,6 +204,11 @@ class BattlePanel(QWidget):
             model.result_changed.connect(self._show_result)
             model.restarted.connect(self._restarted)
             model.stopped.connect(self.hide_preview)
+
+    def follow_aim(self, aim: AbilityAim) -> None:
+        """Preview the area ability ``aim`` holds for Confirm, as an attack."""
+        self.aim = aim
+        aim.changed.connect(self._show_attack)
 
     def _show_model(self) -> None:
         m = self.model
@@ -226,9 +237,18 @@ class BattlePanel(QWidget):
         self.tabs.setCurrentIndex(1 if result is not None else 0)
 
     def _show_attack(self) -> None:
-        """The attack awaiting Confirm, else the roll of the last one, else nothing."""
+        """The area ability or the attack awaiting Confirm, else the roll of the last
+        one, else nothing."""
         m = self.model
         s = m.session if m is not None else None
+        aim = self.aim
+        if s is not None and aim is not None and aim.preview is not None:
+            self.show_preview(preview_html(s.state, aim.preview), True)
+            sizes = self.split.sizes()  # a line per victim: the box gets the room
+            total = sum(sizes)
+            if total and sizes[0] < AREA_SHARE * total:
+                self.split.setSizes([int(AREA_SHARE * total), total - int(AREA_SHARE * total)])
+            return
         if m is None or s is None or (m.pending is None and m.roll is None):
             self.hide_preview()
             return

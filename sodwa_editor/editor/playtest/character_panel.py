@@ -175,8 +175,8 @@ class CharacterPanel(QWidget):
 
     def set_actions(self, actions: Sequence[QAction]) -> None:
         """The buttons under the panel: one per action (its text and key), in order.
-        The active character's panel holds the actions of its turn (Pass; an area
-        ability adds its own here)."""
+        The active character's panel holds the actions of its turn (Pass, and a
+        button per area ability, shown while its action is)."""
         for b in self.action_buttons:
             self.actions_row.removeWidget(b)
             b.deleteLater()
@@ -187,11 +187,23 @@ class CharacterPanel(QWidget):
             b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             b.setFixedWidth(self.shot.side)
-            keys = action.shortcut().toString()
-            if keys:
-                b.setText(f"{action.iconText()} ({keys})")
             self.actions_row.addWidget(b)
             self.action_buttons.append(b)
+            action.changed.connect(self._sync_buttons)
+        self._sync_buttons()
+
+    def _sync_buttons(self) -> None:
+        """A button is shown while its action is (an ability the character has) and
+        says the action's text and key."""
+        for b in self.action_buttons:
+            action = b.defaultAction()
+            keys = action.shortcut().toString()
+            text = f"{action.iconText()} ({keys})" if keys else action.iconText()
+            if b.text() != text:
+                b.setText(text)
+                b.setToolTip(action.toolTip())
+            if b.isVisibleTo(self) != action.isVisible():
+                b.setVisible(action.isVisible())
 
     def _show_model(self, *_changed: object) -> None:
         m = self.model

@@ -17,12 +17,26 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QLabel, QToolBar, QWidget
 
 from ..actions import ActionSpec, build_actions
+from .ability_aim import SLOTS, AbilityAim
+from .ability_text import button_text
 from .model import SPEEDS, PlaytestModel
 
 BANNER = "PLAYTEST: editing is off. Esc or Stop returns to the editor"
 #: the action of Esc (in no menu: the window holds it)
 ESCAPE = "playtest_escape"
 
+
+def ability_key(slot: int) -> str:
+    """The action of the acting character's ability ``slot`` (from 0; key ``slot + 1``)."""
+    return f"playtest_ability_{slot + 1}"
+
+
+#: the rows of the acting character's abilities (a row per key, named after the
+#: ability while a battle runs)
+ABILITY_ROWS = tuple(ActionSpec(
+    ability_key(k), f"Ability &{k + 1}", str(k + 1),
+    f"Use the acting character's ability {k + 1}: the template follows the pointer, a "
+    "click aims, Enter confirms", False, f"Ability {k + 1}") for k in range(SLOTS))
 #: the playtest's rows of the action table (``short``: the tool bar's text)
 PLAYTEST_ACTIONS = tuple(ActionSpec(*row) for row in (
     ("playtest", "&Playtest...", "F5",
@@ -55,7 +69,9 @@ PLAYTEST_ACTIONS = tuple(ActionSpec(*row) for row in (
     ("playtest_save_replay", "Save &Replay...", None,
      "Save the finished battle as a replay file"),
     ("open_replay", "Open Re&play...", None, "Watch a replay file made on the open map"),
-))
+)) + ABILITY_ROWS
+#: the ability actions (keys 1 to 4)
+ABILITIES = tuple(row.key for row in ABILITY_ROWS)
 #: the actions enabled while no playtest runs
 IDLE = ("playtest", "open_replay", "playtest_autoplay")
 #: the playtest tool bar's buttons, in order
@@ -65,11 +81,13 @@ BAR = ("playtest_play", "playtest_step", "playtest_turn", "playtest_pass", "play
 
 
 def playtest_actions(parent: QObject, model: PlaytestModel,
-                     slots: Mapping[str, Callable[[], object]]) -> dict[str, QAction]:
+                     slots: Mapping[str, Callable[[], object]],
+                     aim: AbilityAim | None = None) -> dict[str, QAction]:
     """The playtest actions by key, each calling its slot, kept enabled and checked
-    as the model's battle allows (:class:`ActionStates`)."""
+    as the model's battle (and ``aim``, the ability being aimed) allows
+    (:class:`ActionStates`)."""
     actions = build_actions(parent, PLAYTEST_ACTIONS, slots)
-    ActionStates(model, actions, parent)
+    ActionStates(model, actions, parent, aim)
     return actions
 
 
@@ -77,15 +95,18 @@ class ActionStates(QObject):
     """Enables and checks the playtest actions as ``model``'s battle allows: only
     Playtest, Open Replay and the autoplay choice without a battle; Save Replay
     once it is over, Pass when a person is asked for an action, Confirm while an
-    attack is previewed, Give Back once a side was taken over.  Forward stays
-    enabled (with nothing ahead it says so), so that Alt+Right never reaches the
-    widget with the focus."""
+    attack or an area ability is previewed, Give Back once a side was taken over.
+    Forward stays enabled (with nothing ahead it says so), so that Alt+Right never
+    reaches the widget with the focus.  The ability actions are shown for the
+    acting character's abilities (named after them, their uses left in brackets)
+    and enabled when it may use them."""
 
     def __init__(self, model: PlaytestModel, actions: Mapping[str, QAction],
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, aim: AbilityAim | None = None) -> None:
         super().__init__(parent)
         self.model = model
         self.actions = actions
+        self.aim = aim
         self._idle()
         model.started.connect(self._started)
         model.stopped.connect(self._idle)
@@ -93,16 +114,40 @@ class ActionStates(QObject):
         model.attack_changed.connect(self._changed)
         model.playing_changed.connect(actions["playtest_play"].setChecked)
         actions["playtest_autoplay"].setChecked(model.autoplay)
+        if aim is not None:
+            aim.changed.connect(self._changed)
 
     def _started(self) -> None:
         for key, action in self.actions.items():
             action.setEnabled(key not in ("playtest_save_replay", "playtest_confirm",
-                                          "playtest_give_back"))
+                                          "playtest_give_back", *ABILITIES))
 
     def _idle(self) -> None:
         for key, action in self.actions.items():
             action.setEnabled(key in IDLE)
         self.actions["playtest_play"].setChecked(False)
+        self._show_abilities()
+
+    def _show_abilities(self) -> None:
+        """The ability actions of the acting character (none: all hidden)."""
+        mine = self.aim.abilities() if self.aim is not None and \
+            self.model.session is not None else []
+        state = self.model.state if mine else None
+        for k, key in enumerate(ABILITIES):
+            action = self.actions[key]
+            if k < len(mine) and state is not None and state.actor is not None:
+                a, why = mine[k]
+                text = button_text(a, a.uses_left(state, state.actor))
+                action.setIconText(text)
+                action.setText(f"&{k + 1} {text}")
+                tip = f"{a.name}: {a.d.spec}, {a.d.ip_cost} IP" + (f" ({why})" if why else "")
+                action.setToolTip(f"{tip} ({k + 1})")
+                action.setStatusTip(tip)
+                action.setEnabled(why is None)
+                action.setVisible(True)
+            else:
+                action.setEnabled(False)
+                action.setVisible(False)
 
     def _changed(self) -> None:
         s = self.model.session
@@ -111,9 +156,11 @@ class ActionStates(QObject):
         a = self.actions
         a["playtest_save_replay"].setEnabled(s.state.result is not None)
         a["playtest_pass"].setEnabled(self.model.human_action())
-        a["playtest_confirm"].setEnabled(self.model.pending is not None)
+        aimed = self.aim is not None and self.aim.pending is not None
+        a["playtest_confirm"].setEnabled(self.model.pending is not None or aimed)
         a["playtest_give_back"].setEnabled(bool(self.model.taken))
         a["playtest_play"].setChecked(self.model.playing)
+        self._show_abilities()
 
 
 class PlaytestBar(QToolBar):

@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt
 from ...battle.actions import AttackTerrain, Move
 from ..geometry import nearest_edge
 from ..tools.base import ToolEvent, ViewTool
+from .ability_aim import AbilityAim
 from .board_items import BattleBoard
 from .model import PlaytestModel
 
@@ -29,9 +30,13 @@ EDGE_PICK = 0.15
 class HumanTurn:
     """The input of a person playing a side (see the module docstring)."""
 
-    def __init__(self, model: PlaytestModel, board: BattleBoard) -> None:
+    def __init__(self, model: PlaytestModel, board: BattleBoard,
+                 aim: AbilityAim | None = None) -> None:
         self.model = model
         self.board = board
+        #: the area ability being aimed: while one is picked, the map's clicks and
+        #: hovers are its
+        self.aim = aim
         #: the last hover line said (taken back when the pointer leaves its target)
         self._hover_said = ""
 
@@ -48,6 +53,10 @@ class HumanTurn:
         if not model.running:
             return
         model.hover(tile)
+        if self.aim is not None and self.aim.active:
+            self.board.hide_line()
+            self.aim.hover(tile)
+            return
         if model.pending is not None:
             return
         text = self.board.hover(tile)
@@ -100,6 +109,9 @@ class HumanTurn:
             return
         actor = state.actor
         assert actor is not None
+        if self.aim is not None and self.aim.active:  # aiming an area ability (again)
+            self.aim.click(tile)
+            return
         feature = self._feature(tile, point)
         if feature is not None:  # an Obstructing tile or border: a Basic Attack on it
             model.submit(AttackTerrain(*feature))
@@ -131,11 +143,15 @@ class HumanTurn:
         return None
 
     def confirm(self) -> None:
-        """The attack preview's Confirm: the attack, then the roll in the panel."""
-        self.model.confirm_attack()
+        """Confirm: the area ability aimed, else the attack previewed; then the rolls
+        in the panel."""
+        if self.aim is None or not self.aim.confirm():
+            self.model.confirm_attack()
 
     def cancel_attack(self) -> None:
-        self.model.cancel_attack()
+        """Cancel: the area ability picked or aimed, else the attack previewed."""
+        if self.aim is None or not self.aim.cancel():
+            self.model.cancel_attack()
 
     def pass_turn(self) -> None:
         self.model.pass_turn()

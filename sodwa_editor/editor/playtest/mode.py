@@ -18,6 +18,7 @@ AI turns play on the model's timer in slices of at most :data:`SLICE_MS` ms.
 from __future__ import annotations
 
 import random
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,8 +29,10 @@ from ...battle.jsonfiles import BattleInputError
 from ...battle.session import BattleSession
 from ...engine.model import MapModel
 from . import replays
+from .ability_aim import AbilityAim
+from .ability_items import AbilityBoard
 from .board_items import BattleBoard
-from .controls import ESCAPE, playtest_actions
+from .controls import ABILITIES, ESCAPE, playtest_actions
 from .human_turn import HumanTurn, PlaytestTool
 from .model import MAX_SEED, PlaytestModel
 from .origin import Origin
@@ -69,7 +72,10 @@ class PlaytestMode(QObject):
                                 == "true")
         self.choice: PlaytestChoice | None = None
         self.board = BattleBoard(self.scene, self.model)
-        self.human = HumanTurn(self.model, self.board)
+        #: the area ability a person aims, and its template and the effects drawn
+        self.aim = AbilityAim(self.model, self)
+        self.ability_board = AbilityBoard(self.scene, self.model, self.aim)
+        self.human = HumanTurn(self.model, self.board, self.aim)
         self.tool = PlaytestTool(self.human, self.escape)
         self.actions = playtest_actions(self, self.model, {
             "playtest": self.enter, "playtest_stop": self.stop,
@@ -81,7 +87,9 @@ class PlaytestMode(QObject):
             "playtest_give_back": self.model.give_back,
             "playtest_confirm": self.human.confirm, ESCAPE: self.escape,
             "playtest_autoplay": self._toggle_autoplay,
-            "playtest_save_replay": self.save_replay, "open_replay": self.open_replay})
+            "playtest_save_replay": self.save_replay, "open_replay": self.open_replay,
+            **{key: partial(self.aim.choose, k) for k, key in enumerate(ABILITIES)}},
+            self.aim)
         # Esc is in no menu: held by the window, it works whatever has the focus
         window.addAction(self.actions[ESCAPE])
         self.bar: PlaytestBar | None = None
@@ -93,11 +101,13 @@ class PlaytestMode(QObject):
         panel = views.bip
         panel.confirm.connect(self.human.confirm)
         panel.cancel.connect(self.human.cancel_attack)
+        panel.follow_aim(self.aim)
         panel.turn_clicked.connect(self.model.go_to_turn)
         panel.result.save_replay.connect(self.save_replay)
         panel.result.restart.connect(self.restart_same)
         views.tsb.picked.connect(self.human.pick_from_tsb)
-        views.active_panel.set_actions([self.actions["playtest_pass"]])
+        views.active_panel.set_actions([self.actions["playtest_pass"],
+                                        *(self.actions[key] for key in ABILITIES)])
 
     @property
     def panel(self):
@@ -196,7 +206,10 @@ class PlaytestMode(QObject):
         self.context.say("Playtest stopped: back to editing", "brief")
 
     def escape(self) -> None:
-        """Escape: drop the attack being previewed, else stop the playtest."""
+        """Escape: drop the area ability picked or aimed, else the attack being
+        previewed, else stop the playtest."""
+        if self.aim.cancel():
+            return
         if self.model.pending is not None:
             self.model.cancel_attack()
         else:

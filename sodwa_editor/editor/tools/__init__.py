@@ -1,5 +1,6 @@
 """Editing tools: each turns pointer gestures into Document calls."""
 
+from .area import AreaTool
 from .base import EditorState, Selection, Tool, ToolEvent
 from .border import BorderTool
 from .brush import BrushTool, EraserTool
@@ -15,6 +16,7 @@ from .zone import ZoneTool
 
 #: Tool classes in tool bar order.
 TOOL_CLASSES = (SelectTool, BrushTool, RectTool, LineTool, FillTool, EraserTool, BorderTool,
-                ElevationTool, TransitionTool, IndoorTool, ZoneTool, CharacterTool, ObjectTool)
+                ElevationTool, TransitionTool, IndoorTool, ZoneTool, CharacterTool, ObjectTool,
+                AreaTool)
 
 __all__ = ["TOOL_CLASSES", "EditorState", "Selection", "Tool", "ToolEvent"]

@@ -83,6 +83,9 @@ class EditorState(QObject):
         self.team = "blue"
         self.roster_entry: dict[str, Any] | None = None
         self.object_kind = "crate"
+        #: the AoE template tool's area (its notation as typed) and the recent ones
+        self.area_notation = "AoE - Blast - Sphere: Range: 6, Reach: 1"
+        self.area_recent: list[str] = []
         self.selection: Selection | None = None
         self._registry: TerrainRegistry | None = None  # of the map the ids refer to
 
