@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from sodwa_editor.editor.testing import (
-    Right,
+    Shift,
     click,
     click_tile,
     drag,
@@ -50,13 +50,13 @@ def test_escape_mid_stroke_leaves_the_undo_stack_as_it_was(make_window):
     assert doc.model.same_content(painted)
 
 
-def test_a_stroke_still_is_one_undo_step_and_right_button_strokes_too(make_window):
+def test_a_stroke_still_is_one_undo_step_and_shift_strokes_too(make_window):
     win = make_window(MapModel(12, 10))
     doc = win.document
     win.set_tool("brush")
     before = doc.model.copy()
     drag_tiles(win.view, [(1, 1), (5, 1), (5, 4)])
-    drag_tiles(win.view, [(3, 1), (5, 1)], button=Right)
+    drag_tiles(win.view, [(3, 1), (5, 1)], modifiers=Shift)
     assert doc.undo_stack.count() == 2
     assert [doc.undo_stack.text(i) for i in range(2)] == ["Paint Terrain", "Erase Terrain"]
     doc.undo_stack.undo()
@@ -363,7 +363,7 @@ def test_border_room_mode_walls_a_room_in_one_step_and_clicks_open_doors(make_wi
     QTest.keyClick(view, Qt.Key.Key_Escape)  # Escape drops the room being dragged
     release(view, 10.5, 2.5)
     assert win.scene.preview.edges == [] and doc.undo_stack.count() == 3
-    drag_tiles(view, [(2, 3), (7, 8)], button=Right)  # right button: walls removed
+    drag_tiles(view, [(2, 3), (7, 8)], modifiers=Shift)  # Shift: walls removed
     assert not m.border_e.any() and not m.border_s.any()
     assert doc.undo_stack.undoText() == "Remove Room Walls"
     for _ in range(4):
@@ -382,7 +382,7 @@ def test_start_zone_rectangle_mode(make_window):
     release(view, 4.5, 3.5)
     assert doc.model.start_zones[team] == {(x, y) for x in range(1, 5) for y in range(1, 4)}
     assert doc.undo_stack.count() == 1
-    drag_tiles(view, [(2, 2), (4, 3)], button=Right)
+    drag_tiles(view, [(2, 2), (4, 3)], modifiers=Shift)
     assert doc.model.start_zones[team] == {(x, y) for x in range(1, 5) for y in range(1, 4)} - {
         (x, y) for x in range(2, 5) for y in range(2, 4)}
     assert doc.undo_stack.count() == 2

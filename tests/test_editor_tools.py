@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 
 from sodwa_editor.editor.main_window import MainWindow
 from sodwa_editor.editor.testing import (
-    Right,
+    Shift,
     click,
     click_tile,
     drag,
@@ -70,7 +70,7 @@ def test_right_button_erases_and_eraser_tool(make_window):
     win = make_window(m)
     win.set_tool("brush")
     before = win.document.model.copy()
-    drag_tiles(win.view, [(0, 0), (1, 0)], button=Right)
+    drag_tiles(win.view, [(0, 0), (1, 0)], modifiers=Shift)
     assert win.document.model.terrain[0, :2].tolist() == [0, 0]
     round_trip(win, before)
     QTest.keyClick(win.view, Qt.Key.Key_E)
@@ -162,7 +162,7 @@ def test_border_tool_snaps_and_drags_along_edges(make_window):
     assert win.document.undo_stack.count() == 1
     round_trip(win, before)
     # right-drag removes
-    drag(win.view, [(3.0, 1.5), (3.0, 2.5)], button=Right)
+    drag(win.view, [(3.0, 1.5), (3.0, 2.5)], modifiers=Shift)
     assert len(list(win.document.model.borders())) == 2
 
 
@@ -202,7 +202,7 @@ def test_elevation_raise_lower_set_and_plateau(make_window):
     round_trip(win, before)
     drag_tiles(win.view, [(1, 1)])
     assert win.document.model.elevation[1, 1] == 2
-    drag_tiles(win.view, [(1, 1)], button=Right)  # lower
+    drag_tiles(win.view, [(1, 1)], modifiers=Shift)  # lower
     assert win.document.model.elevation[1, 1] == 1
     win.state.set("elevation_mode", "plateau")
     win.state.set("elevation_level", 3)
@@ -245,7 +245,7 @@ def test_zone_tool_paints_team_zone(make_window):
     assert win.document.model.start_zones["red"] == {(0, 0), (1, 0), (2, 0)}
     assert win.document.undo_stack.count() == 1
     round_trip(win, before)
-    drag_tiles(win.view, [(1, 0)], button=Right)
+    drag_tiles(win.view, [(1, 0)], modifiers=Shift)
     assert win.document.model.start_zones["red"] == {(0, 0), (2, 0)}
     # the zone tint shows the team colour on the scene
     rgba = win.scene.items_by_name["zones"].rgba
@@ -262,7 +262,7 @@ def test_a_tile_starts_one_team_and_the_eraser_clears_any_zone(make_window):
     zones = win.document.model.start_zones
     assert zones == {"red": {(0, 0)}, "blue": {(1, 0), (2, 0), (3, 0)}}
     round_trip(win, before)  # one undo step for both teams
-    drag_tiles(win.view, [(0, 0), (1, 0)], button=Right)  # team box says blue
+    drag_tiles(win.view, [(0, 0), (1, 0)], modifiers=Shift)  # team box says blue
     assert zones == {"blue": {(2, 0), (3, 0)}}
 
 
@@ -298,7 +298,7 @@ def test_character_place_move_remove(make_window):
     round_trip(win, before)
     click_tile(win.view, 7, 5)  # refused on Obstructing
     assert len(win.document.model.characters) == 1
-    click_tile(win.view, 4, 3, button=Right)
+    click_tile(win.view, 4, 3, modifiers=Shift)
     assert not win.document.model.characters
 
 
@@ -427,8 +427,8 @@ def test_random_gestures_undo_and_redo_exactly(make_window, seed):
         win.state.set("brush_size", rng.randrange(1, 3))
         win.state.set("team", rng.choice(["red", "blue"]))
         pts = [(rng.uniform(0, 16), rng.uniform(0, 16)) for _ in range(rng.randrange(1, 4))]
-        button = rng.choice([Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton])
-        drag(win.view, pts, button=button)
+        shift = rng.choice([Qt.KeyboardModifier.NoModifier, Shift])
+        drag(win.view, pts, modifiers=shift)
         if rng.random() < 0.1:
             QTest.keyClick(win.view, Qt.Key.Key_Escape)
     stack = win.document.undo_stack

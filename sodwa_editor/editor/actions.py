@@ -69,6 +69,9 @@ ACTIONS = _rows(
     ("paste", "&Paste", "Ctrl+V", "Paste the copied stamp (Z rotates, X/Y flip)"),
     ("delete", "&Delete", "Delete",
      "Clear the selected region or remove the selected character"),
+    ("eyedropper", "&Eyedropper", "K",
+     "Pick the terrain, border, level, zone or token under the pointer into the current "
+     "tool (as a right-click in it does)"),
     ("properties", "Map &Properties..."),
     ("indoor", "&Indoor Map", None,
      "Indoor map: obstructions rise to the ceiling (no flight over)", True),
@@ -82,6 +85,7 @@ ACTIONS = _rows(
     ("zoom_out", "Zoom &Out", "Ctrl+-"),
     ("zoom_fit", "&Fit Map", "Ctrl+0"),
     ("zoom_100", "&Actual Size", "Ctrl+1"),
+    ("go_to_tile", "&Go to Tile...", "Ctrl+G", "Centre the map on a tile typed as X, Y"),
     ("preview_los", "&LoS Fan", "Ctrl+Shift+L", "", True, "LoS"),
     ("preview_reach", "&Movement Range", "Ctrl+Shift+M", "", True, "Reach"),
     ("preview_graph", "&Adjacency Graph", "Ctrl+Shift+G", "", True, "Graph"),
@@ -94,17 +98,23 @@ ACTIONS = _rows(
 )
 
 #: the tool bar texts of tools whose labels are long
-TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone", "area": "AoE"}
+TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone", "area": "AoE",
+              "wand": "Wand", "select_same": "Same"}
+
+#: tools in the Tools menu and on their keys but not on the main tool bar (it fits
+#: a 1280-pixel screen; the two select modes sit beside Select in the menu)
+TOOLBAR_SKIPS = ("wand", "select_same")
 
 #: the menu bar: (title, keys); ``-`` a separator, ``@name`` what the window passes
 MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&File", ("new", "open", "@recent", "-", "save", "save_as", "revert", "-",
                "open_replay", "-", "export_png", "export_pack", "export_tiled", "-",
                "quit")),
-    ("&Edit", ("undo", "redo", "-", "cut", "copy", "paste", "delete")),
+    ("&Edit", ("undo", "redo", "-", "cut", "copy", "paste", "delete", "-", "eyedropper")),
     ("&Map", ("properties", "indoor", "resize", "add_terrain", "-",
               "map_cw", "map_ccw", "map_mirror_x", "map_mirror_y")),
-    ("&View", ("zoom_in", "zoom_out", "zoom_fit", "zoom_100", "-", "reset_layout", "-",
+    ("&View", ("zoom_in", "zoom_out", "zoom_fit", "zoom_100", "go_to_tile", "-",
+               "reset_layout", "-",
                "@docks")),
     ("&Tools", ("@tools", "-", "balance_run")),
     ("&Preview", ("preview_los", "preview_reach", "preview_graph", "-", "preview_pin")),

@@ -63,6 +63,7 @@ class EditorContext(QObject):
         for name, percent in self.layers.opacity.items():
             self._set_opacity(name, percent)
         self.state.hint.connect(self._hint)
+        self.state.status.connect(self.say)
         self.previews.info.connect(self._preview_info)
 
     def say(self, text: str, kind: str = "status") -> None:

@@ -471,11 +471,12 @@ class Document(QObject):
                           + " from the copied map")
         return True
 
-    def clear_region(self, rect, text: str = "Delete Region") -> bool:
-        """Reset a rectangle to Clear ground level 0 without borders inside it."""
+    def clear_region(self, rect, text: str = "Delete Region", mask=None) -> bool:
+        """Reset a rectangle (with ``mask``, bool of its shape: those tiles of it) to
+        Clear ground level 0 without borders on their edges."""
         from .stamp import Stamp
 
-        empty = Stamp.empty(rect.x1 - rect.x0 + 1, rect.y1 - rect.y0 + 1)
+        empty = Stamp.empty(rect.x1 - rect.x0 + 1, rect.y1 - rect.y0 + 1).with_mask(mask)
         return self.paste_stamp(empty, rect.x0, rect.y0, text)
 
     # ------------------------------------------------------------ composite

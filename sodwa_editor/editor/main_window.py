@@ -25,7 +25,15 @@ from PySide6.QtWidgets import (
 
 from ..engine.model import MapModel
 from . import APP_NAME
-from .actions import ACTIONS, build_actions, build_menus, build_toolbar, follow_stack, tool_specs
+from .actions import (
+    ACTIONS,
+    TOOLBAR_SKIPS,
+    build_actions,
+    build_menus,
+    build_toolbar,
+    follow_stack,
+    tool_specs,
+)
 from .balance import BALANCE_ACTIONS
 from .balance.heatmap import HeatMapControls
 from .context import MESSAGE_KINDS, EditorContext
@@ -37,6 +45,7 @@ from .docks.palette import PaletteDock
 from .docks.tool_options import ToolOptionsBar
 from .docks.validation import Place, ValidationDock
 from .file_ops import FileController, RecentFilesMenu
+from .goto_tile import GoToTileDialog
 from .layout import WindowLayout
 from .notes import MapNotes, NoteItem
 from .playtest.battle_views import BattleViews
@@ -113,7 +122,8 @@ class MainWindow(QMainWindow):
             c, self.view, actions=self.action_map, exempt={a.key for a in PLAYTEST_ACTIONS},
             widgets=self.editing_widgets, select_tool=self.set_tool), self)
         self._build_actions()
-        self.addToolBar(build_toolbar(self, self.action_map, {"tools": self._tool_actions()}))
+        self.addToolBar(build_toolbar(self, self.action_map, {"tools": [
+            self.action_map[f"tool_{n}"] for n in self.tools if n not in TOOLBAR_SKIPS]}))
         self.addToolBarBreak()
         self.tool_options = ToolOptionsBar(self.document, self.state, self)
         self.tool_options.finished.connect(self.view.setFocus)
@@ -163,7 +173,9 @@ class MainWindow(QMainWindow):
             "map_mirror_x": lambda: f.transform_map("mirror_x"),
             "map_mirror_y": lambda: f.transform_map("mirror_y"),
             "zoom_in": v.zoom_in, "zoom_out": v.zoom_out, "zoom_fit": v.zoom_fit,
-            "zoom_100": v.zoom_reset, "preview_pin": lambda: p.pin(p.hovered),
+            "zoom_100": v.zoom_reset, "eyedropper": v.pick_at_pointer,
+            "go_to_tile": self.ask_tile,
+            "preview_pin": lambda: p.pin(p.hovered),
             "reset_layout": lambda: self.window_layout.reset(),
             "shortcuts": self._show_shortcuts, "legend": self.show_legend,
             "balance_run": self.open_balance_dialog,
@@ -383,6 +395,20 @@ class MainWindow(QMainWindow):
 
     def center_on(self, x: float, y: float) -> None:
         self.view.centerOn(x * TILE, y * TILE)
+
+    def ask_tile(self) -> GoToTileDialog:
+        """View -> Go to Tile (Ctrl+G): the dialog, open (not modal to the event loop)."""
+        dialog = GoToTileDialog(self.document, self)
+        dialog.chosen.connect(self.go_to_tile)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def go_to_tile(self, x: int, y: int) -> None:
+        """Centre the view on tile (x, y) and ring it (as a Validation problem is)."""
+        self.scene.focus.set_shape([(x, y)])
+        self.center_on(x + 0.5, y + 0.5)
+        self.context.say(f"Went to tile {x}, {y} (ringed)", "info")
 
     # -------------------------------------------------------------- recovery
     def offer_recovery(self, ask: bool = True) -> bool:

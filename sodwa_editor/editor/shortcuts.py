@@ -19,11 +19,14 @@ from pathlib import Path
 ROWS: list[tuple[str, str]] = [
     ("Edit", "{Ctrl+Z} undo, {Ctrl+Shift+Z} / {Ctrl+Y} redo, {Ctrl+X} cut, {Ctrl+C} copy, "
              "{Ctrl+V} paste (then {Z} / {Shift+Z} rotate, {X} / {Y} flip), {Del} delete, "
-             "{Esc} cancels the gesture in progress"),
+             "{Esc} cancels the gesture in progress; right-click in a painting tool, or "
+             "{K} over the map, picks what is under the pointer into the tool (Shift+click "
+             "does the opposite action: Clear, remove, lower)"),
     ("File", "{Ctrl+N} new, {Ctrl+O} open, {Ctrl+S} save, {Ctrl+Shift+S} save as, "
              "{Ctrl+Shift+E} export PNG, {Ctrl+Q} quit"),
     ("View", "{Ctrl++} / {Ctrl+=} zoom in, {Ctrl+-} zoom out, {Ctrl+0} fit map, "
-             "{Ctrl+1} 100 %, wheel zooms at the pointer, middle-drag or {Space}+drag pans, "
+             "{Ctrl+1} 100 %, {Ctrl+G} go to tile (type X, Y), wheel zooms at the pointer, "
+             "middle-drag or {Space}+drag pans, "
              "click or drag in the Minimap to go there"),
     ("Previews", "{Ctrl+Shift+L} LoS fan, {Ctrl+Shift+M} movement range, "
                  "{Ctrl+Shift+G} adjacency graph, {P} (or Alt+click) pins the source tile"),

@@ -50,6 +50,8 @@ class Stamp:
     transition_s: np.ndarray
     #: terrain types of the source map, indexed by the ids in the layers
     types: tuple[TerrainType, ...] = field(default_factory=lambda: tuple(TerrainRegistry()))
+    #: bool (h, w): the tiles of the stamp (a magic-wand selection), None: all of them
+    mask: np.ndarray | None = None
 
     @property
     def width(self) -> int:
@@ -59,8 +61,35 @@ class Stamp:
     def height(self) -> int:
         return self.tiles["terrain"].shape[0]
 
+    def with_mask(self, mask: np.ndarray | None) -> Stamp:
+        """The stamp of only the tiles of ``mask`` (bool (h, w)) and the edges that
+        touch one of them (their outline included); the other edges become
+        :data:`MISSING`, so a paste or a delete leaves them as they are."""
+        if mask is None or mask.all():
+            return Stamp(self.tiles, self.border_e, self.border_s, self.transition_e,
+                         self.transition_s, self.types)
+        h, w = mask.shape
+        touch_e = np.zeros((h, w + 1), bool)
+        touch_e[:, 1:] |= mask
+        touch_e[:, :-1] |= mask
+        touch_s = np.zeros((h + 1, w), bool)
+        touch_s[1:, :] |= mask
+        touch_s[:-1, :] |= mask
+
+        def only(a: np.ndarray, touch: np.ndarray) -> np.ndarray:
+            return np.where(touch, a, MISSING).astype(np.int32)
+
+        return Stamp(self.tiles, only(self.border_e, touch_e), only(self.border_s, touch_s),
+                     only(self.transition_e, touch_e), only(self.transition_s, touch_s),
+                     self.types, mask.copy())
+
+    def tile_count(self) -> int:
+        return int(self.mask.sum()) if self.mask is not None else self.width * self.height
+
     @classmethod
-    def from_region(cls, model: MapModel, rect: Rect) -> Stamp:
+    def from_region(cls, model: MapModel, rect: Rect, mask: np.ndarray | None = None) -> Stamp:
+        """The stamp of ``rect``; with ``mask`` (bool, the rectangle's shape) only of
+        those tiles (see :meth:`with_mask`)."""
         x0, y0, x1, y1 = rect
         sl = np.s_[y0:y1 + 1, x0:x1 + 1]
         tiles = {f: getattr(model, f)[sl].astype(np.int32) for f in TILE_FIELDS}
@@ -80,7 +109,7 @@ class Stamp:
         south = (range(x0, x1 + 1), range(y0 - 1, y1 + 1))
         return cls(tiles, edges("border_e", *east), edges("border_s", *south),
                    edges("transition_e", *east), edges("transition_s", *south),
-                   tuple(model.registry))
+                   tuple(model.registry)).with_mask(mask)
 
     @classmethod
     def empty(cls, w: int, h: int) -> Stamp:
@@ -113,7 +142,8 @@ class Stamp:
 
         return Stamp({f: r(a) for f, a in self.tiles.items()},
                      r(self.border_s), r(self.border_e),
-                     r(self.transition_s), r(self.transition_e), self.types)
+                     r(self.transition_s), r(self.transition_e), self.types,
+                     None if self.mask is None else r(self.mask))
 
     def flipped(self, horizontal: bool = True) -> Stamp:
         """Mirrored left-right (``horizontal``) or top-bottom."""
@@ -121,15 +151,18 @@ class Stamp:
             return np.ascontiguousarray(a[:, ::-1] if horizontal else a[::-1])
 
         return Stamp({k: f(a) for k, a in self.tiles.items()}, f(self.border_e),
-                     f(self.border_s), f(self.transition_e), f(self.transition_s), self.types)
+                     f(self.border_s), f(self.transition_e), f(self.transition_s), self.types,
+                     None if self.mask is None else f(self.mask))
 
     # ----------------------------------------------------------------- paste
     def footprint(self, ox: int, oy: int) -> list[tuple[int, int]]:
-        return [(ox + x, oy + y) for y in range(self.height) for x in range(self.width)]
+        return [(ox + x, oy + y) for y in range(self.height) for x in range(self.width)
+                if self.mask is None or self.mask[y, x]]
 
     def used_types(self) -> list[TerrainType]:
         """The terrain types that occur in the stamp's tiles or borders."""
-        ids = set(np.unique(self.tiles["terrain"]).tolist())
+        terrain = self.tiles["terrain"]
+        ids = set(np.unique(terrain if self.mask is None else terrain[self.mask]).tolist())
         for borders in (self.border_e, self.border_s):
             ids |= {v // 4 for v in np.unique(borders).tolist() if v // 4 > 0}
         return [self.types[i] for i in sorted(ids) if i < len(self.types)]
@@ -157,7 +190,7 @@ class Stamp:
             if arr.size == 0:
                 continue
             ys, xs = np.nonzero(arr != MISSING) if field_name in shift else \
-                np.nonzero(np.ones(arr.shape, bool))
+                np.nonzero(np.ones(arr.shape, bool) if self.mask is None else self.mask)
             values = arr[ys, xs].astype(np.int64)
             dx, dy = shift.get(field_name, (0, 0))
             ty, tx = ys + oy + dy, xs + ox + dx

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 Left = Qt.MouseButton.LeftButton
 Right = Qt.MouseButton.RightButton
 NoMod = Qt.KeyboardModifier.NoModifier
+Shift = Qt.KeyboardModifier.ShiftModifier
 
 
 def view_point(view: QGraphicsView, fx: float, fy: float) -> QPoint:

@@ -51,6 +51,7 @@ class MapView(QGraphicsView):
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from: QPointF | None = None
+        self._picked = False  # a right-button press picked (eyedropper)
         self._space = False
         #: where the pointer last was over the viewport (viewport pixels), or None
         self.pointer: QPointF | None = None
@@ -202,6 +203,18 @@ class MapView(QGraphicsView):
                          "the gesture was cancelled, the map is as before it")
             return None
 
+    def pick_at_pointer(self) -> None:
+        """The Eyedropper action: what is under the pointer picked into the tool."""
+        tool = self.tool
+        if tool is None:
+            return
+        if self.pointer is None:
+            tool.message("Eyedropper: point at the map first (or right-click there)")
+            return
+        p = self.scene_point(self.pointer)
+        if not self._dispatch("eyedrop", ToolEvent(p.x() / TILE, p.y() / TILE)):
+            tool.message(f"Eyedropper: the {tool.label} tool has nothing to pick")
+
     def _panning(self, event: QMouseEvent) -> bool:
         return event.button() == Qt.MouseButton.MiddleButton or (
             self._space and event.button() == Qt.MouseButton.LeftButton)
@@ -219,7 +232,11 @@ class MapView(QGraphicsView):
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             return
         if self.tool is not None:
-            self._dispatch("press", self._event(event))
+            ev = self._event(event)
+            if event.button() == Qt.MouseButton.RightButton and self._dispatch("eyedrop", ev):
+                self._picked = True  # its release belongs to the pick
+                return
+            self._dispatch("press", ev)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         self._wheel_anchor = None
@@ -243,6 +260,9 @@ class MapView(QGraphicsView):
             cursor = Qt.CursorShape.OpenHandCursor if self._space else (
                 self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor)
             self.viewport().setCursor(cursor)
+            return
+        if self._picked and event.button() == Qt.MouseButton.RightButton:
+            self._picked = False
             return
         if self.tool is not None:
             self._dispatch("release", self._event(event))

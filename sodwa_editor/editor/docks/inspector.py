@@ -150,6 +150,9 @@ class InspectorDock(QWidget):
             form = self._form("Region")
             form.addRow("From", QLabel(f"{r.x0}, {r.y0}"))
             form.addRow("To", QLabel(f"{r.x1}, {r.y1}"))
+            if "tiles" in sel.extra:  # a magic-wand selection: not the whole rectangle
+                form.addRow("Tiles", QLabel(f"{sel.extra['tiles']} of the rectangle's "
+                                            f"{(r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1)}"))
             form.addRow(QLabel("Ctrl+C copy, Ctrl+X cut, Delete clears"))
         else:
             self.state.selection = None

@@ -268,3 +268,18 @@ class ToolOptionsBar(QToolBar):
                 self.border.setCurrentIndex(i)
         elif name == "team" and self.team.currentText() != st.team:
             self.team.setCurrentText(st.team)
+        elif name == "elevation_level" and self.level.value() != st.elevation_level:
+            self.level.setValue(st.elevation_level)
+        elif name == "elevation_mode" and self.mode.currentText() != st.elevation_mode:
+            self.mode.setCurrentText(st.elevation_mode)
+        elif name == "border_indoor":
+            i = [v for _, v in INDOOR_CHOICES].index(st.border_indoor)
+            if i != self.indoor.currentIndex():
+                self.indoor.setCurrentIndex(i)
+        elif name == "object_kind" and self.kind.currentText() != st.object_kind:
+            self.kind.setCurrentText(st.object_kind)
+        elif name == "roster_entry":
+            i = self.roster.findText(f"{st.roster_entry['name']} (", Qt.MatchFlag.MatchStartsWith) \
+                if st.roster_entry else -1
+            if i >= 0 and i != self.roster.currentIndex():
+                self.roster.setCurrentIndex(i)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QImage, QPainter
+from PySide6.QtGui import QBrush, QImage, QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import Edge
@@ -52,7 +52,15 @@ def stamp_image(stamp: Stamp) -> tuple[QImage, float]:
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     target = QRectF(0, 0, image.width(), image.height())
     # the stamp's own tiles, then its edges over the margin (the outline borders)
-    painter.setClipRect(QRectF(TILE * scale, TILE * scale, w * TILE * scale, h * TILE * scale))
+    if stamp.mask is None:
+        painter.setClipRect(QRectF(TILE * scale, TILE * scale, w * TILE * scale,
+                                   h * TILE * scale))
+    else:  # a magic-wand stamp: only its own tiles
+        clip = QPainterPath()
+        for y, x in zip(*stamp.mask.nonzero(), strict=True):
+            clip.addRect(QRectF((x + 1) * TILE * scale, (y + 1) * TILE * scale,
+                                TILE * scale, TILE * scale))
+        painter.setClipPath(clip.simplified())
     scene.render(painter, target, full)
     painter.setClipping(False)
     for layer in ("terrain", "elevation", "transitions"):

@@ -12,11 +12,12 @@ from .line import LineTool
 from .rect import RectTool
 from .select import SelectTool
 from .transition import TransitionTool
+from .wand import SelectSameTool, WandTool
 from .zone import ZoneTool
 
 #: Tool classes in tool bar order.
-TOOL_CLASSES = (SelectTool, BrushTool, RectTool, LineTool, FillTool, EraserTool, BorderTool,
-                ElevationTool, TransitionTool, IndoorTool, ZoneTool, CharacterTool, ObjectTool,
-                AreaTool)
+TOOL_CLASSES = (SelectTool, WandTool, SelectSameTool, BrushTool, RectTool, LineTool, FillTool,
+                EraserTool, BorderTool, ElevationTool, TransitionTool, IndoorTool, ZoneTool,
+                CharacterTool, ObjectTool, AreaTool)
 
 __all__ = ["TOOL_CLASSES", "EditorState", "Selection", "Tool", "ToolEvent"]

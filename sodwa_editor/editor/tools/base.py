@@ -12,10 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 
+from ...engine.model import Rect
 from ..geometry import Tile, tile_at
+from . import eyedropper
 
 if TYPE_CHECKING:
     from ...engine.model import MapModel
@@ -40,10 +43,9 @@ class ToolEvent:
 
     @property
     def erase(self) -> bool:
-        """Right button (or Shift) means the opposite action: erase/remove/lower."""
-        return bool(self.button == Qt.MouseButton.RightButton
-                    or self.buttons & Qt.MouseButton.RightButton
-                    or self.modifiers & Qt.KeyboardModifier.ShiftModifier)
+        """Shift means the opposite action: erase/remove/lower (the right button
+        picks, see :mod:`.eyedropper`; the Eraser paints Clear with either)."""
+        return bool(self.modifiers & Qt.KeyboardModifier.ShiftModifier)
 
 
 @dataclass
@@ -68,6 +70,8 @@ class EditorState(QObject):
     selection_changed = Signal(object)
     #: what the active tool would do here (status bar text, e.g. the Fill tool's count)
     hint = Signal(str)
+    #: a line for the status bar (what the eyedropper picked)
+    status = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -87,6 +91,10 @@ class EditorState(QObject):
         self.area_notation = "AoE - Blast - Sphere: Range: 6, Reach: 1"
         self.area_recent: list[str] = []
         self.selection: Selection | None = None
+        #: the selected region (Copy, Cut, Delete, a drag of the Select tool): its
+        #: bounding rectangle and its tiles in it (None: the whole rectangle)
+        self.region: Rect | None = None
+        self.region_mask: np.ndarray | None = None
         self._registry: TerrainRegistry | None = None  # of the map the ids refer to
 
     def follow_types(self, model: MapModel) -> None:
@@ -176,6 +184,11 @@ class ViewTool:
     def key(self, event: QKeyEvent) -> bool:
         return False
 
+    def eyedrop(self, ev: ToolEvent) -> bool:
+        """The eyedropper at ``ev`` (a right-button press, or the Eyedropper action at
+        the pointer): True when the tool picks (then the press does nothing else)."""
+        return False
+
 
 class Tool(ViewTool):
     """Base editing tool: takes the document it edits, the scene it marks (hover,
@@ -188,9 +201,19 @@ class Tool(ViewTool):
         self.scene = scene
         self.state = state
 
+    #: what the eyedropper picks into this tool (:data:`.eyedropper.PICKS`), or ""
+    picks = ""
+
     @property
     def model(self):
         return self.doc.model
+
+    def eyedrop(self, ev: ToolEvent) -> bool:
+        if not self.picks:
+            return False
+        self.state.status.emit(eyedropper.pick(self.picks, self.model, self.state, ev.fx, ev.fy,
+                                    self.label))
+        return True
 
     def message(self, text: str) -> None:
         self.doc.message.emit(text)

@@ -1,8 +1,9 @@
 """Border tool (W).  Edges mode: click or drag along grid edges (snapped to the
-nearest edge) to place the current border type; right button (or Shift)
-removes.  Room mode: drag from corner tile to corner tile to wall the rectangle
-of tiles in (its four sides, one undo step); a click on a wall segment opens a
-door gap there, a click on a gap closes it again."""
+nearest edge) to place the current border type; Shift removes, the right
+button picks the border type of the nearest edge.  Room mode: drag from corner
+tile to corner tile to wall the rectangle of tiles in (its four sides, one undo
+step); a click on a wall segment opens a door gap there, a click on a gap closes
+it again."""
 
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ class BorderTool(StrokeTool):
     name = "border"
     label = "Border"
     shortcut = "W"
-    tip = ("Place borders on grid edges (drag along edges; right button removes); "
-           "Room mode: drag a rectangle for its four walls, click a wall for a door")
+    tip = ("Place borders on grid edges (drag along edges; Shift removes; right-click "
+           "picks a border); Room mode: drag a rectangle for its four walls, click a wall "
+           "for a door")
     options = ("border_mode", "border_id", "border_indoor")
+    picks = "border"
 
     #: a click farther than this (tiles) from every grid line places nothing
     CLICK_REACH = 0.35

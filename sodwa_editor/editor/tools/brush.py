@@ -1,4 +1,6 @@
-"""Terrain brush (B) and eraser (E): a drag paints one undo step."""
+"""Terrain brush (B) and eraser (E): a drag paints one undo step; Shift paints Clear
+with the brush, the right button picks the terrain under the pointer (the Eraser
+paints Clear with either button)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,9 @@ class BrushTool(StrokeTool):
     name = "brush"
     label = "Brush"
     shortcut = "B"
-    tip = "Paint terrain (right button erases to Clear)"
+    tip = "Paint terrain (Shift: Clear; right-click picks the terrain under the pointer)"
     options: tuple[str, ...] = ("terrain_id", "brush_size")
+    picks = "terrain"
 
     def paint_value(self) -> int:
         return 0 if self.erasing else self.state.terrain_id
@@ -37,8 +40,9 @@ class EraserTool(BrushTool):
     name = "eraser"
     label = "Eraser"
     shortcut = "E"
-    tip = "Erase terrain back to Clear"
+    tip = "Erase terrain back to Clear (either button)"
     options = ("brush_size",)
+    picks = ""  # nothing to pick: the right button paints Clear too
 
     def paint_value(self) -> int:
         return 0

@@ -1,6 +1,7 @@
 """Character tool (C): click an empty tile to place the roster's selected
-character for the current team, drag a character to move it, right-click to
-remove it; objects tool (O): click to place an object, right-click removes."""
+character for the current team, drag a character to move it, Shift+click to
+remove it (right-click picks its team and roster entry); objects tool (O): click
+to place an object, Shift+click removes (right-click picks its kind)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ class CharacterTool(Tool):
     name = "character"
     label = "Character"
     shortcut = "C"
-    tip = "Place characters from the roster, drag to move, right-click to remove"
+    tip = ("Place characters from the roster, drag to move, Shift+click to remove, "
+           "right-click picks a character's team and roster entry")
     options = ("team", "roster_entry")
+    picks = "character"
     cursor = Qt.CursorShape.PointingHandCursor
 
     def __init__(self, *args) -> None:
@@ -29,7 +32,7 @@ class CharacterTool(Tool):
         if not m.in_bounds(x, y):
             return
         here = m.character_at(x, y)
-        if ev.erase:  # right button or Shift removes
+        if ev.erase:  # Shift removes
             if here is not None:
                 self.doc.remove_character(here.id)
                 self.state.select(None)
@@ -72,8 +75,9 @@ class ObjectTool(Tool):
     name = "object"
     label = "Object"
     shortcut = "O"
-    tip = "Place objects (crates, carts...) on tiles; right-click removes"
+    tip = "Place objects (crates, carts...) on tiles; Shift+click removes, right-click picks"
     options = ("object_kind",)
+    picks = "object"
 
     def press(self, ev: ToolEvent) -> None:
         x, y = ev.tile
@@ -81,7 +85,7 @@ class ObjectTool(Tool):
         if not m.in_bounds(x, y):
             return
         here = m.objects_at(x, y)
-        if ev.erase:  # right button or Shift removes
+        if ev.erase:  # Shift removes
             if here:
                 self.doc.remove_object(here[0].id)
             return

@@ -17,9 +17,10 @@ class ElevationTool(StrokeTool):
     name = "elevation"
     label = "Elevation"
     shortcut = "H"
-    tip = ("Raise (right button: lower) tiles one level, set a level, or drag a plateau "
-           "of the set level")
+    tip = ("Raise (Shift: lower) tiles one level, set a level, or drag a plateau of the "
+           "set level; right-click picks the level")
     options = ("elevation_mode", "elevation_level", "brush_size")
+    picks = "level"
 
     def __init__(self, *args) -> None:
         super().__init__(*args)

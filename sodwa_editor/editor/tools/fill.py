@@ -30,8 +30,10 @@ class FillTool(Tool):
     name = "fill"
     label = "Fill"
     shortcut = "F"
-    tip = "Flood-fill a contiguous area (same terrain and elevation, stops at borders)"
+    tip = ("Flood-fill a contiguous area (same terrain and elevation, stops at borders; "
+           "Shift: Clear; right-click picks the terrain)")
     options = ("terrain_id",)
+    picks = "terrain"
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
@@ -123,7 +125,7 @@ class FillTool(Tool):
             self.state.hint.emit(f"Fill: these {n} {here} tile(s) are already {new}")
         else:
             self.state.hint.emit(f"Fill: click changes {n} {here} tile(s) to {new} "
-                                 "(right button: to clear)")
+                                 "(Shift+click: to clear)")
 
     def _map_changed(self) -> None:
         """The map changed under a still pointer (this click's fill, Undo, Redo): the

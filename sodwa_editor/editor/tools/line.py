@@ -10,8 +10,9 @@ class LineTool(ShapeTool):
     name = "line"
     label = "Line"
     shortcut = "L"
-    tip = "Paint a straight line of terrain (right button: Clear)"
+    tip = "Paint a straight line of terrain (Shift: Clear; right-click picks the terrain)"
     options = ("terrain_id", "brush_size")
+    picks = "terrain"
     command_text = "Paint Line"
 
     def cells(self, a: Tile, b: Tile) -> list[Tile]:

@@ -61,8 +61,9 @@ class RectTool(ShapeTool):
     name = "rect"
     label = "Rectangle"
     shortcut = "R"
-    tip = "Fill a rectangle with terrain (right button: Clear)"
+    tip = "Fill a rectangle with terrain (Shift: Clear; right-click picks the terrain)"
     options = ("terrain_id",)
+    picks = "terrain"
     command_text = "Paint Rectangle"
 
     def cells(self, a: Tile, b: Tile) -> list[Tile]:

@@ -8,6 +8,7 @@ another silently closed its door)."""
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 
@@ -16,6 +17,7 @@ from ..geometry import Tile, nearest_edge, rect_cells
 from ..scene.stamp_item import EdgeMarks, StampPreview
 from ..stamp import Stamp
 from .base import Selection, Tool, ToolEvent
+from .wand import combine, selection_mask
 
 EDGE_PICK = 0.15
 
@@ -32,12 +34,21 @@ class SelectTool(Tool):
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.anchor: Tile | None = None
-        self.region: Rect | None = None
         self.stamp: Stamp | None = None
         self.stamp_at: Tile | None = None
         self._stamp_item: StampPreview | None = None
         self._marks: EdgeMarks | None = None
         self._said: str | None = None  # the paste's status line last said
+
+    @property
+    def region(self) -> Rect | None:
+        """The selected region's bounding rectangle (kept in the editing state, which
+        the magic wand also writes; its tiles: ``state.region_mask``)."""
+        return self.state.region
+
+    @region.setter
+    def region(self, rect: Rect | None) -> None:
+        self.state.region, self.state.region_mask = rect, None
 
     @property
     def stamp_item(self) -> StampPreview:
@@ -84,9 +95,11 @@ class SelectTool(Tool):
             return
         anchor, self.anchor = self.anchor, None
         if ev.tile != anchor:
-            self.region = self._rect(anchor, ev.tile)
-            self._show_region(self.region)
-            self.state.select(Selection("region", self.region))
+            r = self._rect(anchor, ev.tile)
+            new = np.zeros(self.model.shape, bool)
+            new[r.y0:r.y1 + 1, r.x0:r.x1 + 1] = True
+            combine(self.state, self.model, new, ev.modifiers)  # Shift adds, Ctrl takes away
+            self._show_selection()
             return
         self.pick(*self.press_point)
 
@@ -120,6 +133,10 @@ class SelectTool(Tool):
 
     def _show_region(self, r: Rect) -> None:
         self.scene.selection.set_shape(rect_cells((r.x0, r.y0), (r.x1, r.y1)))
+
+    def _show_selection(self) -> None:
+        ys, xs = np.nonzero(selection_mask(self.state, self.model))
+        self.scene.selection.set_shape(list(zip(xs.tolist(), ys.tolist(), strict=True)))
 
     # ----------------------------------------------------------------- stamps
     def _stamp_origin(self, tile: Tile) -> Tile:
@@ -160,16 +177,18 @@ class SelectTool(Tool):
         if self.region is None:
             self.message("Select a region first (drag with the Select tool)")
             return False
-        stamp = Stamp.from_region(self.model, self.region)
+        stamp = Stamp.from_region(self.model, self.region, self.state.region_mask)
         SelectTool.clipboard = stamp
-        self.message(f"Copied {stamp.width} x {stamp.height} tiles with "
+        size = f"{stamp.width} x {stamp.height}" if stamp.mask is None \
+            else f"{stamp.tile_count()} (of {stamp.width} x {stamp.height})"
+        self.message(f"Copied {size} tiles with "
                      f"{stamp.border_count()} border edge(s), the outline's included")
         return True
 
     def cut(self) -> bool:
         if not self.copy():
             return False
-        return self.doc.clear_region(self.region, "Cut Region")
+        return self.doc.clear_region(self.region, "Cut Region", self.state.region_mask)
 
     def delete(self) -> bool:
         sel = self.state.selection
@@ -181,7 +200,7 @@ class SelectTool(Tool):
             return self.doc.remove_object(sel.value)
         if self.region is None:
             return False
-        return self.doc.clear_region(self.region)
+        return self.doc.clear_region(self.region, mask=self.state.region_mask)
 
     def paste(self) -> bool:
         if SelectTool.clipboard is None:

@@ -1,5 +1,5 @@
 """Start zone tool (A): paint the current team's start zone (a tile belongs to
-one team); right button (or Shift) erases any team's zone.  Rectangle mode:
+one team); Shift erases any team's zone, the right button picks the team.  Rectangle mode:
 drag a rectangle of zone (one undo step)."""
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ class ZoneTool(StrokeTool):
     name = "zone"
     label = "Start Zone"
     shortcut = "A"
-    tip = ("Paint a team's start zone, taking tiles from other teams (right button erases); "
-           "Rectangle mode: drag a rectangle")
+    tip = ("Paint a team's start zone, taking tiles from other teams (Shift erases; "
+           "right-click picks the zone's team); Rectangle mode: drag a rectangle")
     options = ("zone_mode", "team", "brush_size")
+    picks = "zone"
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
