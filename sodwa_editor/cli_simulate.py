@@ -22,8 +22,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from .battle.report_verdict import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
 from .cli_battle import battle_inputs, input_files, load_maps, make_setup
-from .cli_common import CliError, check_output, positive, write_output
+from .cli_common import CliError, check_output, positive, whole_in, write_output
 from .cli_common import emit as _emit
 
 #: Below this many battles per map ``simulate`` plays in its own process by default:
@@ -64,6 +65,14 @@ def add_parser(sub: Any) -> None:
                    help="with --backend ray: the Ray cluster's head node (default: "
                         "RAY_ADDRESS, else a local Ray instance of --workers CPUs)")
     s.add_argument("--report", type=Path, metavar="OUT.html", help="write the HTML report")
+    s.add_argument("--balanced-within", type=whole_in(MIN_THRESHOLD, MAX_THRESHOLD),
+                   default=DEFAULT_THRESHOLD, metavar="PCT",
+                   help="the verdict's band, in percentage points around 50 %% (whole, "
+                        f"{MIN_THRESHOLD} to {MAX_THRESHOLD}; default {DEFAULT_THRESHOLD}): "
+                        "the leading side's share of the decided battles (draws left out) "
+                        "is 'balanced' when its 95 %% interval lies within 50 +- PCT, "
+                        "'unbalanced' when it lies wholly outside, else 'not clear yet: "
+                        "run more battles'")
 
 
 
@@ -189,6 +198,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
+def file_names(args: argparse.Namespace) -> dict[str, list[str]]:
+    """The team and AI profile files by name, for the report's entries ("team file
+    knights.json"; a name given twice stands for both entries)."""
+    return {key: [Path(f).name for f in files]
+            for key, files in (("team_file", args.teams), ("profile", args.ai_profile))
+            if files}
+
+
 def simulate(args: argparse.Namespace) -> int:
     from .battle.batch import BatchFailed, stream_batch
     from .battle.report import Tally, format_summary
@@ -201,14 +218,16 @@ def simulate(args: argparse.Namespace) -> int:
     for source in sources:
         setup = make_setup(args, source)
         bar = ProgressBar(source.label) if sys.stderr.isatty() else None
-        tally = Tally(setup, seed=args.seed, swap_sides=args.swap_sides)
+        tally = Tally(setup, seed=args.seed, swap_sides=args.swap_sides, names=file_names(args),
+                      threshold=args.balanced_within)
         try:
             stream_batch(setup, args.battles, tally.add, seed=args.seed,
                          swap_sides=args.swap_sides, workers=workers, backend=args.backend,
                          progress=bar, notice=say_notice, address=address)
         except BatchFailed as exc:
             raise CliError(f"{source.label}: {exc}", code=EXIT_BATCH_FAILED) from None
-        reports.append({"map": source.label, "map_hash": source.hash, **tally.report()})
+        reports.append({"map": source.label, "map_hash": source.hash,
+                        "file_hash": source.hash, **tally.report()})
     if args.report is not None:
         from .battle.report_html import render
 

@@ -79,7 +79,8 @@ def test_report_credits_wins_to_the_ai_that_played_the_side():
     assert decided > 0
     # the pass AI never attacks, so every decided battle is a win of the random AI,
     # on whichever side it played
-    assert [a["wins"]["count"] for a in rep["ai_wins"]] == [0, decided]
+    assert [e["wins"]["count"] for e in rep["entries"]] == [0, decided]
+    assert [e["label"] for e in rep["entries"]] == ["AI pass", "AI random"]
     assert sum(s["wins"]["count"] for s in rep["sides"]) == decided
 
 
@@ -254,14 +255,15 @@ def test_swapping_sides_that_changes_nothing_does_not_repeat_battles():
     assert len(set(keys)) == len(keys)
     assert [r["swapped"] for r in recs] == [False, True] * 3
     rep = summarize(same, recs, seed=2, swap_sides=True)
-    assert "would repeat its pair" in rep["swap_note"]
+    assert rep["swap"]["requested"] and not rep["swap"]["done"]
+    assert "would repeat its pair" in rep["swap"]["reason"]
     assert "each battle has its own seed" in format_summary(rep)
     # different AIs: a swap changes the battle, and the pair shares its dice
     mixed = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=("greedy", "random"))
     assert mixed.swap_repeats() is None
     assert setup_seed(mixed, 2, 4, True).spawn_key == setup_seed(mixed, 2, 5, True).spawn_key
     assert summarize(mixed, run_batch(mixed, 2, seed=2, swap_sides=True), seed=2,
-                     swap_sides=True)["swap_note"] is None
+                     swap_sides=True)["swap"]["done"]
 
 
 @pytest.mark.parametrize(("battles", "given", "expected"),

@@ -88,11 +88,11 @@ def test_a_small_run_shows_the_table_and_plots_and_equals_batch_and_the_cli(
     # the table and one tab per plot of the HTML report
     assert dialog.progress.value() == dialog.progress.maximum() == 6
     texts = [dialog.outcomes.item(r, 0).text() for r in range(dialog.outcomes.rowCount())]
-    assert "team 0 (blue) wins" in texts and "draws" in texts
+    assert "blue (team 0, 100 pts) wins" in texts and "draws" in texts
     assert dialog.characters.rowCount() == 3
     assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == \
-        ["Table", "Outcomes", "Length", "Characters", "Luck && karma", "Tiles"]
-    for i, canvas in enumerate(dialog.canvases, start=1):
+        ["Table", "Abilities", "Outcomes", "Length", "Characters", "Luck && karma", "Tiles"]
+    for i, canvas in enumerate(dialog.canvases, start=2):
         dialog.tabs.setCurrentIndex(i)
         qtbot.waitExposed(canvas)
         assert canvas.figure.axes
@@ -111,15 +111,17 @@ def test_a_small_run_shows_the_table_and_plots_and_equals_batch_and_the_cli(
     assert main(["simulate", str(path), "--battles", "6", "--seed", "3", "--swap-sides",
                  "--ai", "random,random", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)["maps"][0]
-    assert {k: v for k, v in cli.items() if k not in ("map", "map_hash")} == report
-    # the HTML export is the CLI's report, byte for byte but for the map's name
+    assert {k: v for k, v in cli.items() if k not in ("map", "map_hash", "file_hash")} == report
+    # the HTML export is the CLI's report, byte for byte but for the map's name and
+    # the file it came from: the dialog played a map never saved
     out = tmp_path / "report.html"
     assert dialog.export_html(out)
     page = out.read_text()
     assert page.count("src='data:image/png;base64,") == 5
     from sodwa_editor.battle.report_html import render
 
-    assert page == render([{**cli, "map": win.document.display_name()}])
+    assert page == render([{**cli, "map": win.document.display_name(), "file_hash": None}])
+    assert "includes unsaved edits (the map was never saved)" in page
 
 
 def test_cancel_stops_the_run_promptly_with_the_window_responsive(make_window, qtbot):
@@ -146,7 +148,10 @@ def test_cancel_stops_the_run_promptly_with_the_window_responsive(make_window, q
     assert dialog.is_running() and dialog.progress.value() < 400
     qtbot.mouseClick(dialog.cancel_button, Left)
     qtbot.waitUntil(lambda: not dialog.is_running(), timeout=5_000)
-    assert dialog.status.text() == "Cancelled." and dialog.report is None
+    done = dialog.progress.value()
+    assert dialog.status.text() == f"Cancelled after {done} of 400 battles."
+    assert dialog.report is None and dialog.results.note.text() == (
+        f"Cancelled after {done} of 400 battles: no results yet")
     assert dialog.run_button.isEnabled() and not dialog.cancel_button.isEnabled()
     assert not multiprocessing.active_children()
     for pid in workers:
@@ -191,8 +196,10 @@ def test_heat_map_overlay_shows_the_counts_and_is_cleared(make_window, qtbot):
     assert win.statusBar().currentMessage().startswith("Heat map: ")
     assert win.last_note is None or win.last_note.scene() is None
     # one AI with one profile on both placed teams: the swap changes nothing, and says so
-    table = [dialog.outcomes.item(r, 0).text() for r in range(dialog.outcomes.rowCount())]
-    assert dialog.report["swap_note"] and "sides" in table
+    assert not dialog.report["swap"]["done"]
+    assert dialog.results.details.text().startswith("Sides swapped: no, requested but "
+                                                    "pointless: ")
+    assert "requested but pointless" in dialog.report["swap"]["reason"]
     assert item.scene() is win.scene and item.isVisible()
     assert controls.high.text() == str(grid.max())
     type_value(qtbot, controls.opacity, 100)
@@ -270,7 +277,8 @@ def test_an_ai_profile_file_is_played_by_both_ais_as_with_the_cli(
     assert main(["simulate", str(path), "--battles", "2", "--seed", "5", "--swap-sides",
                  "--ai", "greedy,greedy", "--ai-profile", str(profile), "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)["maps"][0]
-    assert {k: v for k, v in cli.items() if k not in ("map", "map_hash")} == dialog.report
+    assert {k: v for k, v in cli.items()
+            if k not in ("map", "map_hash", "file_hash")} == dialog.report
 
 
 def zoned_map() -> MapModel:
@@ -347,7 +355,8 @@ def test_a_team_file_per_side_with_point_totals_plays_as_simulate_teams(
                  str(rules), "--battles", "4", "--seed", "2", "--swap-sides", "--ai",
                  "random,random", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)["maps"][0]
-    assert {k: v for k, v in cli.items() if k not in ("map", "map_hash")} == dialog.report
+    assert {k: v for k, v in cli.items()
+            if k not in ("map", "map_hash", "file_hash")} == dialog.report
 
 
 def test_the_dialog_runs_on_the_document_it_is_given_and_asks_by_signals(qtbot):
@@ -406,7 +415,7 @@ def test_the_dialog_plays_through_the_runner_it_is_given(qtbot):
     dialog.runner = Cancelled
     qtbot.mouseClick(dialog.run_button, Left)
     qtbot.waitUntil(lambda: not dialog.is_running(), timeout=10_000)
-    assert dialog.status.text() == "Cancelled."
+    assert dialog.status.text() == "Cancelled after 0 of 5 battles."
 
 
 def test_the_heat_map_takes_the_document_and_the_scene(qtbot):

@@ -1,11 +1,17 @@
 """Regenerate ``balance-dialog.png`` and ``balance-heatmap.png`` (Tools > Balance
-Run on ``maps/outdoor-skirmish.json``: the dialog after the run, on its Outcomes
-plot, and the main window with the heat map of where attacks were made from).
+Run on ``maps/outdoor-skirmish.json``: the dialog after the run at its default
+size, on its Table tab under the headline, and the main window at 156 % zoom with
+the heat map of where attacks were made from, its counts in the tiles' corners).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/balance_run.py [BATTLES]
+    Xvfb :58 -screen 0 1920x1080x24 &
+    DISPLAY=:58 QT_QPA_PLATFORM=xcb .venv/bin/python docs/screenshots/balance_run.py [BATTLES]
 
-The run is greedy vs greedy, sides swapped, seed 1, 2 workers (BATTLES: 24; about
-a minute while the battle engine is slow).
+(the pictures in docs/ were made so: the dialog's default size follows the screen;
+Qt's offscreen platform, the default here, has an 800 x 800 screen, which gives a
+smaller dialog).
+
+The run is greedy vs greedy, sides swapped, seed 1, 2 workers (BATTLES: 100; about
+half a minute).
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from sodwa_editor.io import read_map  # noqa: E402
 
 
 def main() -> None:
-    battles = int(sys.argv[1]) if len(sys.argv) > 1 else 24
+    battles = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     path = ROOT / "maps" / "outdoor-skirmish.json"
     win = bench_window(read_map(path)[0], path, size=(1500, 950))
     app = QApplication.instance()
@@ -43,7 +49,7 @@ def main() -> None:
         time.sleep(0.02)
     if dialog.report is None:
         raise SystemExit(dialog.status.text())
-    dialog.tabs.setCurrentIndex(1)
+    dialog.tabs.setCurrentIndex(0)
     for _ in range(3):
         app.processEvents()
     here = Path(__file__).parent
@@ -51,8 +57,8 @@ def main() -> None:
     dialog.heat_kind.setCurrentIndex(dialog.heat_kind.findData("attacked_from"))
     dialog.heat_button.click()
     dialog.hide()
-    win.view.zoom_reset()  # tiles large enough for their counts
-    win.center_on(12, 9)
+    win.view.set_zoom(1.5625)  # two Ctrl++ from 100 %: tiles large enough for their counts
+    win.center_on(11, 8)
     win.docks["palette"].hide()  # room for the Layers dock and the heat map's legend
     for _ in range(3):
         app.processEvents()

@@ -22,8 +22,9 @@ for the editor's heat map, ``{"defeated": [[x, y, n], ...], "attacked_from":
 [[x, y, n], ...]}`` sorted by ``(y, x)`` -- where characters were defeated (the
 ``Defeated`` event's tile) and where attacks on characters were made from (the
 attacker's tile, followed from its starting tile through its ``Moved`` events,
-since ``Attacked`` carries no tile).  :mod:`.report` turns records into the
-balance report.
+since ``Attacked`` carries no tile) -- and ``abilities``: per character and area
+ability used, its uses, victims, damage and kills (:func:`.ability_use.ability_rows`).
+:mod:`.report` turns records into the balance report.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from .ability_use import ability_rows
 from .events import Attacked, BattleEnded, Defeated, Moved, TurnStarted
 from .loop import run_battle
 from .setup import BattleSetup
@@ -125,7 +127,8 @@ def play(setup: BattleSetup, root: int, index: int, swap_sides: bool) -> Record:
             "first_team": first_team, "turns": end.turns, "ticks": end.tick,
             "chars": chars, "karma": karma,
             "tiles": {"defeated": tile_counts(defeated),
-                      "attacked_from": tile_counts(attacked_from)}}
+                      "attacked_from": tile_counts(attacked_from)},
+            "abilities": ability_rows(out.events)}
 
 
 def tile_counts(counts: Counter[tuple[int, int]]) -> list[list[int]]:

@@ -16,16 +16,22 @@ from typing import Any
 TEAMS = ("team 0", "team 1")
 
 
-def side_label(side: str | None, team: int) -> str:
+def side_label(side: str | None, team: int, details: Sequence[str] = ()) -> str:
     """How a person reads a side everywhere: the playtest, the Balance Run dialog, the
     balance report, the command line's text (issue 24: "One naming everywhere ... Use
     the start zones' names with one numbering"): its start zone's name, then its team
-    number counted as JSON, replays and ``--ai A,B`` count it, from 0.
+    number counted as JSON, replays and ``--ai A,B`` count it, from 0; ``details``
+    (the balance report's points, AI, team file) follow the number.
 
     >>> side_label("attackers", 0), side_label(None, 1)
     ('attackers (team 0)', 'team 1')
+    >>> side_label("attackers", 0, ["400 pts"]), side_label(None, 1, ["AI random"])
+    ('attackers (team 0, 400 pts)', 'team 1 (AI random)')
     """
-    return f"{side} (team {team})" if side else f"team {team}"
+    more = "".join(f", {d}" for d in details)
+    if side:
+        return f"{side} (team {team}{more})"
+    return f"team {team} ({more[2:]})" if details else f"team {team}"
 
 
 def describe(event: Any, names: Sequence[str], teams: Sequence[str] = TEAMS) -> str:

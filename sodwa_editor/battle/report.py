@@ -2,15 +2,9 @@
 the records of :mod:`.batch`, for ``sodwa simulate --json``, its text summary and
 the HTML report (:mod:`.report_html`).
 
-Rates carry 95 % Wilson score intervals (``wilson``): they stay inside [0, 1]
-and are sensible for small batches and rates near 0 or 1, where the normal
-approximation is not.
-
->>> lo, hi = wilson(5, 10)
->>> round(lo, 3), round(hi, 3)
-(0.237, 0.763)
->>> wilson(0, 0)
-(0.0, 1.0)
+Rates carry 95 % Wilson score intervals (:mod:`.rates`).  The report says first
+what was compared and its verdict (``headline``, :mod:`.report_verdict`), and
+counts area ability use per archetype (:mod:`.ability_use`).
 """
 
 from __future__ import annotations
@@ -22,31 +16,18 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .ability_use import AbilityTally, format_abilities
 from .batch_play import Record, tile_counts
+from .rates import Z95 as Z95
+from .rates import rate
+from .rates import wilson as wilson
+from .report_verdict import DEFAULT_THRESHOLD, Names, compared, entries_line, judge
 from .setup import BattleSetup
 
-#: z for a two-sided 95 % interval.
-Z95 = 1.959963984540054
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a binomial rate (``(0, 1)`` when ``n == 0``)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if successes == 0 else max(0.0, centre - half)  # exact ends: no rounding
-    hi = 1.0 if successes == n else min(1.0, centre + half)  # error at 0 % or 100 %
-    return lo, hi
-
-
-def rate(successes: int, n: int) -> dict[str, Any]:
-    lo, hi = wilson(successes, n)
-    return {"count": successes, "of": n, "rate": successes / n if n else 0.0,
-            "ci95": [round(lo, 6), round(hi, 6)]}
-
+#: The shape of the report's JSON (``report_version``): 2 since issue 24 (``headline``,
+#: ``verdict``, ``threshold``, ``swap``, ``entries`` and ``abilities``; version 1 had
+#: ``swap_sides``, ``swap_note`` and ``ai_wins`` and no version key).
+REPORT_VERSION = 2
 
 def spread(values: Sequence[float]) -> dict[str, float]:
     if not values:
@@ -62,16 +43,19 @@ def characters_of(setup: BattleSetup) -> list[list[dict[str, Any]]]:
     out: list[list[dict[str, Any]]] = []
     for swapped in (False, True):
         state = setup.state(0, swapped)
-        out.append([{"id": f.id, "team": f.team, "side": f.side, "cost": f.sheet.cost}
+        out.append([{"id": f.id, "team": f.team, "side": f.side, "cost": f.sheet.cost,
+                     "archetype": f.sheet.archetype,
+                     "abilities": [a.name for a in f.sheet.abilities]}
                     for f in state.fighters])
     return out
 
 
 def summarize(setup: BattleSetup, records: Iterable[Record], *, seed: int,
-              swap_sides: bool) -> dict[str, Any]:
+              swap_sides: bool, names: Names | None = None,
+              threshold: int = DEFAULT_THRESHOLD) -> dict[str, Any]:
     """The balance report of ``records`` (battles of ``setup``, in index order), as
-    plain JSON data."""
-    tally = Tally(setup, seed=seed, swap_sides=swap_sides)
+    plain JSON data (``names``, ``threshold``: :class:`Tally`'s)."""
+    tally = Tally(setup, seed=seed, swap_sides=swap_sides, names=names, threshold=threshold)
     for r in records:
         tally.add(r)
     return tally.report()
@@ -149,14 +133,22 @@ class Values:
 class Tally:
     """The balance report built one record at a time (:meth:`add`, in index order),
     so a batch's records need not be kept: :func:`summarize` of a list and a tally
-    of the same records give the same report."""
+    of the same records give the same report.
 
-    def __init__(self, setup: BattleSetup, *, seed: int, swap_sides: bool) -> None:
+    ``names``: the files as the user named them, ``{"team_file": [..], "profile":
+    [..]}`` (one name: both entries), for the entries' labels; ``threshold``: the
+    verdict's, in percentage points (:mod:`.report_verdict`)."""
+
+    def __init__(self, setup: BattleSetup, *, seed: int, swap_sides: bool,
+                 names: Names | None = None, threshold: int = DEFAULT_THRESHOLD) -> None:
         self.setup = setup
         self.seed = seed
         self.swap_sides = swap_sides
+        self.threshold = threshold
         self.cast = characters_of(setup)
         self.sides = [next(c["side"] for c in self.cast[0] if c["team"] == t) for t in (0, 1)]
+        self.compared = compared(setup, self.cast, swap_sides, names)
+        self.abilities = AbilityTally(self.cast)
         self.n = 0
         self.wins = [0, 0]
         self.draws = 0
@@ -202,6 +194,7 @@ class Tally:
         for kind in TILE_KINDS:
             for x, y, count in r["tiles"][kind]:
                 self.tiles[kind][(x, y)] += count
+        self.abilities.add(r["swapped"], r["abilities"])
 
     def report(self) -> dict[str, Any]:
         """The balance report of the records added so far, as plain JSON data."""
@@ -231,22 +224,25 @@ class Tally:
         tiles: dict[str, Any] = {"width": setup.model.width, "height": setup.model.height}
         for kind in TILE_KINDS:
             tiles[kind] = tile_counts(self.tiles[kind])
-        return {
-            "battles": n, "seed": self.seed, "swap_sides": self.swap_sides,
-            "swap_note": setup.swap_repeats() if self.swap_sides else None,
-            "ai": list(setup.ai),
-            "sides": [{"team": t, "side": self.sides[t], "wins": rate(self.wins[t], n)}
-                      for t in (0, 1)],
+        won = sum(self.wins)  # the decided battles
+        c = self.compared
+        report = {
+            "report_version": REPORT_VERSION, "battles": n, "seed": self.seed,
+            "ai": list(setup.ai), "swap": c["swap"],
+            "sides": [{**c["sides"][t], "wins": rate(self.wins[t], n),
+                       "share": rate(self.wins[t], won)} for t in (0, 1)],
             "draws": rate(self.draws, n),
-            "ai_wins": [{"ai": setup.ai[k], "entry": k, "wins": rate(self.ai_wins[k], n)}
-                        for k in (0, 1)],
+            "entries": [{**e, "wins": rate(self.ai_wins[e["entry"]], n),
+                         "share": rate(self.ai_wins[e["entry"]], won)} for e in c["entries"]],
             "first_mover": {"wins": rate(self.first_wins, self.decided),
                             "first_turns_by_side": self.first_by_side},
             "length": {"turns": self.turns.spread(), "ticks": self.ticks.spread(),
                        "turns_counts": self.turns.value_counts()},
             "characters": characters, "luck": luck, "karma": karma,
+            "abilities": self.abilities.report(),
             "tiles": tiles,
         }
+        return judge(report, self.threshold)
 
 
 #: The per-tile counts a record carries (:mod:`.batch`), for the heat map.
@@ -268,23 +264,25 @@ def tile_grid(report: dict[str, Any], kind: str) -> list[list[int]]:
 
 
 def format_summary(report: dict[str, Any]) -> str:
-    """The report as a few readable lines (``sodwa simulate`` without ``--json``)."""
+    """The report as a few readable lines (``sodwa simulate`` without ``--json``): the
+    headline first (what was compared and the verdict), then the batch and whether
+    the sides were swapped and why (said once), the entries when they differ, and
+    the figures."""
 
     def pct(r: dict[str, Any]) -> str:
         lo, hi = r["ci95"]
         return f"{100 * r['rate']:5.1f} % (95 % CI {100 * lo:.1f}-{100 * hi:.1f})"
 
-    lines = [f"{report['battles']} battle(s), AI {' vs '.join(report['ai'])}, seed "
-             f"{report['seed']}" + (", sides swapped every other battle"
-                                    if report["swap_sides"] else "")]
-    if report.get("swap_note"):
-        lines.append(f"  note: {report['swap_note']}; each battle has its own seed")
+    swap = report["swap"]
+    lines = [report["headline"],
+             f"  {report['battles']} battle(s), seed {report['seed']}; sides swapped: "
+             f"{'yes' if swap['done'] else 'no'}, {swap['reason']}"]
+    entries = entries_line(report)
+    if entries is not None:
+        lines.append(f"  {entries}")
     for s in report["sides"]:
-        lines.append(f"  team {s['team']} ({s['side']}) wins {pct(s['wins'])}")
+        lines.append(f"  {s['label']} wins {pct(s['wins'])} of all battles")
     lines.append(f"  draws            {pct(report['draws'])}")
-    if report["swap_sides"]:
-        for a in report["ai_wins"]:
-            lines.append(f"  AI #{a['entry'] + 1} {a['ai']} wins {pct(a['wins'])}")
     lines.append(f"  first mover wins {pct(report['first_mover']['wins'])}")
     t, k = report["length"]["turns"], report["length"]["ticks"]
     lines.append(f"  length: turns median {t['median']} (p95 {t['p95']}), ticks median "
@@ -296,6 +294,7 @@ def format_summary(report: dict[str, Any]) -> str:
         lines.append(f"  {c['id'][:18]:<18} {c['side'][:10]:<10} {c['cost']:5d} "
                      f"{c['damage_dealt']:6.1f} {c['damage_taken']:6.1f} {c['kills']:6.2f}  "
                      f"{100 * c['survival']['rate']:6.1f} %  {dpp}")
+    lines += format_abilities(report["abilities"])
     for lk, ka in zip(report["luck"], report["karma"], strict=True):
         lines.append(f"  {lk['side']}: hits {lk['hits']} vs expected "
                      f"{lk['expected_hits']:.1f} (luck {lk['luck']:+.1f}); karma per battle "

@@ -26,11 +26,11 @@ SIDE_COLOURS = ("#3b6fb6", "#c2452d")
 
 def fig_outcomes(report: dict[str, Any]) -> Figure:
     """Win rates per side, draws and first-mover wins, with 95 % Wilson intervals."""
-    rows = [(f"team {s['team']} {s['side']}", s["wins"]) for s in report["sides"]]
+    rows = [(s["label"], s["wins"]) for s in report["sides"]]
     rows.append(("draws", report["draws"]))
     rows.append(("first mover", report["first_mover"]["wins"]))
-    if report["swap_sides"]:
-        rows += [(f"AI #{a['entry'] + 1} {a['ai']}", a["wins"]) for a in report["ai_wins"]]
+    if report["swap"]["done"]:  # each entry on both sides: its own rate
+        rows += [(e["label"], e["wins"]) for e in report["entries"]]
     fig = Figure(figsize=(7, 0.5 * len(rows) + 1.2))
     ax = fig.add_subplot()
     labels = [r[0] for r in rows]
@@ -43,7 +43,7 @@ def fig_outcomes(report: dict[str, Any]) -> Figure:
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.axvline(0.5, color="#999999", lw=0.8, ls="--")
-    ax.set_xlabel("rate (bars: 95 % Wilson interval)")
+    ax.set_xlabel("rate of all battles (bars: 95 % Wilson interval)")
     ax.set_title(f"Outcomes of {report['battles']} battles")
     fig.tight_layout()
     return fig
@@ -143,6 +143,25 @@ def png(fig: Figure) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+def includes_unsaved_edits(report: dict[str, Any]) -> bool:
+    """True when the map played is not the file on disk (``map_hash``, of what was
+    played, differs from ``file_hash``, of the file; a map never saved has none)."""
+    return report.get("file_hash") != report.get("map_hash")
+
+
+def provenance(report: dict[str, Any]) -> str:
+    """Which map was played, by its hash, and whether that was the file on disk or
+    included unsaved edits (the editor's Balance Run plays the map as it stands)."""
+    played = f"map played: hash {str(report.get('map_hash'))[:19]}"
+    disk = report.get("file_hash")
+    if not includes_unsaved_edits(report):
+        return f"{played}, the file as saved"
+    if disk is None:
+        return f"{played}: includes unsaved edits (the map was never saved)"
+    return (f"{played}: includes unsaved edits (the file on disk has hash "
+            f"{str(disk)[:19]})")
+
+
 def render(reports: Sequence[dict[str, Any]]) -> str:
     """The HTML document of the reports (one section per map)."""
     parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
@@ -151,6 +170,8 @@ def render(reports: Sequence[dict[str, Any]]) -> str:
              "img{max-width:100%}</style></head><body><h1>SODWA balance report</h1>"]
     for rep in reports:
         parts.append(f"<h2>{html.escape(str(rep.get('map', '')))}</h2>")
+        parts.append(f"<p class='headline'><strong>{html.escape(rep['headline'])}</strong></p>")
+        parts.append(f"<p class='map'>{html.escape(provenance(rep))}</p>")
         parts.append(f"<pre>{html.escape(format_summary(rep))}</pre>")
         for make in FIGURES:
             parts.append(f"<p><img alt='plot' src='{png(make(rep))}'></p>")

@@ -171,8 +171,8 @@ class BattleSetup:
             p0, p1 = self.team_profiles()
             if profile_values(p0) != profile_values(p1):
                 return None
-        return (f"sides not swapped: {self.ai[0]!r} with one profile plays both teams, "
-                f"placed from the map, so a swapped battle would repeat its pair")
+        return (f"{self.ai[0]} with one profile plays both teams, placed from the map, so "
+                "a swapped battle would repeat its pair")
 
     def controller_names(self, swapped: bool = False) -> tuple[str, str]:
         return (self.ai[1], self.ai[0]) if swapped else self.ai

@@ -361,7 +361,8 @@ class MainWindow(QMainWindow):
 
         dialog = self.balance_dialog
         if dialog is None:
-            dialog = self.balance_dialog = BalanceDialog(self.document, self)
+            dialog = self.balance_dialog = BalanceDialog(self.document, self,
+                                                         settings=self.context.settings)
             dialog.heat_map_requested.connect(self.heat_map.show_report)
             dialog.message.connect(self._say_status)  # the heat map's caption: no note
         dialog.show()

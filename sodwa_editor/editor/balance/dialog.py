@@ -1,17 +1,23 @@
 """Tools > Balance Run: a batch of AI-vs-AI battles on the open map, as it stands in
 the editor (unsaved edits included; the document is never written), with the
-balance report's table and plots, its HTML export and the per-tile heat map.
+balance report's headline, table and plots, its HTML export and the per-tile heat
+map.
 
 The dialog is given the document it runs on and only reads it; it asks for the
 heat map and for status messages by signals (:attr:`BalanceDialog.heat_map_requested`,
-:attr:`BalanceDialog.message`), which whoever opens it connects.  The teams are the
-map's placed characters, or a team file per side entering the map's first two
-start zones (``sodwa simulate --teams``), with each side's point total.
+:attr:`BalanceDialog.message`), which whoever opens it connects.  Its inputs are
+:class:`.inputs.RunForm` (the teams: the map's placed characters, or a team file per
+side entering the map's first two start zones, ``sodwa simulate --teams``, with
+each side's point total), its results :class:`.results.ResultsPane`, below the
+inputs in a splitter: the inputs keep their rows' height whatever the dialog's
+size, the results take the rest.  The verdict's threshold is remembered in the
+``settings`` given (the window's).
 
 The run is made by the ``runner`` the dialog is given, by default
 :class:`.runner.BalanceRun` (``sodwa simulate``'s engine call, off the GUI
-thread).  The plots are the HTML report's own figure functions
-(:data:`~sodwa_editor.battle.report_html.FIGURES`) on matplotlib's Qt canvas.
+thread).  A cancelled or failed run leaves the previous run's results, labelled
+"cancelled after N of M battles: showing the previous run (...)", as an editor
+leaves the document as it was when an operation is cancelled.
 """
 
 from __future__ import annotations
@@ -21,38 +27,29 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtCore import QSettings, QSize, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
     QDialog,
     QFileDialog,
-    QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QProgressBar,
     QPushButton,
-    QSpinBox,
-    QTableWidget,
-    QTableWidgetItem,
-    QTabWidget,
+    QScrollArea,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
-from ...battle.ai import CONTROLLERS
-from ...battle.ai.profile import load_profile
-from ...battle.batch import MAX_BATTLES, available_cores
-from ...battle.jsonfiles import BattleInputError, read_json
-from ...battle.report import TILE_KINDS, TILE_TITLES
-from ...battle.report_html import FIGURES, render
-from ...battle.rules import Rules, load_rules
+from ...battle.jsonfiles import BattleInputError
+from ...battle.report import TILE_TITLES
+from ...battle.report_html import includes_unsaved_edits, render
+from ...battle.report_verdict import DEFAULT_THRESHOLD, judge
 from ...battle.setup import BattleSetup
-from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
-from ...battle.teams import combatants_from_map, team_cost, teams_from_files
+from .inputs import RunForm, stored_threshold, text_box
+from .results import ResultsPane
 from .runner import BalanceRun, RunSettings, format_seconds, time_left
 
 if TYPE_CHECKING:
@@ -60,13 +57,42 @@ if TYPE_CHECKING:
 
 #: what makes a run: (setup, settings, parent) -> a run with BalanceRun's signals
 Runner = Callable[[BattleSetup, RunSettings, Any], BalanceRun]
-FIGURE_TABS = ("Outcomes", "Length", "Characters", "Luck && karma", "Tiles")
-DEFAULT_AI = "greedy"
+#: the settings key of the verdict's threshold (percentage points around 50 %)
+THRESHOLD_KEY = "balance/balanced_within"
+#: lines of text the status box shows before it scrolls
+STATUS_LINES = 2
+#: the results area's height at the dialog's default size (the inputs above it keep
+#: their own height; the splitter between them moves) ...
+RESULTS_HEIGHT = 430
+#: ... and the screen height left for it, at least, when the inputs take the rest
+MIN_RESULTS = 260
 
 
-def pct(rate: dict[str, Any]) -> str:
-    lo, hi = rate["ci95"]
-    return f"{100 * rate['rate']:.1f} % ({100 * lo:.1f}-{100 * hi:.1f})"
+class InputsBox(QScrollArea):
+    """The dialog's inputs in a scroll area as high as they ask to be: the splitter
+    never gives them less than their rows' height, and when the window itself is
+    made smaller than that (a small screen), they scroll instead of squeezing."""
+
+    def __init__(self, inputs: QWidget) -> None:
+        super().__init__()
+        self.setObjectName("balance_inputs_box")
+        self.setWidget(inputs)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        inner = self.widget()
+        return super().sizeHint() if inner is None else inner.sizeHint()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        inner = self.widget()
+        if inner is None:
+            return super().minimumSizeHint()
+        want = inner.minimumSizeHint()
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        room = screen.availableGeometry().height() - MIN_RESULTS if screen else want.height()
+        return QSize(want.width(), max(100, min(want.height(), room)))
 
 
 class BalanceDialog(QDialog):
@@ -78,31 +104,40 @@ class BalanceDialog(QDialog):
     message = Signal(str)
 
     def __init__(self, document: Document, parent: QWidget | None = None, *,
-                 runner: Runner = BalanceRun) -> None:
+                 runner: Runner = BalanceRun, settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.runner = runner
-        self._roster: Roster | None = None  # the shipped roster, for the point totals
+        self.store = settings  # the threshold is remembered here (None: not kept)
         self.setWindowTitle("Balance Run")
         self.run: BalanceRun | None = None
         self.records: list[dict[str, Any]] | None = None
         self.report: dict[str, Any] | None = None
+        self.result_of = ""  # what the results shown are of ("100 battles, seed 0, 14:02")
         self.map_changed = False  # edited since the run started: no heat map of it
         self.running_text = ""  # the status line of the run under way
         self.notices: list[str] = []  # the run's lost workers, replaced
-        self.canvases: list[FigureCanvasQTAgg] = []
-        lay = QVBoxLayout(self)
-        lay.addLayout(self._build_form())
-        self.problem = QLabel("")
-        self.problem.setObjectName("balance_problem")
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #b00020")
-        lay.addWidget(self.problem)
+        self.hashes: tuple[str, str | None] = ("", None)  # the run's map and its file's
+        top = QWidget()
+        top.setObjectName("balance_inputs")
+        lay = QVBoxLayout(top)
+        lay.setContentsMargins(0, 0, 0, 0)
+        kept = DEFAULT_THRESHOLD if settings is None else settings.value(THRESHOLD_KEY,
+                                                                         DEFAULT_THRESHOLD)
+        self.form = f = RunForm(document, stored_threshold(kept))
+        lay.addWidget(f)
+        # the inputs by name, as before the form had its own module
+        self.battles, self.ai, self.swap, self.workers, self.seed = (
+            f.battles, f.ai, f.swap, f.workers, f.seed)
+        self.threshold, self.rules, self.profile, self.problem = (
+            f.threshold, f.rules, f.profile, f.problem)
+        self.team_files, self.team_points, self.inputs = f.team_files, f.team_points, f.inputs
+        self.threshold.valueChanged.connect(self._on_threshold)
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m battles")
         self.eta = QLabel("")
         self.status = QLabel("The map as it stands in the editor, unsaved edits included.")
-        self.status.setWordWrap(True)
+        self.status.setObjectName("balance_status")
         row = QHBoxLayout()
         self.run_button = QPushButton("&Run")
         self.run_button.setDefault(True)
@@ -115,155 +150,50 @@ class BalanceDialog(QDialog):
         row.addWidget(self.progress, 1)
         row.addWidget(self.eta)
         lay.addLayout(row)
-        lay.addWidget(self.status)
-        self.tabs = QTabWidget()
-        self.outcomes = QTableWidget(0, 2)
-        self.outcomes.setHorizontalHeaderLabels(["", "rate (95 % Wilson interval)"])
-        self.characters = QTableWidget(0, 9)
-        self.characters.setHorizontalHeaderLabels(
-            ["character", "side", "cost", "dealt", "taken", "kills", "survival",
-             "hits", "expected hits"])
-        summary = QWidget()
-        sl = QVBoxLayout(summary)
-        sl.addWidget(self.outcomes)
-        sl.addWidget(self.characters, 1)
-        self.tabs.addTab(summary, "Table")
-        lay.addWidget(self.tabs, 1)
-        row = QHBoxLayout()
-        self.heat_kind = QComboBox()
-        for kind in TILE_KINDS:
-            self.heat_kind.addItem(TILE_TITLES[kind].capitalize(), kind)
-        self.heat_button = QPushButton("Show on &Map")
-        self.heat_button.setToolTip("Draw the run's per-tile counts over the map (Layers dock)")
+        lay.addWidget(text_box(self.status, STATUS_LINES, "balance_status_box"))
+        lay.addStretch(1)
+        self.results = r = ResultsPane()
+        self.tabs, self.outcomes, self.characters = r.tabs, r.outcomes, r.characters
+        self.heat_kind, self.heat_button, self.export_button = (r.heat_kind, r.heat_button,
+                                                                r.export_button)
         self.heat_button.clicked.connect(self.show_heat_map)
-        self.export_button = QPushButton("&Export HTML...")
-        self.export_button.setToolTip("The same HTML report as sodwa simulate --report")
         self.export_button.clicked.connect(self.export_html)
-        row.addWidget(QLabel("Heat map:"))
-        row.addWidget(self.heat_kind)
-        row.addWidget(self.heat_button)
-        row.addStretch(1)
-        row.addWidget(self.export_button)
-        lay.addLayout(row)
+        # the inputs above, the results below: the inputs never squeezed (not
+        # collapsible, never below their rows' height), the results take the rest
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setObjectName("balance_splitter")
+        self.inputs_box = InputsBox(top)
+        self.splitter.addWidget(self.inputs_box)
+        self.splitter.addWidget(self.results)
+        self.splitter.setCollapsible(0, False)
+        self.splitter.setCollapsible(1, False)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.splitter)
         self._set_result_enabled(False)
         document.edited.connect(self._on_map_changed)
         document.model_replaced.connect(self._on_map_changed)
-        self.resize(860, 720)
+        self.resize(*self.default_size(top))
 
-    def _build_form(self) -> QFormLayout:
-        form = QFormLayout()
-        self.battles = QSpinBox()
-        self.battles.setRange(1, MAX_BATTLES)
-        self.battles.setValue(100)
-        form.addRow("&Battles:", self.battles)
-        self.ai: list[QComboBox] = []
-        for team in (0, 1):
-            box = QComboBox()
-            box.addItems(sorted(CONTROLLERS))
-            box.setCurrentText(DEFAULT_AI)
-            form.addRow(f"AI of team &{team}:", box)
-            self.ai.append(box)
-        self.swap = QCheckBox("Every other battle with the sides swapped (same dice)")
-        form.addRow("", self.swap)
-        self.workers = QSpinBox()
-        self.workers.setRange(1, available_cores())  # (as sodwa simulate without
-        self.workers.setValue(min(2, available_cores()))  # --oversubscribe)
-        form.addRow("&Workers:", self.workers)
-        self.seed = QSpinBox()
-        self.seed.setRange(0, 2**31 - 1)
-        form.addRow("&Seed:", self.seed)
-        self.rules, browse_rules = self._file_row(
-            form, "Rules file:", "default rules (resources/rules.json)", "Rules File")
-        self.profile, browse_profile = self._file_row(
-            form, "AI profile:", "shipped profile (resources/ai-profile.json)",
-            "AI Profile")
-        self.team_files: list[QLineEdit] = []
-        self.team_points: list[QLabel] = []
-        browse_teams = []
-        for team in (0, 1):
-            points = QLabel("")
-            points.setObjectName(f"balance_points_{team}")
-            edit, browse = self._file_row(form, f"Team {team} file:",
-                                          "the map's placed characters", "Team File", points)
-            edit.textChanged.connect(self.refresh_teams)
-            self.team_files.append(edit)
-            self.team_points.append(points)
-            browse_teams.append(browse)
-        self.rules.textChanged.connect(self.refresh_teams)
-        self.inputs: list[QWidget] = [self.battles, *self.ai, self.swap, self.workers,
-                                      self.seed, self.rules, browse_rules, self.profile,
-                                      browse_profile, *self.team_files, *browse_teams]
-        return form
+    @property
+    def canvases(self) -> list[Any]:
+        return self.results.canvases
 
-    def _file_row(self, form: QFormLayout, label: str, placeholder: str,
-                  title: str, extra: QWidget | None = None) -> tuple[QLineEdit, QPushButton]:
-        """A file name box with a browse button (empty: the shipped default)."""
-        row = QHBoxLayout()
-        edit = QLineEdit()
-        edit.setPlaceholderText(placeholder)
-        browse = QPushButton("...")
-
-        def choose() -> None:
-            path, _ = QFileDialog.getOpenFileName(self, title, "", "JSON (*.json)")
-            if path:
-                edit.setText(path)
-
-        browse.clicked.connect(choose)
-        row.addWidget(edit, 1)
-        row.addWidget(browse)
-        if extra is not None:
-            row.addWidget(extra)
-        form.addRow(label, row)
-        return edit, browse
-
-    # ----------------------------------------------------------------- teams
-    def _rules(self) -> Rules:
-        text = self.rules.text().strip()
-        return load_rules(Path(text) if text else None)
-
-    def _team_paths(self) -> list[Path] | None:
-        """The team files (None: the map's placed characters); one line if only one
-        side has one."""
-        files = [e.text().strip() for e in self.team_files]
-        if not any(files):
-            return None
-        if not all(files):
-            raise BattleInputError("give a team file for both teams, or neither (the map's "
-                                   "placed characters)")
-        return [Path(f) for f in files]
+    def default_size(self, top: QWidget) -> tuple[int, int]:
+        """The inputs at their own height and :data:`RESULTS_HEIGHT` for the results,
+        within the screen (on a small screen the results get less: the splitter)."""
+        hint = top.sizeHint()
+        width, height = max(860, hint.width()), hint.height() + RESULTS_HEIGHT
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is not None:
+            room = screen.availableGeometry()
+            height = max(min(height, room.height() - 60), top.minimumSizeHint().height() + 200)
+            width = min(width, max(room.width() - 40, 600))
+        return width, height
 
     def refresh_teams(self, *_args: object) -> None:
-        """Each side's point total (against the rules' cap) and why no run can start
-        from the teams given, in one line."""
-        model = self.document.model
-        if self._roster is None:
-            self._roster = roster_from_dict(read_json(DEFAULT_ROSTER_PATH),
-                                            str(DEFAULT_ROSTER_PATH))
-        roster = self._roster
-        problem = ""
-        try:
-            cap = self._rules().battle.point_cap
-        except BattleInputError as exc:
-            cap, problem = None, str(exc)
-        costs: list[int | None] = [None, None]
-        try:
-            paths = self._team_paths()
-            if paths is None:
-                sides = sorted({c.team for c in model.characters.values()})
-                placed = combatants_from_map(model, roster)
-                costs = [team_cost(c.sheet for c in placed if c.side == side) for side in sides]
-                costs += [None] * (2 - len(costs))
-            else:
-                teams, _docs = teams_from_files(model, paths, roster)
-                costs = [team_cost(t) for _z, t, _f in teams]
-        except BattleInputError as exc:
-            problem = problem or str(exc)
-        for label, cost in zip(self.team_points, costs, strict=False):
-            over = cost is not None and cap is not None and cost > cap
-            text = "?" if cost is None else str(cost)
-            label.setText(f"{text} / {cap} points" if cap else f"{text} points")
-            label.setStyleSheet("color: #b00020" if over else "")
-        self.problem.setText(problem)
+        self.form.refresh_teams()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         self.refresh_teams()
@@ -272,26 +202,26 @@ class BalanceDialog(QDialog):
     # ------------------------------------------------------------------ run
     def settings(self) -> RunSettings:
         return RunSettings(self.battles.value(), self.seed.value(), self.swap.isChecked(),
-                           self.workers.value())
+                           self.workers.value(), self.threshold.value(),
+                           self.form.file_names())
 
     def make_setup(self) -> BattleSetup:
-        """The setup of the open map as it stands (a copy: the run never touches the
-        document), the chosen rules, AIs and AI profile (both teams' AIs play by it,
-        as ``sodwa simulate --ai-profile FILE``); bad input raises BattleInputError."""
-        rules = self._rules()
-        text = self.profile.text().strip()
-        profiles = [load_profile(Path(text))] * 2 if text else None
-        model = self.document.model.copy()
-        paths = self._team_paths()
-        roster = teams = docs = None
-        if paths is not None:
-            roster_doc = read_json(DEFAULT_ROSTER_PATH)
-            roster = roster_from_dict(roster_doc, str(DEFAULT_ROSTER_PATH))
-            teams, team_docs = teams_from_files(model, paths, roster)
-            docs = {"roster": roster_doc, "teams": team_docs}
-        return BattleSetup.from_map(model, rules=rules, roster=roster, teams=teams, docs=docs,
-                                    ai=[box.currentText() for box in self.ai],
-                                    profiles=profiles)
+        return self.form.make_setup()
+
+    def map_hashes(self, setup: BattleSetup) -> tuple[str, str | None]:
+        """The hash of the map played (unsaved edits included) and of the document's
+        file on disk (None: never saved, or unreadable), as ``sodwa simulate`` hashes
+        a map file."""
+        from ...battle.replay import digest
+        from ...io import map_to_dict, read_map
+
+        played = digest(map_to_dict(setup.model))
+        path = self.document.path
+        disk = None
+        if path is not None and Path(path).is_file():
+            saved = read_map(Path(path))[0]
+            disk = None if saved is None else digest(map_to_dict(saved))
+        return played, disk
 
     def start(self) -> None:
         if self.run is not None:
@@ -302,6 +232,7 @@ class BalanceDialog(QDialog):
             self.status.setText(f"Cannot run: {exc}")
             return
         self.setup = setup
+        self.hashes = self.map_hashes(setup)
         self.map_changed = False
         s = self.settings()
         self.progress.setRange(0, s.battles)
@@ -310,13 +241,16 @@ class BalanceDialog(QDialog):
         self.running_text = f"Running {s.battles} battle(s) on {s.workers} worker(s)..."
         self.notices = []
         self.status.setText(self.running_text)
+        if self.report is not None:
+            self.results.set_note(f"Running {s.battles} battle(s): showing the previous run "
+                                  f"({self.result_of}) until it ends", stale=True)
         self._set_running(True)
         self.run = self.runner(setup, s, self)
         self.run.progressed.connect(self._on_progress)
         self.run.noticed.connect(self._on_notice)
         self.run.succeeded.connect(self._on_done)
-        self.run.cancelled.connect(lambda: self._finish("Cancelled."))
-        self.run.failed.connect(lambda msg: self._finish(f"Failed: {msg}"))
+        self.run.cancelled.connect(lambda: self._ended("Cancelled"))
+        self.run.failed.connect(lambda msg: self._ended("Failed", msg))
         self.started = time.monotonic()
         self.run.start()
 
@@ -344,7 +278,28 @@ class BalanceDialog(QDialog):
         again = (f" {lost} worker process(es) lost on the way; their battles were played "
                  "again, with the same results." if lost else "")
         self._finish(f"{report['battles']} battle(s) in {took:.1f} s.{again}")
-        self.show_report(report)
+        s = self.settings()
+        self.result_of = (f"{report['battles']} battles, seed {report['seed']}, "
+                          f"{time.strftime('%H:%M')}")
+        played = ("the map with its unsaved edits" if includes_unsaved_edits(
+            self.with_map(report)) else "the map as saved")
+        self.results.set_note(f"Results of the run of {self.result_of} on {played}.")
+        self.show_report(self.report)
+        if report["threshold"] != s.threshold:  # (the box moved during the run)
+            self._on_threshold(self.threshold.value())
+
+    def _ended(self, how: str, message: str = "") -> None:
+        """A run that gave no result (cancelled, failed): the previous run's results
+        stay, labelled as such, or none."""
+        done, total = self.progress.value(), self.progress.maximum()
+        what = (f"{how} after {done} of {total} battles" if how == "Cancelled"
+                else f"{how}: {message}")
+        self._finish(f"{what}." if how == "Cancelled" else what)
+        if self.report is not None:
+            self.results.set_note(f"{what.split(':')[0]}: showing the previous run "
+                                  f"({self.result_of})", stale=True)
+        else:
+            self.results.set_note(f"{what.split(':')[0]}: no results yet", stale=True)
 
     def _finish(self, text: str) -> None:
         run, self.run = self.run, None
@@ -353,6 +308,9 @@ class BalanceDialog(QDialog):
         self.status.setText(text)
         self.eta.setText("")
         self._set_running(False)
+        if self.report is not None:
+            self._set_result_enabled(True)
+            self.heat_button.setEnabled(not self.map_changed)
 
     def _set_running(self, running: bool) -> None:
         for w in self.inputs:
@@ -374,40 +332,18 @@ class BalanceDialog(QDialog):
         self.heat_button.setToolTip("The map changed since this run: run again for its "
                                     "heat map")
 
+    def _on_threshold(self, value: int) -> None:
+        """The verdict's threshold: remembered, and the report shown judged again."""
+        if self.store is not None:
+            self.store.setValue(THRESHOLD_KEY, value)
+        if self.report is not None and self.report["threshold"] != value:
+            self.report = judge(self.report, value)
+            self.results.show_report(self.with_map(self.report), figures=False)
+
     # --------------------------------------------------------------- result
     def show_report(self, report: dict[str, Any]) -> None:
-        """The table and one tab per plot of ``report``."""
-        rows = [(f"team {s['team']} ({s['side']}) wins", pct(s["wins"]))
-                for s in report["sides"]]
-        rows.append(("draws", pct(report["draws"])))
-        if report.get("swap_note"):
-            rows.append(("sides", f"{report['swap_note']}; each battle has its own seed"))
-        if report["swap_sides"]:
-            rows += [(f"AI #{a['entry'] + 1} {a['ai']} wins", pct(a["wins"]))
-                     for a in report["ai_wins"]]
-        rows.append(("first mover wins", pct(report["first_mover"]["wins"])))
-        t, k = report["length"]["turns"], report["length"]["ticks"]
-        rows.append(("length (turns)", f"median {t['median']}, p95 {t['p95']}, "
-                                       f"{t['min']}-{t['max']}"))
-        rows.append(("length (ticks)", f"median {k['median']}, p95 {k['p95']}"))
-        for lk in report["luck"]:
-            rows.append((f"{lk['side']} natural hits", f"{lk['hits']} vs expected "
-                                                        f"{lk['expected_hits']:.1f}"))
-        fill(self.outcomes, rows)
-        fill(self.characters, [
-            (c["id"], c["side"], c["cost"], f"{c['damage_dealt']:.1f}",
-             f"{c['damage_taken']:.1f}", f"{c['kills']:.2f}", pct(c["survival"]), c["hits"],
-             f"{c['expected_hits']:.1f}") for c in report["characters"]])
-        while self.tabs.count() > 1:
-            page = self.tabs.widget(1)
-            self.tabs.removeTab(1)
-            if page is not None:
-                page.deleteLater()
-        self.canvases = []
-        for make, title in zip(FIGURES, FIGURE_TABS, strict=True):
-            canvas = FigureCanvasQTAgg(make(report))
-            self.canvases.append(canvas)
-            self.tabs.addTab(canvas, title)
+        """The headline, the table and one tab per plot of ``report``."""
+        self.results.show_report(self.with_map(report))
         self._set_result_enabled(True)
         self.heat_button.setEnabled(not self.map_changed)
 
@@ -419,15 +355,19 @@ class BalanceDialog(QDialog):
         self.message.emit(f"Heat map: {TILE_TITLES[kind]} ({self.report['battles']} "
                           "battles); Layers dock to hide or clear it")
 
-    def html_report(self) -> dict[str, Any]:
-        """The report as ``sodwa simulate`` puts it in the HTML file (with its map)."""
-        assert self.report is not None
-        from ...battle.replay import digest
-        from ...io import map_to_dict
+    def with_map(self, report: dict[str, Any]) -> dict[str, Any]:
+        """``report`` with the hashes of the map the run played (unsaved edits
+        included) and of its file on disk (None: never saved), taken when it started."""
+        played, disk = self.hashes
+        return {"map_hash": played, "file_hash": disk, **report}
 
+    def html_report(self) -> dict[str, Any]:
+        """The report as ``sodwa simulate`` puts it in the HTML file, with its map and
+        the hashes that say whether unsaved edits were included."""
+        assert self.report is not None
         d = self.document
         name = str(d.path) if d.path is not None else d.display_name()
-        return {"map": name, "map_hash": digest(map_to_dict(self.setup.model)), **self.report}
+        return {"map": name, **self.with_map(self.report)}
 
     def export_html(self, path: str | Path | None = None) -> bool:
         if self.report is None:
@@ -464,12 +404,3 @@ class BalanceDialog(QDialog):
         self.stop()
         super().reject()
 
-
-def fill(table: QTableWidget, rows: list[tuple[Any, ...]]) -> None:
-    table.setRowCount(len(rows))
-    for r, row in enumerate(rows):
-        for c, value in enumerate(row):
-            item = QTableWidgetItem(str(value))
-            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            table.setItem(r, c, item)
-    table.resizeColumnsToContents()

@@ -6,10 +6,17 @@ The colours are the colour map of the HTML report's tile plot
 (:data:`~sodwa_editor.battle.report.TILE_CMAP`, light yellow to dark red, which no
 terrain fill uses), scaled from 0 to the run's highest count; a tile's opacity
 grows with its count too (``MIN_ALPHA`` to opaque), so rare tiles stay faint and
-the map shows through; tiles with no count stay transparent.  Zoomed in (a tile
-of ``LABEL_PX`` screen pixels or more) each tile also shows its count.  The overlay
-is cleared when the map changes (any edit, undo, or another map), since its
-counts belong to the map as it was when the run started.
+the map shows through; tiles with no count stay transparent.  The tint lies under
+the level numbers and the tokens (:data:`HEAT_Z`): both read through it.
+
+Zoomed in (a tile of :data:`COUNT_MIN_PX` screen pixels or more: 125 % zoom) each
+tile also shows its count, drawn by its own item over the tokens and the rulebook
+lines (:data:`COUNTS_Z`): a dark number on a light plate in the tile's top-left
+corner, in the strip above the level number and the token's label
+(:data:`COUNT_STRIP` of the tile), at a fixed screen size (8 to 12 px), so it never
+covers a level number, never hides under a token and never hides a token's
+label.  The overlay is cleared when the map changes (any edit, undo, or another
+map), since its counts belong to the map as it was when the run started.
 
 :class:`HeatMapControls` takes the document (whose changes clear it) and the
 scene it draws on.
@@ -17,11 +24,21 @@ scene it draws on.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QLinearGradient, QPainter, QPaintEvent
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QLinearGradient,
+    QPainter,
+    QPaintEvent,
+    QPen,
+)
 from PySide6.QtWidgets import (
     QCheckBox,
     QGraphicsItem,
@@ -44,10 +61,20 @@ if TYPE_CHECKING:
 
 #: The opacity of the lowest count (the highest is opaque), 0..255.
 MIN_ALPHA = 110
-#: Counts are written in the tiles from this many screen pixels per tile.
-LABEL_PX = 22
-#: Over the zone tints and level numbers (5), under the tokens (6): characters stay visible.
-HEAT_Z = 5.5
+#: The tint: over the zone tints, grid (4) and previews, under the level numbers (5)
+#: and tokens (6): both stay readable.
+HEAT_Z = 4.5
+#: The counts: over the tokens (6), the rulebook lines and borders (7-10), under the
+#: coordinates (11) and the tool overlays (60+).
+COUNTS_Z = 10.5
+#: The strip along a tile's top edge the count's plate stays in (a fraction of the
+#: tile): above the level number (centred: its text box starts 9 of the tile's 32
+#: units down, 0.281) and the token's label (from 0.33).
+COUNT_STRIP = 0.28
+#: A count's font in screen pixels (the strip decides from what zoom it is drawn).
+COUNT_FONT_PX = (8, 12)
+#: The smallest tile (screen pixels) whose strip holds a count's plate: 125 % zoom.
+COUNT_MIN_PX = 40
 DEFAULT_OPACITY = 70
 
 
@@ -112,22 +139,72 @@ class HeatMapItem(QGraphicsItem):
             return
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         painter.drawImage(self.boundingRect(), self.image)
-        if tile_pixels(option, painter) < LABEL_PX:
+
+
+def count_font_px(tile_px: float) -> int | None:
+    """The count's font size in screen pixels for tiles of ``tile_px`` pixels, or None
+    when the tile's top strip cannot hold its plate (the count is not drawn)."""
+    low, high = COUNT_FONT_PX
+    size = min(high, int(COUNT_STRIP * tile_px) - 3)
+    return size if size >= low else None
+
+
+def count_plate(tile_px: float, text_width: float, font_px: int) -> QRectF:
+    """The count's plate in screen pixels from the tile's top-left pixel, its edge
+    (one pixel wide) on the pixel centres: rows 0 to ``font_px + 2``, within the
+    tile's top strip (``font_px`` is at most the strip's pixels less 3)."""
+    return QRectF(0.5, 0.5, min(text_width + 4, tile_px - 2), font_px + 2)
+
+
+class HeatCountsItem(QGraphicsItem):
+    """The counts of a :class:`HeatMapItem`, each on a plate in its tile's top-left
+    corner (see the module docstring); drawn only where the tile is large enough."""
+
+    def __init__(self, heat: HeatMapItem, parent: QGraphicsItem | None = None) -> None:
+        super().__init__(parent)
+        self.heat = heat
+        self.setZValue(COUNTS_Z)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self.heat.boundingRect()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        counts = self.heat.counts
+        px = tile_pixels(option, painter)
+        font_px = count_font_px(px)
+        if not counts.size or font_px is None:
             return
-        r = exposed_tiles_of(self.counts.shape, option.exposedRect)
+        r = exposed_tiles_of(counts.shape, option.exposedRect)
         if r is None:
             return
         x0, y0, x1, y1 = r
+        transform = painter.worldTransform()
         font = QFont(painter.font())
-        font.setPixelSize(int(TILE * 0.3))
+        font.setPixelSize(font_px)
+        font.setBold(True)
+        metrics = QFontMetricsF(font)
+        painter.save()
+        painter.resetTransform()  # screen pixels: the same size at every zoom
         painter.setFont(font)
-        top = self.top
-        for y, x in zip(*np.nonzero(self.counts[y0:y1 + 1, x0:x1 + 1] > 0), strict=True):
-            n = int(self.counts[y0 + y, x0 + x])
-            # dark text on the light low counts, white on the dark red high ones
-            painter.setPen(QColor(255, 255, 255) if n > top * 0.55 else QColor(40, 20, 0))
-            painter.drawText(QRectF((x0 + x) * TILE, (y0 + y) * TILE + TILE * 0.55, TILE,
-                                    TILE * 0.45), int(Qt.AlignmentFlag.AlignCenter), str(n))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for y, x in zip(*np.nonzero(counts[y0:y1 + 1, x0:x1 + 1] > 0), strict=True):
+            text = str(int(counts[y0 + y, x0 + x]))
+            corner = transform.map(QPointF((x0 + x) * TILE, (y0 + y) * TILE))
+            plate = count_plate(px, metrics.horizontalAdvance(text), font_px).translated(
+                math.ceil(corner.x()), math.ceil(corner.y()))  # (the tile's first pixel)
+            painter.setPen(QPen(COUNT_EDGE, 1))
+            painter.setBrush(COUNT_PLATE)
+            painter.drawRoundedRect(plate, 2, 2)
+            painter.setPen(COUNT_TEXT)
+            painter.drawText(plate, int(Qt.AlignmentFlag.AlignCenter), text)
+        painter.restore()
+
+
+#: the count's plate, its edge and its text (dark on light over any tint or token)
+COUNT_PLATE = QColor(255, 252, 240, 235)
+COUNT_EDGE = QColor(120, 60, 20)
+COUNT_TEXT = QColor(40, 20, 0)
 
 
 def exposed_tiles_of(shape: tuple[int, ...], exposed: QRectF
@@ -171,6 +248,8 @@ class HeatMapControls(QWidget):
         super().__init__(parent)
         self.item = HeatMapItem()
         scene.addItem(self.item)
+        self.counts = HeatCountsItem(self.item)
+        scene.addItem(self.counts)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel("Balance heat map: none (Tools > Balance Run)")
@@ -187,7 +266,7 @@ class HeatMapControls(QWidget):
         row = QHBoxLayout()
         self.show_box = QCheckBox("Show")
         self.show_box.setChecked(True)
-        self.show_box.toggled.connect(self.item.setVisible)
+        self.show_box.toggled.connect(self.set_shown)
         row.addWidget(self.show_box)
         self.opacity = QSpinBox()
         self.opacity.setRange(0, 100)
@@ -209,13 +288,21 @@ class HeatMapControls(QWidget):
         """Draw ``kind`` of the report's per-tile counts on the map."""
         from ...battle.report import tile_grid
 
+        self.counts.prepareGeometryChange()  # (its rectangle is the tint's)
         self.item.set_counts(np.array(tile_grid(report, kind), np.int64), kind)
+        self.counts.update()
         self.show_box.setChecked(True)
-        self.item.setVisible(True)
+        self.set_shown(True)
         self._sync()
+
+    def set_shown(self, on: bool) -> None:
+        """Show or hide the tint and the counts together (the Show box)."""
+        self.item.setVisible(on)
+        self.counts.setVisible(on)
 
     def clear(self, *_args: object) -> None:
         if not self.item.is_empty():
+            self.counts.prepareGeometryChange()
             self.item.clear()
             self._sync()
 
@@ -230,7 +317,8 @@ class HeatMapControls(QWidget):
         from ...battle.report import TILE_TITLES
 
         self.title.setText(f"Balance heat map: {TILE_TITLES[self.item.kind]} "
-                           f"(count per tile over the run)")
+                           "(count per tile over the run; the counts show from "
+                           "125 % zoom)")
         self.high.setText(str(self.item.top))
         self.legend.set_top(self.item.top)
 
@@ -247,4 +335,5 @@ def tile_pixel_colour(count: int, top: int) -> QColor:
     return unpremultiplied(colours(np.array([count]), top)[0])
 
 
-__all__ = ["HeatLegend", "HeatMapControls", "HeatMapItem", "colours", "tile_pixel_colour"]
+__all__ = ["HeatCountsItem", "HeatLegend", "HeatMapControls", "HeatMapItem", "colours",
+           "tile_pixel_colour"]

@@ -1,7 +1,7 @@
 """A balance run off the GUI thread: :class:`BalanceRun` (a ``QThread``) makes the
 very call ``sodwa simulate`` makes -- :func:`~sodwa_editor.battle.batch.run_batch`
-then :func:`~sodwa_editor.battle.report.summarize` -- so its result equals the
-CLI's for the same map, inputs and seed.
+then :func:`~sodwa_editor.battle.report.summarize`, with the same file names and
+threshold -- so its result equals the CLI's for the same map, inputs and seed.
 
 The battles are played in worker processes even for one worker (``pool=True``):
 the thread only waits for their records, so the GUI thread keeps the interpreter
@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QThread, Signal
@@ -28,6 +29,7 @@ from PySide6.QtCore import QThread, Signal
 from ...battle.batch import BatchCancelled, BatchFailed, Record, run_batch
 from ...battle.jsonfiles import BattleInputError
 from ...battle.report import summarize
+from ...battle.report_verdict import DEFAULT_THRESHOLD
 from ...battle.setup import BattleSetup
 
 #: The dialog cuts a run into chunks of about this fraction of it (progress and the
@@ -37,12 +39,16 @@ PROGRESS_STEPS = 100
 
 @dataclass(frozen=True)
 class RunSettings:
-    """What ``sodwa simulate`` is given: battles, seed, swapped sides, workers."""
+    """What ``sodwa simulate`` is given: battles, seed, swapped sides, workers, the
+    verdict's threshold (``--balanced-within``) and the team and profile files by name
+    (for the report's entries, :class:`~sodwa_editor.battle.report.Tally`)."""
 
     battles: int
     seed: int = 0
     swap_sides: bool = False
     workers: int = 1
+    threshold: int = DEFAULT_THRESHOLD
+    names: Mapping[str, Sequence[str]] = field(default_factory=dict, hash=False)
 
     def chunk_size(self) -> int:
         return max(1, math.ceil(self.battles / PROGRESS_STEPS))
@@ -95,7 +101,8 @@ class BalanceRun(QThread):
                 self.setup, s.battles, seed=s.seed, swap_sides=s.swap_sides,
                 workers=s.workers, progress=self.progressed.emit, cancel=self._stop.is_set,
                 chunk_size=s.chunk_size(), pool=True, notice=self.noticed.emit)
-            report = summarize(self.setup, records, seed=s.seed, swap_sides=s.swap_sides)
+            report = summarize(self.setup, records, seed=s.seed, swap_sides=s.swap_sides,
+                               names=s.names, threshold=s.threshold)
         except BatchCancelled:
             self.cancelled.emit()
         except BattleInputError as exc:

@@ -1,0 +1,247 @@
+"""The Balance Run dialog's inputs (:mod:`.dialog`): battles, the AI of each team,
+swapped sides, workers, seed, the verdict's threshold, the rules and AI profile
+files and a team file per side (or the map's placed characters) with each side's
+point total, and the problem that keeps a run from starting, in one line.
+
+:class:`RunForm` takes the document (read, never written) and makes the run's
+:class:`~sodwa_editor.battle.setup.BattleSetup` from the map as it stands.  A
+problem of any length scrolls in a box of :data:`PROBLEM_LINES` lines: the rows
+above it keep their height.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...battle.ai import CONTROLLERS
+from ...battle.ai.profile import load_profile
+from ...battle.batch import MAX_BATTLES, available_cores
+from ...battle.jsonfiles import BattleInputError, read_json
+from ...battle.report_verdict import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
+from ...battle.rules import Rules, load_rules
+from ...battle.setup import BattleSetup
+from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
+from ...battle.teams import combatants_from_map, team_cost, teams_from_files
+
+if TYPE_CHECKING:
+    from ..document import Document
+
+DEFAULT_AI = "greedy"
+#: lines of text the problem box shows before it scrolls
+PROBLEM_LINES = 2
+
+
+def text_box(label: QLabel, lines: int, name: str) -> QScrollArea:
+    """A word-wrapped label in a box ``lines`` lines high that scrolls: however long
+    its text, the rows above it keep their height."""
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    box = QScrollArea()
+    box.setObjectName(name)
+    box.setWidget(label)
+    box.setWidgetResizable(True)
+    box.setFrameShape(QFrame.Shape.NoFrame)
+    box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    box.setFixedHeight(lines * label.fontMetrics().lineSpacing() + 6)
+    return box
+
+
+def stored_threshold(value: object) -> int:
+    """The threshold kept in the settings, or the default for a missing or broken one."""
+    try:
+        number = int(str(value))
+    except ValueError:
+        return DEFAULT_THRESHOLD
+    return min(MAX_THRESHOLD, max(MIN_THRESHOLD, number))
+
+
+class RunForm(QWidget):
+    """The inputs of a balance run on ``document`` (see the module docstring)."""
+
+    def __init__(self, document: Document, threshold: int = DEFAULT_THRESHOLD,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self._roster: Roster | None = None  # the shipped roster, for the point totals
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.rows = form = QFormLayout()
+        lay.addLayout(form)
+        self.battles = QSpinBox()
+        self.battles.setRange(1, MAX_BATTLES)
+        self.battles.setValue(100)
+        form.addRow("&Battles:", self.battles)
+        self.ai: list[QComboBox] = []
+        for team in (0, 1):
+            box = QComboBox()
+            box.addItems(sorted(CONTROLLERS))
+            box.setCurrentText(DEFAULT_AI)
+            form.addRow(f"AI of team &{team}:", box)
+            self.ai.append(box)
+        self.swap = QCheckBox("Every other battle with the sides swapped (same dice)")
+        form.addRow("", self.swap)
+        self.workers = QSpinBox()
+        self.workers.setRange(1, available_cores())  # (as sodwa simulate without
+        self.workers.setValue(min(2, available_cores()))  # --oversubscribe)
+        form.addRow("&Workers:", self.workers)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        form.addRow("&Seed:", self.seed)
+        self.threshold = QSpinBox()
+        self.threshold.setObjectName("balance_threshold")
+        self.threshold.setRange(MIN_THRESHOLD, MAX_THRESHOLD)
+        self.threshold.setPrefix("50 ± ")
+        self.threshold.setSuffix(" %")
+        self.threshold.setToolTip(
+            "The verdict: the leading side's share of the decided battles is balanced when "
+            "its 95 % interval lies within 50 ± this, unbalanced when it lies wholly "
+            "outside, else not clear yet (run more battles)")
+        self.threshold.setValue(threshold)
+        form.addRow("Balanced &within:", self.threshold)
+        self.rules, browse_rules = self._file_row(
+            form, "Rules file:", "default rules (resources/rules.json)", "Rules File")
+        self.profile, browse_profile = self._file_row(
+            form, "AI profile:", "shipped profile (resources/ai-profile.json)",
+            "AI Profile")
+        self.team_files: list[QLineEdit] = []
+        self.team_points: list[QLabel] = []
+        browse_teams = []
+        for team in (0, 1):
+            points = QLabel("")
+            points.setObjectName(f"balance_points_{team}")
+            edit, browse = self._file_row(form, f"Team {team} file:",
+                                          "the map's placed characters", "Team File", points)
+            edit.textChanged.connect(self.refresh_teams)
+            self.team_files.append(edit)
+            self.team_points.append(points)
+            browse_teams.append(browse)
+        self.rules.textChanged.connect(self.refresh_teams)
+        self.inputs: list[QWidget] = [self.battles, *self.ai, self.swap, self.workers,
+                                      self.seed, self.rules, browse_rules, self.profile,
+                                      browse_profile, *self.team_files, *browse_teams]
+        self.problem = QLabel("")
+        self.problem.setObjectName("balance_problem")
+        self.problem.setStyleSheet("color: #b00020")
+        self.problem_box = text_box(self.problem, PROBLEM_LINES, "balance_problem_box")
+        self.problem_box.hide()  # (shown with a problem)
+        lay.addWidget(self.problem_box)
+
+    def _file_row(self, form: QFormLayout, label: str, placeholder: str,
+                  title: str, extra: QWidget | None = None) -> tuple[QLineEdit, QPushButton]:
+        """A file name box with a browse button (empty: the shipped default)."""
+        row = QHBoxLayout()
+        edit = QLineEdit()
+        edit.setPlaceholderText(placeholder)
+        browse = QPushButton("...")
+
+        def choose() -> None:
+            path, _ = QFileDialog.getOpenFileName(self, title, "", "JSON (*.json)")
+            if path:
+                edit.setText(path)
+
+        browse.clicked.connect(choose)
+        row.addWidget(edit, 1)
+        row.addWidget(browse)
+        if extra is not None:
+            row.addWidget(extra)
+        form.addRow(label, row)
+        return edit, browse
+
+    # ----------------------------------------------------------------- teams
+    def rules_file(self) -> Rules:
+        text = self.rules.text().strip()
+        return load_rules(Path(text) if text else None)
+
+    def team_paths(self) -> list[Path] | None:
+        """The team files (None: the map's placed characters); one line if only one
+        side has one."""
+        files = [e.text().strip() for e in self.team_files]
+        if not any(files):
+            return None
+        if not all(files):
+            raise BattleInputError("give a team file for both teams, or neither (the map's "
+                                   "placed characters)")
+        return [Path(f) for f in files]
+
+    def refresh_teams(self, *_args: object) -> None:
+        """Each side's point total (against the rules' cap) and why no run can start
+        from the teams given, in one line."""
+        model = self.document.model
+        if self._roster is None:
+            self._roster = roster_from_dict(read_json(DEFAULT_ROSTER_PATH),
+                                            str(DEFAULT_ROSTER_PATH))
+        roster = self._roster
+        problem = ""
+        try:
+            cap = self.rules_file().battle.point_cap
+        except BattleInputError as exc:
+            cap, problem = None, str(exc)
+        costs: list[int | None] = [None, None]
+        try:
+            paths = self.team_paths()
+            if paths is None:
+                sides = sorted({c.team for c in model.characters.values()})
+                placed = combatants_from_map(model, roster)
+                costs = [team_cost(c.sheet for c in placed if c.side == side) for side in sides]
+                costs += [None] * (2 - len(costs))
+            else:
+                teams, _docs = teams_from_files(model, paths, roster)
+                costs = [team_cost(t) for _z, t, _f in teams]
+        except BattleInputError as exc:
+            problem = problem or str(exc)
+        for label, cost in zip(self.team_points, costs, strict=False):
+            over = cost is not None and cap is not None and cost > cap
+            text = "?" if cost is None else str(cost)
+            label.setText(f"{text} / {cap} points" if cap else f"{text} points")
+            label.setStyleSheet("color: #b00020" if over else "")
+        self.problem.setText(problem)
+        self.problem_box.setVisible(bool(problem))
+
+    def file_names(self) -> dict[str, list[str]]:
+        """The team and profile files by name, for the report's entries (as ``sodwa
+        simulate`` names them)."""
+        names = {}
+        teams = [e.text().strip() for e in self.team_files]
+        if all(teams):
+            names["team_file"] = [Path(t).name for t in teams]
+        if self.profile.text().strip():
+            names["profile"] = [Path(self.profile.text().strip()).name]
+        return names
+
+    def make_setup(self) -> BattleSetup:
+        """The setup of the open map as it stands (a copy: the run never touches the
+        document), the chosen rules, AIs and AI profile (both teams' AIs play by it,
+        as ``sodwa simulate --ai-profile FILE``); bad input raises BattleInputError."""
+        rules = self.rules_file()
+        text = self.profile.text().strip()
+        profiles = [load_profile(Path(text))] * 2 if text else None
+        model = self.document.model.copy()
+        paths = self.team_paths()
+        roster = teams = docs = None
+        if paths is not None:
+            roster_doc = read_json(DEFAULT_ROSTER_PATH)
+            roster = roster_from_dict(roster_doc, str(DEFAULT_ROSTER_PATH))
+            teams, team_docs = teams_from_files(model, paths, roster)
+            docs = {"roster": roster_doc, "teams": team_docs}
+        return BattleSetup.from_map(model, rules=rules, roster=roster, teams=teams, docs=docs,
+                                    ai=[box.currentText() for box in self.ai],
+                                    profiles=profiles)
