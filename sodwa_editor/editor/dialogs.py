@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -396,3 +398,19 @@ class ProblemsDialog(QDialog):
 
     def lines(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())]
+
+
+def text_box(label: QLabel, lines: int, name: str) -> QScrollArea:
+    """A word-wrapped label in a box ``lines`` lines high that scrolls: however long
+    its text, the rows above it keep their height."""
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    box = QScrollArea()
+    box.setObjectName(name)
+    box.setWidget(label)
+    box.setWidgetResizable(True)
+    box.setFrameShape(QFrame.Shape.NoFrame)
+    box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    box.setFixedHeight(lines * label.fontMetrics().lineSpacing() + 6)
+    return box

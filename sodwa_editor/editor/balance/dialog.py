@@ -48,7 +48,8 @@ from ...battle.report import TILE_TITLES
 from ...battle.report_html import includes_unsaved_edits, render
 from ...battle.report_verdict import DEFAULT_THRESHOLD, judge
 from ...battle.setup import BattleSetup
-from .inputs import RunForm, stored_threshold, text_box
+from ..dialogs import text_box
+from .inputs import RunForm, stored_threshold
 from .results import ResultsPane
 from .runner import BalanceRun, RunSettings, format_seconds, time_left
 

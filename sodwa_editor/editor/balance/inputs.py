@@ -14,18 +14,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
     QFormLayout,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -40,6 +37,7 @@ from ...battle.rules import Rules, load_rules
 from ...battle.setup import BattleSetup
 from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
 from ...battle.teams import combatants_from_map, team_cost, teams_from_files
+from ..dialogs import text_box
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -47,22 +45,6 @@ if TYPE_CHECKING:
 DEFAULT_AI = "greedy"
 #: lines of text the problem box shows before it scrolls
 PROBLEM_LINES = 2
-
-
-def text_box(label: QLabel, lines: int, name: str) -> QScrollArea:
-    """A word-wrapped label in a box ``lines`` lines high that scrolls: however long
-    its text, the rows above it keep their height."""
-    label.setWordWrap(True)
-    label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    box = QScrollArea()
-    box.setObjectName(name)
-    box.setWidget(label)
-    box.setWidgetResizable(True)
-    box.setFrameShape(QFrame.Shape.NoFrame)
-    box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    box.setFixedHeight(lines * label.fontMetrics().lineSpacing() + 6)
-    return box
 
 
 def stored_threshold(value: object) -> int:

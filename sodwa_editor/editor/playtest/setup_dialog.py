@@ -16,20 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
-    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLayout,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -43,6 +40,7 @@ from ...battle.setup import HUMAN, BattleSetup
 from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
 from ...battle.teams import Team, combatants_from_map, load_team, team_cost
 from ...engine.model import MapModel
+from ..dialogs import text_box
 
 #: controller names offered, Human first
 CONTROLLER_CHOICES = (HUMAN, *sorted(CONTROLLERS))
@@ -243,19 +241,10 @@ class SetupDialog(QDialog):
         lay.addLayout(form)
         self.problem = QLabel()
         self.problem.setObjectName("playtest_problem")
-        self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #b00020")
-        self.problem.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.problem.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # a problem of any length scrolls in a box of four lines: the rows above it
         # keep their height whatever it says
-        self.problem_box = QScrollArea()
-        self.problem_box.setObjectName("playtest_problem_box")
-        self.problem_box.setWidget(self.problem)
-        self.problem_box.setWidgetResizable(True)
-        self.problem_box.setFrameShape(QFrame.Shape.NoFrame)
-        self.problem_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.problem_box.setFixedHeight(4 * self.problem.fontMetrics().lineSpacing() + 6)
+        self.problem_box = text_box(self.problem, 4, "playtest_problem_box")
         lay.addWidget(self.problem_box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
