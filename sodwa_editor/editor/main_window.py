@@ -53,6 +53,7 @@ from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
 from .playtest.lock import EditingLock
 from .playtest.mode import PlaytestMode
 from .recovery import Recovery
+from .rules_editor import RULES_ACTIONS
 from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .symmetry_control import SymmetryControl
@@ -63,6 +64,7 @@ from .view import MapView
 
 if TYPE_CHECKING:
     from .balance.dialog import BalanceDialog
+    from .rules_editor.dialog import RulesEditor
 
 #: width a dock starts with; afterwards only the user changes it (DockBody)
 DOCK_WIDTH = 260
@@ -100,6 +102,7 @@ class MainWindow(QMainWindow):
     help_menu: QMenu
     tools_menu: QMenu
     balance_dialog: BalanceDialog | None = None
+    rules_editor: RulesEditor | None = None
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
                  settings: QSettings | None = None, recovery_dir: Path | None = None,
@@ -179,10 +182,10 @@ class MainWindow(QMainWindow):
             "preview_pin": lambda: p.pin(p.hovered),
             "reset_layout": lambda: self.window_layout.reset(),
             "shortcuts": self._show_shortcuts, "legend": self.show_legend,
-            "balance_run": self.open_balance_dialog,
+            "balance_run": self.open_balance_dialog, "rules_editor": self.open_rules_editor,
         }
         a = self.action_map
-        a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS, slots))
+        a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS + RULES_ACTIONS, slots))
         self.symmetry = SymmetryControl(d, self.state, self.scene, self)
         a.update(self.symmetry.build_actions(self))
         a.update(self.playtest.actions)
@@ -369,6 +372,16 @@ class MainWindow(QMainWindow):
         dialog.raise_()
         dialog.activateWindow()
         return dialog
+
+    def open_rules_editor(self) -> RulesEditor:
+        """Tools > Rules Editor: the window's editor (made on first use, kept)."""
+        from .rules_editor.dialog import RulesEditor
+
+        if self.rules_editor is None:
+            self.rules_editor = RulesEditor(parent=self, settings=self.context.settings)
+        self.rules_editor.show()
+        self.rules_editor.raise_()
+        return self.rules_editor
 
     def _say_status(self, text: str) -> None:
         self.context.say(text, "status")

@@ -24,9 +24,9 @@ from .values import lone_surrogates
 
 MAP_FORMAT, PACK_FORMAT = "sodwa-map", "sodwa-mappack"
 FORMAT_VERSION = 1
-#: Map packs: version 2 may carry ``rules`` and ``roster``; version 1 packs are read
-#: as version 2 (:func:`.packs.pack_from_doc`).
-PACK_FORMAT_VERSION = 2
+#: Map packs: version 2 may carry ``rules`` and ``roster``, version 3 ``scenarios``;
+#: version 1 and 2 packs are read as version 3 (:func:`.packs.pack_from_doc`).
+PACK_FORMAT_VERSION = 3
 GENERATOR = f"sodwa-editor {__version__}"
 
 #: Legend characters of the built-in types; special types get the first free
