@@ -78,12 +78,16 @@ def _resolve(schema: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str,
     return node
 
 
+_SIMPLE: dict[str, CellType] = {"integer": "integer", "number": "number",
+                                "boolean": "boolean", "string": "string"}
+
+
 def _cell_type(node: Mapping[str, Any]) -> CellType:
     kind = node.get("type")
     if isinstance(kind, list):  # e.g. ["integer", "null"]: the first that is not null
         kind = next((k for k in kind if k != "null"), "string")
-    if kind in ("integer", "number", "boolean", "string"):
-        return kind
+    if isinstance(kind, str) and kind in _SIMPLE:
+        return _SIMPLE[kind]
     if kind is None and "enum" in node and all(isinstance(v, str) for v in node["enum"]):
         return "string"
     return "json"

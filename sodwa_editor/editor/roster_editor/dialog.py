@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 from ...battle.jsonfiles import BattleInputError
 from ...battle.rules import Rules, default_rules, load_rules
 from ...io.roster_doc import open_roster
-from ..actions import follow_stack
 from ..dialogs import text_box
 from .editing import RosterEditing
 from .matchup_view import MatchupPanel
@@ -106,12 +105,13 @@ class RosterEditorDialog(QDialog):
         editing.message.connect(self.say)
         editing.changed.connect(self._show_row)
         editing.source_changed.connect(self._source_changed)
-        editing.undo_stack.cleanChanged.connect(self._update_title)
+        editing.modified_changed.connect(self._update_title)
         self.delegate.problem.connect(self._typing_problem)
         self._update_title()
         self.table.resizeColumnsToContents()
-        self.say(editing.startup_note or f"Editing {editing.source.label}: double-click or type in a cell; "
-                 "hover a suggested cost for its terms, a matchup for its numbers", False)
+        self.say(editing.startup_note
+                 or f"Editing {editing.source.label}: double-click or type in a cell; hover "
+                 "a suggested cost for its terms, a matchup for its numbers", False)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         return QSize(1180, 760)
@@ -131,8 +131,6 @@ class RosterEditorDialog(QDialog):
             ("duplicate", "D&uplicate", "Ctrl+D", "Copy the current archetype below it",
              self.duplicate),
             ("delete", "&Delete", "Ctrl+Del", "Delete the current archetype", self.delete),
-            ("undo", "&Undo", "Ctrl+Z", "", e.undo_stack.undo),
-            ("redo", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "", e.undo_stack.redo),
             ("rules", "&Rules...", None, "The rules file the matchups use", self.choose_rules),
         )
         out: dict[str, QAction] = {}
@@ -149,11 +147,18 @@ class RosterEditorDialog(QDialog):
             act.triggered.connect(lambda _c=False, s=slot: s())
             self.addAction(act)
             out[key] = act
-        stack = e.undo_stack
-        follow_stack(out["undo"], "Undo", stack.canUndoChanged, stack.undoTextChanged,
-                     stack.canUndo())
-        follow_stack(out["redo"], "Redo", stack.canRedoChanged, stack.redoTextChanged,
-                     stack.canRedo())
+        # Qt's own undo and redo actions follow the stack (named after the command)
+        # and are disconnected by Qt when either side is deleted
+        stacked: tuple[tuple[str, QAction, tuple[str, ...]], ...] = (
+            ("undo", e.undo_stack.createUndoAction(self, "&Undo"), ("Ctrl+Z",)),
+            ("redo", e.undo_stack.createRedoAction(self, "&Redo"), ("Ctrl+Shift+Z", "Ctrl+Y")))
+        for key, act, combos in stacked:
+            act.setObjectName(f"roster_{key}")
+            act.setShortcuts([QKeySequence(k) for k in combos])
+            act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            act.setIconText(key.title())
+            self.addAction(act)
+            out[key] = act
         return out
 
     def current_row(self) -> int:

@@ -65,6 +65,7 @@ class RosterEditing(QObject):
     changed = Signal(int)
     source_changed = Signal()
     message = Signal(str, bool)
+    modified_changed = Signal(bool)
 
     def __init__(self, document: RosterDocument | None = None,
                  parent: QObject | None = None) -> None:
@@ -72,6 +73,8 @@ class RosterEditing(QObject):
         self.document = document if document is not None else open_roster(None)
         self.columns: tuple[Column, ...] = roster_columns()
         self.undo_stack = QUndoStack(self)
+        self._modified = False
+        self.undo_stack.cleanChanged.connect(self._on_clean)
         self._roster = check(self.document.doc, self.document.name)
         #: what the editor says first (a note about the roster opened)
         self.startup_note = self.document.note
@@ -92,7 +95,12 @@ class RosterEditing(QObject):
 
     @property
     def modified(self) -> bool:
-        return not self.undo_stack.isClean()
+        """Changed since opened or saved (undo back to the saved state: not modified)."""
+        return self._modified
+
+    def _on_clean(self, clean: bool) -> None:
+        self._modified = not clean
+        self.modified_changed.emit(not clean)
 
     def row_count(self) -> int:
         return len(self.doc["characters"])

@@ -87,11 +87,11 @@ class MatchupTableModel(QAbstractTableModel):
     def cell(self, row: int, column: int) -> Matchup:
         return self.table[row][column]
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self.table)
+    def rowCount(self, parent: AnyIndex | None = None) -> int:  # noqa: N802
+        return 0 if parent is not None and parent.isValid() else len(self.table)
 
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self.table)
+    def columnCount(self, parent: AnyIndex | None = None) -> int:  # noqa: N802
+        return 0 if parent is not None and parent.isValid() else len(self.table)
 
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -99,7 +99,8 @@ class MatchupTableModel(QAbstractTableModel):
             return None
         name = self.editing.roster.archetypes[section].name
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{name} {'attacking' if orientation == Qt.Orientation.Vertical else 'defending'}"
+            side = "attacking" if orientation == Qt.Orientation.Vertical else "defending"
+            return f"{name} {side}"
         return name
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -151,8 +152,10 @@ class MatchupPanel(QWidget):
         self.show_box = QComboBox()
         for label, _f in SHOWS:
             self.show_box.addItem(label)
-        for label, widget in (("Attack", self.kind), ("Moves", self.moves),
-                              (None, self.impeded), (None, self.aware), ("Show", self.show_box)):
+        rows: tuple[tuple[str, QWidget], ...] = (
+            ("Attack", self.kind), ("Moves", self.moves), ("", self.impeded), ("", self.aware),
+            ("Show", self.show_box))
+        for label, widget in rows:
             if label:
                 top.addWidget(QLabel(label))
             top.addWidget(widget)

@@ -16,8 +16,13 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtCore import Signal as QtSignal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QComboBox, QLineEdit, QStyledItemDelegate, QStyleOptionViewItem
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLineEdit,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
 from ...battle.roster_value import CostTerms, suggested_cost
 from ...io.roster_doc import ABSENT, Column, cell_text
@@ -67,11 +72,11 @@ class ArchetypeTableModel(QAbstractTableModel):
         editing.changed.connect(self._on_changed)
 
     # ------------------------------------------------------------- reading
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else self.editing.row_count()
+    def rowCount(self, parent: AnyIndex | None = None) -> int:  # noqa: N802
+        return 0 if parent is not None and parent.isValid() else self.editing.row_count()
 
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self.columns)
+    def columnCount(self, parent: AnyIndex | None = None) -> int:  # noqa: N802
+        return 0 if parent is not None and parent.isValid() else len(self.columns)
 
     def column(self, index: int) -> Column | None:
         """The roster column at ``index`` (None: the suggested cost)."""
