@@ -71,6 +71,7 @@ class RosterEditorDialog(QDialog):
         self.table.setModel(self.table_model)
         self.delegate = CellDelegate(self.table_model, self)
         self.table.setItemDelegate(self.delegate)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
@@ -96,6 +97,7 @@ class RosterEditorDialog(QDialog):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         split.setChildrenCollapsible(False)
+        split.setSizes([340, 400])  # the matchups' 13 rows fit at the default size
         layout = QVBoxLayout(self)
         layout.addWidget(bar)
         layout.addWidget(split, 1)

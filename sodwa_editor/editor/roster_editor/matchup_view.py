@@ -165,7 +165,7 @@ class MatchupPanel(QWidget):
         self.table.setModel(self.model)
         self.table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)
-        self.table.setToolTip("")
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.counts = QLabel()
         legend = QHBoxLayout()
         for colour, text in ((IMPOSSIBLE, "impossible: only 00 hits"),
