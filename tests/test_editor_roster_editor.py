@@ -241,3 +241,50 @@ def test_the_window_opens_it_from_the_tools_menu(make_window):
     act.trigger()
     assert win.roster_editor is dlg  # one editor, its history kept
     dlg.close()
+
+
+def test_abilities_tab_edits_the_current_archetypes_abilities(dialog):
+    e, panel = dialog.editing, dialog.abilities
+    start = read_json(DEFAULT_ROSTER_PATH)
+    mage = row_of(dialog, "Mage")
+    click_cell(dialog, mage, "attributes.health")
+    bar = dialog.tabs.tabBar()
+    QTest.mouseClick(bar, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     bar.tabRect(1).center())
+    assert dialog.tabs.currentWidget() is panel and bar.tabText(1) == "Abilities of Mage"
+    assert panel.model.rowCount() == 1 and panel.caption.text() == "Abilities of Mage: 1"
+    cost_before = dialog.table_model.index(mage, dialog.table_model.suggested_column).data()
+    table = panel.table
+    damage = panel.model.index(0, [c.key for c in panel.model.columns].index("damage"))
+    QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier, table.visualRect(damage).center())
+    QTest.keyClick(table, "9")
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QLineEdit)
+    press_return(editor)
+    assert e.doc["characters"][mage]["abilities"][0]["damage"] == 9
+    assert e.undo_stack.undoText() == "Edit Mage Fireball Damage"
+    assert dialog.table_model.index(mage, dialog.table_model.suggested_column).data() \
+        != cost_before  # a stronger Fireball: a dearer Mage
+    # an area the parser cannot read turns the cell red with the loader's line
+    area = panel.model.index(0, [c.key for c in panel.model.columns].index("area"))
+    QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier, table.visualRect(area).center())
+    QTest.keyClick(table, Qt.Key.Key_F2)
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QLineEdit)
+    editor.selectAll()
+    QTest.keyClicks(editor, "AoE - Blast - Blob: 1")
+    assert f"characters[{mage}].abilities[0].area: Blob: unknown shape" in \
+        editor.property("problem")
+    press_return(editor)
+    assert e.doc["characters"][mage]["abilities"][0]["area"].endswith("Range: 6, Reach: 1")
+    QTest.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    assert [a["name"] for a in e.abilities(mage)] == ["Fireball", "New Ability"]
+    assert e.undo_stack.undoText() == "Add Ability to Mage"
+    QTest.mouseClick(panel.delete_button, Qt.MouseButton.LeftButton)  # the new one: current
+    assert [a["name"] for a in e.abilities(mage)] == ["Fireball"]
+    assert e.undo_stack.undoText() == "Delete Mage New Ability"
+    for _ in range(3):
+        QTest.keyClick(table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert e.doc == start

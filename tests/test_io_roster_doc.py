@@ -168,3 +168,29 @@ def test_save_into_a_pack_keeps_its_maps(pack_path):
     with pytest.raises(MapSaveError, match="cannot save the roster into"):
         save_into_pack(doc, other)
     assert other.read_text(encoding="utf-8") == "[1, 2]"
+
+
+def test_abilities_are_edited_as_entries():
+    from sodwa_editor.io.roster_doc import ability_columns, added_ability, deleted_ability
+
+    cols = {c.key: c for c in ability_columns()}
+    sub = load_schema("roster")["$defs"]["ability"]["properties"]
+    assert list(cols) == list(sub) and cols["with_attack"].type == "boolean"
+    assert cols["name"].required and not cols["uses"].required
+    doc = shipped()
+    mage = [c["name"] for c in doc["characters"]].index("Mage")
+    fire = cell_value(doc, mage, cols["damage"], 0)
+    assert fire == 4
+    hotter = with_value(doc, mage, cols["damage"], 6, 0)
+    assert hotter["characters"][mage]["abilities"][0]["damage"] == 6 and problem(hotter, "r") \
+        is None
+    bad = with_value(doc, mage, cols["area"], "AoE - Blast - Blob: 1", 0)
+    assert problem(bad, "r.json").startswith(
+        f"r.json: characters[{mage}].abilities[0].area: Blob: unknown shape (known: ")
+    more, k = added_ability(doc, 0)
+    assert k == 0 and more["characters"][0]["abilities"][0]["name"] == "New Ability"
+    assert problem(more, "r") is None
+    again, k2 = added_ability(more, 1)
+    assert again["characters"][1]["abilities"][k2]["name"] == "New Ability 2"
+    assert "abilities" not in deleted_ability(more, 0, 0)["characters"][0]
+    assert deleted_ability(doc, mage, 0)["characters"][mage].get("abilities") is None

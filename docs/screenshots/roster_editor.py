@@ -27,7 +27,7 @@ from sodwa_editor.editor.roster_editor.editing import RosterEditing  # noqa: E40
 def main() -> None:
     app = QApplication.instance() or QApplication(sys.argv)
     dialog = RosterEditorDialog(RosterEditing())
-    dialog.resize(1180, 800)
+    dialog.resize(1180, 860)
     dialog.show()
     panel = dialog.matchups
     panel.kind.setCurrentIndex(1)  # ranged

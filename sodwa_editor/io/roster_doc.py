@@ -97,6 +97,28 @@ def _title(key: str) -> str:
     return key.replace("_", " ").title()
 
 
+def _columns(schema: Mapping[str, Any], node: Mapping[str, Any]) -> tuple[Column, ...]:
+    """The columns of the keys of an object schema, an object of keys spread out."""
+    out: list[Column] = []
+
+    def add(path: tuple[str, ...], sub: Mapping[str, Any], required: bool) -> None:
+        sub = _resolve(schema, sub)
+        if sub.get("type") == "object" and "properties" in sub:
+            need = set(sub.get("required", ()))
+            for key, inner in sub["properties"].items():
+                add((*path, key), inner, required and key in need)
+            return
+        out.append(Column(path, _title(path[-1]), _cell_type(sub), required,
+                          sub.get("description", ""), sub.get("minimum"),
+                          sub.get("maximum"), tuple(sub.get("enum", ()))))
+
+    node = _resolve(schema, node)
+    need = set(node.get("required", ()))
+    for key, sub in node["properties"].items():
+        add((key,), sub, key in need)
+    return tuple(out)
+
+
 def roster_columns(schema: Mapping[str, Any] | None = None) -> tuple[Column, ...]:
     """The table's columns: each key of an archetype in the schema's order, an object of
     keys (the ``attributes`` sheet) spread into one column per key.
@@ -105,24 +127,18 @@ def roster_columns(schema: Mapping[str, Any] | None = None) -> tuple[Column, ...
     ['name', 'move', 'range', 'flight', 'damage_type', 'attributes.health']
     """
     schema = schema if schema is not None else load_schema("roster")
-    arch = _resolve(schema, schema["$defs"]["archetype"])
-    out: list[Column] = []
+    return _columns(schema, schema["$defs"]["archetype"])
 
-    def add(path: tuple[str, ...], node: Mapping[str, Any], required: bool) -> None:
-        node = _resolve(schema, node)
-        if node.get("type") == "object" and "properties" in node:
-            need = set(node.get("required", ()))
-            for key, sub in node["properties"].items():
-                add((*path, key), sub, required and key in need)
-            return
-        out.append(Column(path, _title(path[-1]), _cell_type(node), required,
-                          node.get("description", ""), node.get("minimum"),
-                          node.get("maximum"), tuple(node.get("enum", ()))))
 
-    need = set(arch.get("required", ()))
-    for key, node in arch["properties"].items():
-        add((key,), node, key in need)
-    return tuple(out)
+def ability_columns(schema: Mapping[str, Any] | None = None) -> tuple[Column, ...]:
+    """The columns of an archetype's ``abilities`` entries (the schema's ability keys).
+
+    >>> [c.key for c in ability_columns()][:3]
+    ['name', 'area', 'damage']
+    """
+    schema = schema if schema is not None else load_schema("roster")
+    listed = _resolve(schema, schema["$defs"]["archetype"]["properties"]["abilities"])
+    return _columns(schema, listed["items"])
 
 
 @cache
@@ -138,9 +154,16 @@ def column_by_key(key: str) -> Column:
     raise KeyError(f"the roster schema has no archetype key {key!r}")
 
 
-def cell_value(doc: Mapping[str, Any], row: int, column: Column) -> Any:
-    """The value of ``column`` in archetype ``row`` (``ABSENT`` when it is left out)."""
-    node: Any = doc["characters"][row]
+def _entry(doc: Mapping[str, Any], row: int, ability: int | None) -> Any:
+    entry = doc["characters"][row]
+    return entry if ability is None else entry["abilities"][ability]
+
+
+def cell_value(doc: Mapping[str, Any], row: int, column: Column,
+               ability: int | None = None) -> Any:
+    """The value of ``column`` in archetype ``row`` (or in its ability ``ability``);
+    ``ABSENT`` when it is left out."""
+    node: Any = _entry(doc, row, ability)
     for part in column.path:
         if not isinstance(node, Mapping) or part not in node:
             return ABSENT
@@ -199,10 +222,12 @@ def parse_cell(text: str, column: Column) -> Any:
     return text  # a string is kept as typed (the schema judges spaces)
 
 
-def with_value(doc: Mapping[str, Any], row: int, column: Column, value: Any) -> dict[str, Any]:
-    """A copy of ``doc`` with ``column`` of archetype ``row`` set (``ABSENT``: removed)."""
+def with_value(doc: Mapping[str, Any], row: int, column: Column, value: Any,
+               ability: int | None = None) -> dict[str, Any]:
+    """A copy of ``doc`` with ``column`` of archetype ``row`` (or of its ability
+    ``ability``) set (``ABSENT``: removed)."""
     out = copy.deepcopy(dict(doc))
-    node = out["characters"][row]
+    node = _entry(out, row, ability)
     for part in column.path[:-1]:
         node = node.setdefault(part, {})
     if value is ABSENT:
@@ -263,6 +288,36 @@ def deleted(doc: Mapping[str, Any], row: int) -> dict[str, Any]:
     """A copy of ``doc`` without archetype ``row``."""
     out = copy.deepcopy(dict(doc))
     del out["characters"][row]
+    return out
+
+
+def ability_names(doc: Mapping[str, Any]) -> set[str]:
+    return {str(a.get("name", "")) for c in doc["characters"] for a in c.get("abilities", ())}
+
+
+def added_ability(doc: Mapping[str, Any], row: int) -> tuple[dict[str, Any], int]:
+    """A copy of ``doc`` with a new ability at the end of archetype ``row``'s (a
+    Sphere of Reach 1 on its caster, a Special Action of 250 IP, Accuracy 50, named
+    so no archetype has it: one name, one definition), and its index."""
+    out = copy.deepcopy(dict(doc))
+    taken, name, n = ability_names(out), "New Ability", 1
+    while name in taken:
+        n += 1
+        name = f"New Ability {n}"
+    listed = out["characters"][row].setdefault("abilities", [])
+    listed.append({"name": name, "area": "AoE - Blast - Sphere: 1", "damage": 1,
+                   "ip_cost": 250, "accuracy": 50})
+    return out, len(listed) - 1
+
+
+def deleted_ability(doc: Mapping[str, Any], row: int, ability: int) -> dict[str, Any]:
+    """A copy of ``doc`` without ability ``ability`` of archetype ``row`` (an emptied
+    list is left out)."""
+    out = copy.deepcopy(dict(doc))
+    entry = out["characters"][row]
+    del entry["abilities"][ability]
+    if not entry["abilities"]:
+        del entry["abilities"]
     return out
 
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSplitter,
     QTableView,
+    QTabWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -30,6 +31,7 @@ from ...battle.jsonfiles import BattleInputError
 from ...battle.rules import Rules, default_rules, load_rules
 from ...io.roster_doc import open_roster
 from ..dialogs import text_box
+from .abilities_view import AbilityPanel
 from .editing import RosterEditing
 from .matchup_view import MatchupPanel
 from .table import ArchetypeTableModel, CellDelegate
@@ -78,6 +80,11 @@ class RosterEditorDialog(QDialog):
                                    | QAbstractItemView.EditTrigger.EditKeyPressed
                                    | QAbstractItemView.EditTrigger.AnyKeyPressed)
         self.matchups = MatchupPanel(editing, rules or default_rules(), self)
+        self.abilities = AbilityPanel(editing, self)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("roster_tabs")
+        self.tabs.addTab(self.matchups, "Matchups")
+        self.tabs.addTab(self.abilities, "Abilities")
         self.rules_label = QLabel()
         self.message_label = QLabel()
         self.message_label.setObjectName("roster_message")
@@ -93,11 +100,11 @@ class RosterEditorDialog(QDialog):
         split = QSplitter(Qt.Orientation.Vertical)
         split.setObjectName("roster_splitter")
         split.addWidget(self.table)
-        split.addWidget(self.matchups)
+        split.addWidget(self.tabs)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         split.setChildrenCollapsible(False)
-        split.setSizes([340, 400])  # the matchups' 13 rows fit at the default size
+        split.setSizes([330, 460])  # the matchups' 13 rows fit at the default size
         layout = QVBoxLayout(self)
         layout.addWidget(bar)
         layout.addWidget(split, 1)
@@ -109,6 +116,9 @@ class RosterEditorDialog(QDialog):
         editing.source_changed.connect(self._source_changed)
         editing.modified_changed.connect(self._update_title)
         self.delegate.problem.connect(self._typing_problem)
+        self.abilities.delegate.problem.connect(self._typing_problem)
+        self.table.selectionModel().currentRowChanged.connect(self._row_chosen)
+        self.table_model.modelReset.connect(self._reconnect_rows)
         self._update_title()
         self.table.resizeColumnsToContents()
         self.say(editing.startup_note
@@ -116,7 +126,7 @@ class RosterEditorDialog(QDialog):
                  "a suggested cost for its terms, a matchup for its numbers", False)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
-        return QSize(1180, 760)
+        return QSize(1180, 840)
 
     # ------------------------------------------------------------- actions
     def _build_actions(self) -> dict[str, QAction]:
@@ -268,10 +278,20 @@ class RosterEditorDialog(QDialog):
             self.say("", False)
 
     def _show_row(self, row: int) -> None:
-        if row < 0:
-            return
-        col = max(0, self.table.currentIndex().column())
-        self.table.setCurrentIndex(self.table_model.index(row, col))
+        if row >= 0:
+            col = max(0, self.table.currentIndex().column())
+            self.table.setCurrentIndex(self.table_model.index(row, col))
+        self._row_chosen(self.table.currentIndex())  # (a renamed archetype: its tab)
+
+    def _row_chosen(self, current, _previous=None) -> None:
+        row = current.row() if current.isValid() else -1
+        self.abilities.set_archetype(row)
+        name = self.editing.name_of(row) if row >= 0 else ""
+        self.tabs.setTabText(1, f"Abilities of {name}" if name else "Abilities")
+
+    def _reconnect_rows(self) -> None:
+        """After a reset (an archetype added or deleted) the current row is shown again."""
+        self._row_chosen(self.table.currentIndex())
 
     def _source_changed(self) -> None:
         src = self.editing.source

@@ -23,10 +23,13 @@ from ...io.roster_doc import (
     Column,
     RosterDocument,
     RosterSource,
+    ability_columns,
     added,
+    added_ability,
     cell_value,
     check,
     deleted,
+    deleted_ability,
     duplicated,
     open_roster,
     parse_cell,
@@ -72,6 +75,7 @@ class RosterEditing(QObject):
         super().__init__(parent)
         self.document = document if document is not None else open_roster(None)
         self.columns: tuple[Column, ...] = roster_columns()
+        self.ability_columns: tuple[Column, ...] = ability_columns()
         self.undo_stack = QUndoStack(self)
         self._modified = False
         self.undo_stack.cleanChanged.connect(self._on_clean)
@@ -108,36 +112,63 @@ class RosterEditing(QObject):
     def name_of(self, row: int) -> str:
         return str(self.doc["characters"][row]["name"])
 
-    def value(self, row: int, column: Column) -> Any:
-        return cell_value(self.doc, row, column)
+    def value(self, row: int, column: Column, ability: int | None = None) -> Any:
+        return cell_value(self.doc, row, column, ability)
 
-    def cell_problem(self, row: int, column: Column, text: str) -> str | None:
-        """Why ``text`` in the cell would be refused (one line), or None: what the
-        editor shows as the user types."""
+    def abilities(self, row: int) -> list[dict[str, Any]]:
+        """The ability entries of archetype ``row`` (empty when it has none)."""
+        if not 0 <= row < self.row_count():
+            return []
+        return list(self.doc["characters"][row].get("abilities", ()))
+
+    def _where(self, row: int, column: Column, ability: int | None) -> str:
+        inner = "" if ability is None else f"abilities[{ability}]."
+        return f"{self.document.name}: characters[{row}].{inner}{column.key}"
+
+    def cell_problem(self, row: int, column: Column, text: str,
+                     ability: int | None = None) -> str | None:
+        """Why ``text`` in the cell (of archetype ``row``, or of its ability ``ability``)
+        would be refused (one line), or None: what the editor shows as the user types."""
         try:
             value = parse_cell(text, column)
         except ValueError as exc:
-            return f"{self.document.name}: characters[{row}].{column.key}: {exc}"
-        if value == self.value(row, column):
+            return f"{self._where(row, column, ability)}: {exc}"
+        if value == self.value(row, column, ability):
             return None
-        return problem(with_value(self.doc, row, column, value), self.document.name)
+        return problem(with_value(self.doc, row, column, value, ability), self.document.name)
 
     # -------------------------------------------------------------- editing
-    def set_cell(self, row: int, column: Column, text: str) -> bool:
-        """Set a cell from its typed text: one command ``Edit <archetype> <column>``;
-        False (and a message) when it is refused."""
+    def set_cell(self, row: int, column: Column, text: str,
+                 ability: int | None = None) -> bool:
+        """Set a cell from its typed text: one command ``Edit <archetype> <column>``
+        (``Edit <archetype> <ability> <column>``); False (and a message) when it is
+        refused."""
         try:
             value = parse_cell(text, column)
         except ValueError as exc:
-            return self._refuse(f"{self.document.name}: characters[{row}].{column.key}: {exc}")
-        if value == self.value(row, column):
+            return self._refuse(f"{self._where(row, column, ability)}: {exc}")
+        if value == self.value(row, column, ability):
             return True
-        after = with_value(self.doc, row, column, value)
+        after = with_value(self.doc, row, column, value, ability)
         why = problem(after, self.document.name)
         if why:
             return self._refuse(why)
-        self._push(f"Edit {self.name_of(row)} {column.title}", after, row, row)
+        what = self.name_of(row) if ability is None \
+            else f"{self.name_of(row)} {self.abilities(row)[ability]['name']}"
+        self._push(f"Edit {what} {column.title}", after, row, row)
         return True
+
+    def add_ability(self, row: int) -> int:
+        """Add an ability to archetype ``row``: its index."""
+        after, k = added_ability(self.doc, row)
+        self._push(f"Add Ability to {self.name_of(row)}", after, row, row)
+        return k
+
+    def delete_ability(self, row: int, ability: int) -> None:
+        """Delete ability ``ability`` of archetype ``row``."""
+        name = self.abilities(row)[ability]["name"]
+        self._push(f"Delete {self.name_of(row)} {name}", deleted_ability(self.doc, row, ability),
+                   row, row)
 
     def add(self, at: int | None = None) -> int:
         """Add an archetype (the default sheet) at ``at`` (None: the end): its row."""

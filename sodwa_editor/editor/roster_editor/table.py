@@ -11,7 +11,7 @@ is typed: the editor turns red and shows the loader's one-line message, which
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtCore import Signal as QtSignal
@@ -85,6 +85,10 @@ class ArchetypeTableModel(QAbstractTableModel):
     def column_of(self, key: str) -> int:
         """The table column of a dotted key (``attributes.health``)."""
         return next(i for i, c in enumerate(self.columns) if c is not None and c.key == key)
+
+    def problem_for(self, row: int, column: Column, text: str) -> str | None:
+        """The one-line reason the cell would refuse ``text`` (None: it takes it)."""
+        return self.editing.cell_problem(row, column, text)
 
     def cost_terms(self, row: int) -> CostTerms:
         if row not in self._costs:
@@ -178,6 +182,14 @@ class ArchetypeTableModel(QAbstractTableModel):
                                   self.index(rows - 1, len(self.columns) - 1))
 
 
+class CellModel(Protocol):
+    """What :class:`CellDelegate` asks of the table it edits."""
+
+    def column(self, index: int) -> Column | None: ...
+
+    def problem_for(self, row: int, column: Column, text: str) -> str | None: ...
+
+
 class CellDelegate(QStyledItemDelegate):
     """Edits a cell with a line edit (a list of choices when the schema gives an
     ``enum``), checking the text as it is typed: refused text turns the editor red
@@ -186,7 +198,7 @@ class CellDelegate(QStyledItemDelegate):
 
     problem = QtSignal(str)
 
-    def __init__(self, model: ArchetypeTableModel, parent: QObject | None = None) -> None:
+    def __init__(self, model: CellModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.model = model
 
@@ -217,7 +229,7 @@ class CellDelegate(QStyledItemDelegate):
         model.setData(index, text, Qt.ItemDataRole.EditRole)
 
     def _check(self, editor: QLineEdit, row: int, col: Column, text: str) -> None:
-        why = self.model.editing.cell_problem(row, col, text) or ""
+        why = self.model.problem_for(row, col, text) or ""
         editor.setStyleSheet(f"QLineEdit {{ background: {PROBLEM_COLOUR}; }}" if why else "")
         editor.setToolTip(why)
         editor.setProperty("problem", why)
