@@ -50,12 +50,18 @@ def type_cell(dlg, row: int, key: str, text: str, finish: bool = True) -> QLineE
     value) and press Enter."""
     click_cell(dlg, row, key)
     QTest.keyClick(dlg.table, text[0])
-    editor = QApplication.focusWidget()
-    assert isinstance(editor, QLineEdit)
+    editor = open_editor(dlg.table)
     QTest.keyClicks(editor, text[1:])
     if finish:
         press_return(editor)
     return editor
+
+
+def open_editor(table) -> QLineEdit:
+    """The cell editor open in ``table`` (closed ones are hidden until deleted)."""
+    found = [w for w in table.findChildren(QLineEdit, "roster_cell_editor") if w.isVisible()]
+    assert len(found) == 1
+    return found[0]
 
 
 def press_return(editor: QLineEdit) -> None:
@@ -259,8 +265,7 @@ def test_abilities_tab_edits_the_current_archetypes_abilities(dialog):
     QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
                      Qt.KeyboardModifier.NoModifier, table.visualRect(damage).center())
     QTest.keyClick(table, "9")
-    editor = QApplication.focusWidget()
-    assert isinstance(editor, QLineEdit)
+    editor = open_editor(table)
     press_return(editor)
     assert e.doc["characters"][mage]["abilities"][0]["damage"] == 9
     assert e.undo_stack.undoText() == "Edit Mage Fireball Damage"
@@ -271,8 +276,7 @@ def test_abilities_tab_edits_the_current_archetypes_abilities(dialog):
     QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
                      Qt.KeyboardModifier.NoModifier, table.visualRect(area).center())
     QTest.keyClick(table, Qt.Key.Key_F2)
-    editor = QApplication.focusWidget()
-    assert isinstance(editor, QLineEdit)
+    editor = open_editor(table)
     editor.selectAll()
     QTest.keyClicks(editor, "AoE - Blast - Blob: 1")
     assert f"characters[{mage}].abilities[0].area: Blob: unknown shape" in \
@@ -288,3 +292,56 @@ def test_abilities_tab_edits_the_current_archetypes_abilities(dialog):
     for _ in range(3):
         QTest.keyClick(table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert e.doc == start
+
+
+def test_a_rules_variant_changes_the_matchups(dialog, tmp_path, monkeypatch):
+    rules = tmp_path / "rules.json"
+    rules.write_text('{"format": "sodwa-rules", "format_version": 1, '
+                     '"modifiers": {"moved_defense": 40}}', encoding="utf-8")
+    panel = dialog.matchups
+    panel.moves.setCurrentIndex(2)  # defender moved
+    knight = row_of(dialog, "Knight")
+    assert panel.model.index(knight, knight).data() == "55+"  # 105 + 5 + 10 - 65
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(rules), ""))
+    QTest.mouseClick(button(dialog, "rules"), Qt.MouseButton.LeftButton)
+    assert panel.model.index(knight, knight).data() == "85+"  # moved_defense 40
+    assert dialog.rules_label.text() == "Matchups under rules.json"
+    rules.write_text('{"format": "sodwa-rules", "format_version": 1, "clock": '
+                     '{"turn_cost": -5}}', encoding="utf-8")
+    QTest.mouseClick(button(dialog, "rules"), Qt.MouseButton.LeftButton)
+    assert dialog.message_label.text() == (f"{rules}: clock.turn_cost: -5 is less than the "
+                                           "minimum of 1")
+    assert panel.model.index(knight, knight).data() == "85+"
+
+
+def test_a_broken_roster_file_is_not_opened(dialog, tmp_path, monkeypatch):
+    broken = tmp_path / "bad.json"
+    broken.write_text('{"format": "sodwa-roster", "format_version": 2, "defaults": {}, '
+                      '"characters": []}', encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(broken), ""))
+    before = dialog.editing.doc
+    QTest.keyClick(dialog.table, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+    assert dialog.editing.doc is before and dialog.editing.source.kind == "default"
+    assert dialog.message_label.text().startswith(f"{broken}: ")
+
+
+def test_closing_the_window_asks_about_unsaved_roster_changes(make_window, qtbot,
+                                                              monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    win = make_window()
+    dlg = win.open_roster_editor()
+    qtbot.waitExposed(dlg)
+    type_cell(dlg, 0, "move", "7")
+    asked = []
+
+    def cancel(*args, **kwargs):
+        asked.append(args[1])
+        return QMessageBox.StandardButton.Cancel
+
+    monkeypatch.setattr(QMessageBox, "question", cancel)
+    assert not win.close() and win.isVisible()
+    assert asked == ["Unsaved Roster"]
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: QMessageBox.StandardButton.Discard)
+    assert win.close()

@@ -377,7 +377,8 @@ def open_roster(path: PathLike | None) -> RosterDocument:
                                       "shipped roster (saving adds it to the pack)")
             doc = doc["roster"]
     name = source.path.name
-    check(doc, f"{name}: roster" if source.kind == "pack" else name)
+    where = str(source.path)  # the whole path, as the loaders name a file
+    check(doc, f"{where}: roster" if source.kind == "pack" else where)
     note = ""
     if doc["format_version"] < ROSTER_VERSION:
         note = (f"{name}: roster format_version {doc['format_version']} is read as "

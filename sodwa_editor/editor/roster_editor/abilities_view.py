@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...io.roster_doc import Column, cell_text
+from ...io.roster_doc import Column
 from .editing import RosterEditing
-from .table import CellDelegate, header_title
+from .table import CellDelegate, cell_data, cell_flags, column_header, typed_text
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -66,48 +66,25 @@ class AbilityTableModel(QAbstractTableModel):
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Vertical:
             return str(section + 1) if role == Qt.ItemDataRole.DisplayRole else None
-        col = self.columns[section]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return header_title(col)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{col.key}: {col.description}" if col.description else col.key
-        return None
+        return column_header(self.columns[section], role)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         col = self.columns[index.column()]
-        value = self.editing.value(self.archetype, col, index.row())
-        if col.type == "boolean" and role == Qt.ItemDataRole.CheckStateRole:
-            return Qt.CheckState.Checked if value else Qt.CheckState.Unchecked
-        if role == Qt.ItemDataRole.DisplayRole:
-            return "" if col.type == "boolean" else cell_text(value, col)
-        if role == Qt.ItemDataRole.EditRole:
-            return cell_text(value, col)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return col.description or None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col.type in ("integer", "number"):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        return cell_data(self.editing.value(self.archetype, col, index.row()), col, role)
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.isValid() and self.columns[index.column()].type == "boolean":
-            return base | Qt.ItemFlag.ItemIsUserCheckable
-        return base | Qt.ItemFlag.ItemIsEditable
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return cell_flags(self.columns[index.column()])
 
     def setData(self, index: AnyIndex, value: Any,  # noqa: N802
                 role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if not index.isValid():
-            return False
-        col = self.columns[index.column()]
-        if role == Qt.ItemDataRole.CheckStateRole and col.type == "boolean":
-            text = "yes" if Qt.CheckState(value) == Qt.CheckState.Checked else "no"
-        elif role == Qt.ItemDataRole.EditRole:
-            text = str(value)
-        else:
-            return False
-        return self.editing.set_cell(self.archetype, col, text, ability=index.row())
+        col = self.columns[index.column()] if index.isValid() else None
+        text = None if col is None else typed_text(value, col, role)
+        return text is not None and col is not None and self.editing.set_cell(
+            self.archetype, col, text, ability=index.row())
 
 
 class AbilityPanel(QWidget):

@@ -200,16 +200,18 @@ class RosterEditorDialog(QDialog):
         src = self.editing.source
         return str(src.path.parent) if src.kind != "default" else str(Path.home())
 
+    def _ask(self, title: str, filter_: str = ROSTER_FILTER, save: bool = False) -> str:
+        """A file chosen in a file dialog ("" when cancelled)."""
+        if save:
+            start = str(Path(self._start_dir()) / "roster.json")
+            return QFileDialog.getSaveFileName(self, title, start, filter_)[0]
+        return QFileDialog.getOpenFileName(self, title, self._start_dir(), filter_)[0]
+
     def open_file(self, path: Path | str | None = None) -> bool:
         if not self.maybe_save():
             return False
-        if path is None:
-            name, _ = QFileDialog.getOpenFileName(self, "Open Roster", self._start_dir(),
-                                                  ROSTER_FILTER)
-            if not name:
-                return False
-            path = name
-        return self.editing.open(path)
+        path = path or self._ask("Open Roster")
+        return bool(path) and self.editing.open(path)
 
     def save(self) -> bool:
         if self.editing.source.kind == "default":
@@ -217,31 +219,18 @@ class RosterEditorDialog(QDialog):
         return self.editing.save()
 
     def save_as(self, path: Path | str | None = None) -> bool:
-        if path is None:
-            name, _ = QFileDialog.getSaveFileName(self, "Save Roster As", str(
-                Path(self._start_dir()) / "roster.json"), ROSTER_FILTER)
-            if not name:
-                return False
-            path = name
-        return self.editing.save_as(path)
+        path = path or self._ask("Save Roster As", save=True)
+        return bool(path) and self.editing.save_as(path)
 
     def save_into_pack(self, path: Path | str | None = None) -> bool:
-        if path is None:
-            name, _ = QFileDialog.getOpenFileName(self, "Save Roster Into Map Pack",
-                                                  self._start_dir(), ROSTER_FILTER)
-            if not name:
-                return False
-            path = name
-        return self.editing.save_into_pack(path)
+        path = path or self._ask("Save Roster Into Map Pack")
+        return bool(path) and self.editing.save_into_pack(path)
 
     def choose_rules(self, path: Path | str | None = None) -> bool:
         """The rules file the matchups use (the default rules until one is chosen)."""
-        if path is None:
-            name, _ = QFileDialog.getOpenFileName(self, "Rules For The Matchups",
-                                                  self._start_dir(), RULES_FILTER)
-            if not name:
-                return False
-            path = name
+        path = path or self._ask("Rules For The Matchups", RULES_FILTER)
+        if not path:
+            return False
         try:
             rules = load_rules(path)
         except BattleInputError as exc:

@@ -54,6 +54,48 @@ def summary(value: Any, column: Column) -> str:
     return cell_text(value, column)
 
 
+def column_header(col: Column, role: int) -> Any:
+    """A column's header text (two lines) and tool tip (the schema's description)."""
+    if role == Qt.ItemDataRole.DisplayRole:
+        return header_title(col)
+    if role == Qt.ItemDataRole.ToolTipRole:
+        return f"{col.key}: {col.description}" if col.description else col.key
+    return None
+
+
+def cell_data(value: Any, col: Column, role: int) -> Any:
+    """What a roster cell holding ``value`` gives for ``role`` (a yes/no key is a check
+    box, a list or object shows its summary and its JSON on hover)."""
+    if col.type == "boolean" and role == Qt.ItemDataRole.CheckStateRole:
+        return Qt.CheckState.Checked if value else Qt.CheckState.Unchecked
+    if role == Qt.ItemDataRole.DisplayRole:
+        return "" if col.type == "boolean" else summary(value, col)
+    if role == Qt.ItemDataRole.EditRole:
+        return cell_text(value, col)
+    if role == Qt.ItemDataRole.ToolTipRole:
+        if col.type == "json" and value is not ABSENT:
+            return json.dumps(value, indent=1, ensure_ascii=False)
+        return col.description or None
+    if role == Qt.ItemDataRole.TextAlignmentRole and col.type in ("integer", "number"):
+        return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return None
+
+
+def cell_flags(col: Column) -> Qt.ItemFlag:
+    base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    if col.type == "boolean":
+        return base | Qt.ItemFlag.ItemIsUserCheckable
+    return base | Qt.ItemFlag.ItemIsEditable
+
+
+def typed_text(value: Any, col: Column, role: int) -> str | None:
+    """The text a ``setData`` call types into a cell (a check box: yes or no), or None
+    for a role that does not edit."""
+    if role == Qt.ItemDataRole.CheckStateRole and col.type == "boolean":
+        return "yes" if Qt.CheckState(value) == Qt.CheckState.Checked else "no"
+    return str(value) if role == Qt.ItemDataRole.EditRole else None
+
+
 class ArchetypeTableModel(QAbstractTableModel):
     """The archetypes of a :class:`RosterEditing`; the suggested cost is a read-only
     column after the set cost."""
@@ -101,14 +143,14 @@ class ArchetypeTableModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Vertical:
             return str(section + 1) if role == Qt.ItemDataRole.DisplayRole else None
         col = self.columns[section]
+        if col is not None:
+            return column_header(col, role)
         if role == Qt.ItemDataRole.DisplayRole:
-            return "Suggested\nCost" if col is None else header_title(col)
+            return "Suggested\nCost"
         if role == Qt.ItemDataRole.ToolTipRole:
-            if col is None:
-                return ("The value model's cost (docs/map-format.md, Roster): a starting "
-                        "point, not a rule. The difference from the set cost in brackets; "
-                        "hover a cell for the formula's terms.")
-            return f"{col.key}: {col.description}" if col.description else col.key
+            return ("The value model's cost (docs/map-format.md, Roster): a starting point, "
+                    "not a rule. The difference from the set cost in brackets; hover a cell "
+                    "for the formula's terms.")
         return None
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -117,20 +159,7 @@ class ArchetypeTableModel(QAbstractTableModel):
         row, col = index.row(), self.columns[index.column()]
         if col is None:
             return self._suggested(row, role)
-        value = self.editing.value(row, col)
-        if col.type == "boolean" and role == Qt.ItemDataRole.CheckStateRole:
-            return Qt.CheckState.Checked if value else Qt.CheckState.Unchecked
-        if role == Qt.ItemDataRole.DisplayRole:
-            return "" if col.type == "boolean" else summary(value, col)
-        if role == Qt.ItemDataRole.EditRole:
-            return cell_text(value, col)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if col.type == "json" and value is not ABSENT:
-                return json.dumps(value, indent=1, ensure_ascii=False)
-            return col.description or None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col.type in ("integer", "number"):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        return cell_data(self.editing.value(row, col), col, role)
 
     def _suggested(self, row: int, role: int) -> Any:
         terms = self.cost_terms(row)
@@ -150,25 +179,15 @@ class ArchetypeTableModel(QAbstractTableModel):
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         col = self.columns[index.column()] if index.isValid() else None
-        if col is None:
-            return base
-        if col.type == "boolean":
-            return base | Qt.ItemFlag.ItemIsUserCheckable
-        return base | Qt.ItemFlag.ItemIsEditable
+        return base if col is None else cell_flags(col)
 
     # ------------------------------------------------------------- writing
     def setData(self, index: AnyIndex, value: Any,  # noqa: N802
                 role: int = Qt.ItemDataRole.EditRole) -> bool:
         col = self.columns[index.column()] if index.isValid() else None
-        if col is None:
-            return False
-        if role == Qt.ItemDataRole.CheckStateRole and col.type == "boolean":
-            text = "yes" if Qt.CheckState(value) == Qt.CheckState.Checked else "no"
-        elif role == Qt.ItemDataRole.EditRole:
-            text = str(value)
-        else:
-            return False
-        return self.editing.set_cell(index.row(), col, text)
+        text = None if col is None else typed_text(value, col, role)
+        return text is not None and col is not None \
+            and self.editing.set_cell(index.row(), col, text)
 
     def _on_changed(self, _row: int) -> None:
         self._costs.clear()
