@@ -194,3 +194,20 @@ def test_abilities_are_edited_as_entries():
     assert again["characters"][1]["abilities"][k2]["name"] == "New Ability 2"
     assert "abilities" not in deleted_ability(more, 0, 0)["characters"][0]
     assert deleted_ability(doc, mage, 0)["characters"][mage].get("abilities") is None
+
+
+def test_a_new_archetype_gets_the_schemas_defaults_for_required_keys():
+    from sodwa_editor.engine.model import Character
+
+    schema = copy.deepcopy(load_schema("roster"))
+    arch = schema["$defs"]["archetype"]
+    arch["properties"]["size"] = {"type": "string", "enum": ["small", "medium"],
+                                  "default": "medium"}
+    arch["required"] = [*arch["required"], "size"]
+    doc, row = added(shipped(), None, roster_columns(schema))
+    entry = doc["characters"][row]
+    assert entry["size"] == "medium"
+    plain = Character("", "", 0, 0)
+    assert (entry["move"], entry["range"], entry["flight"]) == (plain.move, plain.range,
+                                                                 plain.flight)
+    assert "size" not in added(shipped())[0]["characters"][-1]  # the shipped schema: none

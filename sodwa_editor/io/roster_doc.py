@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from ..battle.jsonfiles import BattleInputError, load_schema, read_json
 from ..battle.sheet import DEFAULT_ROSTER_PATH, ROSTER_VERSION, Roster, roster_from_dict
+from ..engine.model import Character
 from .encode import PACK_FORMAT
 from .files import PathLike, atomic_write_text
 from .packs import read_pack, save_pack
@@ -60,6 +61,8 @@ class Column:
     minimum: float | None = None
     maximum: float | None = None
     enum: tuple[Any, ...] = ()
+    #: the schema's ``default``, as a one-item tuple (empty: the schema gives none)
+    default: tuple[Any, ...] = ()
 
     @property
     def key(self) -> str:
@@ -110,7 +113,8 @@ def _columns(schema: Mapping[str, Any], node: Mapping[str, Any]) -> tuple[Column
             return
         out.append(Column(path, _title(path[-1]), _cell_type(sub), required,
                           sub.get("description", ""), sub.get("minimum"),
-                          sub.get("maximum"), tuple(sub.get("enum", ()))))
+                          sub.get("maximum"), tuple(sub.get("enum", ())),
+                          (sub["default"],) if "default" in sub else ()))
 
     node = _resolve(schema, node)
     need = set(node.get("required", ()))
@@ -263,13 +267,24 @@ def unused_name(doc: Mapping[str, Any], base: str) -> str:
     return name
 
 
-def added(doc: Mapping[str, Any], at: int | None = None) -> tuple[dict[str, Any], int]:
-    """A copy of ``doc`` with a new archetype (the roster's default sheet, Move and Range
-    5, no flight) at ``at`` (None: the end), and its row."""
+def added(doc: Mapping[str, Any], at: int | None = None,
+          columns: tuple[Column, ...] | None = None) -> tuple[dict[str, Any], int]:
+    """A copy of ``doc`` with a new archetype at ``at`` (None: the end), and its row: the
+    roster's default sheet, the Move, Range and flight of a map character that gives
+    none (:class:`~sodwa_editor.engine.model.Character`), and any other required key
+    at the schema's ``default`` (``columns``: the schema's, :func:`roster_columns`)."""
     out = copy.deepcopy(dict(doc))
-    entry = {"name": unused_name(out, "New Archetype"), "move": 5, "range": 5,
-             "flight": False, "damage_type": out["defaults"]["damage_type"],
-             "attributes": copy.deepcopy(out["defaults"]["attributes"])}
+    plain = Character("", "", 0, 0)
+    entry: dict[str, Any] = {
+        "name": unused_name(out, "New Archetype"), "move": plain.move, "range": plain.range,
+        "flight": plain.flight, "damage_type": out["defaults"]["damage_type"],
+        "attributes": copy.deepcopy(out["defaults"]["attributes"])}
+    for column in columns if columns is not None else _default_columns():
+        node = entry
+        for part in column.path[:-1]:
+            node = node.setdefault(part, {})
+        if column.required and column.default and column.path[-1] not in node:
+            node[column.path[-1]] = copy.deepcopy(column.default[0])
     row = len(out["characters"]) if at is None else at
     out["characters"].insert(row, entry)
     return out, row

@@ -129,7 +129,8 @@ class AbilityPanel(QWidget):
         if row < 0:
             return -1
         k = self.editing.add_ability(row)
-        self.table.setCurrentIndex(self.model.index(k, 0))
+        if k >= 0:
+            self.table.setCurrentIndex(self.model.index(k, 0))
         return k
 
     def delete(self) -> bool:

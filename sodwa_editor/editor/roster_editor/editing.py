@@ -159,10 +159,11 @@ class RosterEditing(QObject):
         return True
 
     def add_ability(self, row: int) -> int:
-        """Add an ability to archetype ``row``: its index."""
+        """Add an ability to archetype ``row``: its index (-1 and a message when the
+        roster would be refused)."""
         after, k = added_ability(self.doc, row)
-        self._push(f"Add Ability to {self.name_of(row)}", after, row, row)
-        return k
+        return k if self._push_checked(f"Add Ability to {self.name_of(row)}", after, row,
+                                       row) else -1
 
     def delete_ability(self, row: int, ability: int) -> None:
         """Delete ability ``ability`` of archetype ``row``."""
@@ -171,25 +172,31 @@ class RosterEditing(QObject):
                    row, row)
 
     def add(self, at: int | None = None) -> int:
-        """Add an archetype (the default sheet) at ``at`` (None: the end): its row."""
+        """Add an archetype (the default sheet) at ``at`` (None: the end): its row (-1
+        and a message when the roster would be refused)."""
         after, row = added(self.doc, at)
-        self._push("Add Archetype", after, row, -1)
-        return row
+        return row if self._push_checked("Add Archetype", after, row, -1) else -1
 
     def duplicate(self, row: int) -> int:
-        """Copy archetype ``row`` below it under an unused name: the copy's row."""
+        """Copy archetype ``row`` below it under an unused name: the copy's row (-1 and
+        a message when the roster would be refused)."""
         after, new = duplicated(self.doc, row)
-        self._push(f"Duplicate {self.name_of(row)}", after, new, row)
-        return new
+        ok = self._push_checked(f"Duplicate {self.name_of(row)}", after, new, row)
+        return new if ok else -1
 
     def delete(self, row: int) -> bool:
         """Delete archetype ``row`` (refused for the last one: a roster has one at least)."""
         after = deleted(self.doc, row)
+        return self._push_checked(f"Delete {self.name_of(row)}", after,
+                                  min(row, len(after["characters"]) - 1), row)
+
+    def _push_checked(self, text: str, after: dict[str, Any], row: int,
+                      row_before: int) -> bool:
+        """Push the edit when the battle's loader takes the roster it makes."""
         why = problem(after, self.document.name)
         if why:
             return self._refuse(why)
-        self._push(f"Delete {self.name_of(row)}", after, min(row, len(after["characters"]) - 1),
-                   row)
+        self._push(text, after, row, row_before)
         return True
 
     def _push(self, text: str, after: dict[str, Any], row: int, row_before: int) -> None:
