@@ -345,3 +345,19 @@ def test_closing_the_window_asks_about_unsaved_roster_changes(make_window, qtbot
     monkeypatch.setattr(QMessageBox, "question",
                         lambda *a, **k: QMessageBox.StandardButton.Discard)
     assert win.close()
+
+
+def test_a_key_left_out_shows_what_it_means(dialog):
+    e, panel = dialog.editing, dialog.abilities
+    brute = row_of(dialog, "Brute")
+    assert "damage_type" not in e.doc["characters"][brute]["abilities"][0]
+    click_cell(dialog, brute, "name")
+    kind = panel.model.index(0, [c.key for c in panel.model.columns].index("damage_type"))
+    assert kind.data() == "physical"  # the Brute's own damage type, inherited
+    assert kind.data(Qt.ItemDataRole.ToolTipRole) == "not set: physical (the default)"
+    type_cell(dialog, brute, "damage_type", "magical")
+    kind = panel.model.index(0, [c.key for c in panel.model.columns].index("damage_type"))
+    assert kind.data() == "magical"  # as the battle reads it: the archetype's
+    assert e.roster.find("Brute").abilities[0].damage_type == "magical"
+    attack = panel.model.index(0, [c.key for c in panel.model.columns].index("with_attack"))
+    assert attack.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked

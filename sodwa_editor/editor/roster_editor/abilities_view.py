@@ -72,7 +72,9 @@ class AbilityTableModel(QAbstractTableModel):
         if not index.isValid():
             return None
         col = self.columns[index.column()]
-        return cell_data(self.editing.value(self.archetype, col, index.row()), col, role)
+        row, k = self.archetype, index.row()
+        return cell_data(self.editing.value(row, col, k), col, role,
+                         self.editing.default_of(row, col, k))
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         if not index.isValid():

@@ -115,6 +115,18 @@ class RosterEditing(QObject):
     def value(self, row: int, column: Column, ability: int | None = None) -> Any:
         return cell_value(self.doc, row, column, ability)
 
+    def default_of(self, row: int, column: Column, ability: int | None = None
+                   ) -> tuple[Any, ...]:
+        """What the cell means when its key is left out, as a one-item tuple (empty: it
+        has no meaning then): a damage type is inherited as the battle inherits it (an
+        archetype's from the roster's ``defaults``, an ability's from its archetype);
+        any other key takes the schema's ``default``."""
+        if column.key == "damage_type":
+            arch = self.roster.archetypes[row]
+            return (arch.damage_type if ability is None
+                    else arch.abilities[ability].damage_type,)
+        return column.default
+
     def abilities(self, row: int) -> list[dict[str, Any]]:
         """The ability entries of archetype ``row`` (empty when it has none)."""
         if not 0 <= row < self.row_count():

@@ -35,6 +35,8 @@ COST_KEY = "attributes.cost"
 PROBLEM_COLOUR = "#f6c1c1"
 #: text of a suggested cost that differs from the set cost
 DIFFERS = QColor("#9a5b00")
+#: text of an optional key left out (the schema's default shown)
+UNSET = QColor("#8a8a8a")
 
 
 def header_title(column: Column) -> str:
@@ -63,9 +65,18 @@ def column_header(col: Column, role: int) -> Any:
     return None
 
 
-def cell_data(value: Any, col: Column, role: int) -> Any:
+def cell_data(value: Any, col: Column, role: int, default: tuple[Any, ...] = ()) -> Any:
     """What a roster cell holding ``value`` gives for ``role`` (a yes/no key is a check
-    box, a list or object shows its summary and its JSON on hover)."""
+    box, a list or object shows its summary and its JSON on hover).  ``default``: what a
+    key left out means, as a one-item tuple (shown in grey)."""
+    if value is ABSENT and default:
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(UNSET)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"not set: {cell_text(default[0], col)} (the default)"
+        if role == Qt.ItemDataRole.DisplayRole and col.type != "boolean":
+            return cell_text(default[0], col)
+        value = default[0] if role == Qt.ItemDataRole.CheckStateRole else value
     if col.type == "boolean" and role == Qt.ItemDataRole.CheckStateRole:
         return Qt.CheckState.Checked if value else Qt.CheckState.Unchecked
     if role == Qt.ItemDataRole.DisplayRole:
@@ -159,7 +170,8 @@ class ArchetypeTableModel(QAbstractTableModel):
         row, col = index.row(), self.columns[index.column()]
         if col is None:
             return self._suggested(row, role)
-        return cell_data(self.editing.value(row, col), col, role)
+        return cell_data(self.editing.value(row, col), col, role,
+                         self.editing.default_of(row, col))
 
     def _suggested(self, row: int, role: int) -> Any:
         terms = self.cost_terms(row)
