@@ -211,3 +211,23 @@ def test_a_new_archetype_gets_the_schemas_defaults_for_required_keys():
     assert (entry["move"], entry["range"], entry["flight"]) == (plain.move, plain.range,
                                                                  plain.flight)
     assert "size" not in added(shipped())[0]["characters"][-1]  # the shipped schema: none
+
+
+def test_saving_elsewhere_keeps_the_portraits_found(tmp_path, pack_path):
+    first = tmp_path / "a" / "roster.json"
+    first.parent.mkdir()
+    (first.parent / "art").mkdir()
+    (first.parent / "art" / "k.png").write_bytes(b"png")
+    doc = with_value(shipped(), 0, column_by_key("portrait"), "art/k.png")
+    save_roster_file(doc, first)
+    opened = open_roster(first)
+    assert opened.folder == first.parent
+    moved = tmp_path / "b" / "c" / "roster.json"
+    moved.parent.mkdir(parents=True)
+    save_roster_file(opened.doc, moved, opened.folder)
+    portrait = read_json(moved)["characters"][0]["portrait"]
+    assert portrait == "../../a/art/k.png" and (moved.parent / portrait).is_file()
+    save_into_pack(opened.doc, pack_path, opened.folder)
+    in_pack = read_pack(pack_path)[0]["roster"]["characters"][0]["portrait"]
+    assert (pack_path.parent / in_pack).resolve() == (first.parent / "art/k.png").resolve()
+    assert opened.doc["characters"][0]["portrait"] == "art/k.png"  # the document unchanged

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -364,6 +365,13 @@ class RosterDocument:
     doc: dict[str, Any]
     source: RosterSource
     note: str = ""
+    #: the folder the document's relative ``portrait`` paths start from (where it was
+    #: opened; None: the source's folder); a save elsewhere rebases them (:func:`rebased`)
+    base_dir: Path | None = None
+
+    @property
+    def folder(self) -> Path:
+        return self.base_dir if self.base_dir is not None else self.source.path.parent
 
     @property
     def name(self) -> str:
@@ -402,20 +410,48 @@ def open_roster(path: PathLike | None) -> RosterDocument:
     return RosterDocument(doc, source, note)
 
 
-def save_roster_file(doc: Mapping[str, Any], path: PathLike) -> None:
-    """Write ``doc`` as a roster file (checked first; temporary file, then rename).
-    Raises :class:`BattleInputError` for a roster a battle would refuse and
-    :class:`MapSaveError` when the file cannot be written (it is then unchanged)."""
+def rebased(doc: Mapping[str, Any], base_dir: PathLike, target_dir: PathLike
+            ) -> dict[str, Any]:
+    """A copy of ``doc`` whose relative ``portrait`` paths (relative to ``base_dir``)
+    are relative to ``target_dir`` instead, so a roster saved in another folder still
+    finds its images (an absolute path is kept).
+
+    >>> doc = {"characters": [{"name": "K", "portrait": "art/k.png"}, {"name": "A"}]}
+    >>> rebased(doc, "/data/rosters", "/data/packs")["characters"][0]["portrait"]
+    '../rosters/art/k.png'
+    """
+    out = copy.deepcopy(dict(doc))
+    base, target = Path(base_dir).resolve(), Path(target_dir).resolve()
+    if base == target:
+        return out
+    for entry in out["characters"]:
+        portrait = entry.get("portrait")
+        if isinstance(portrait, str) and not Path(portrait).is_absolute():
+            entry["portrait"] = Path(os.path.relpath(base / portrait, target)).as_posix()
+    return out
+
+
+def save_roster_file(doc: Mapping[str, Any], path: PathLike,
+                     base_dir: PathLike | None = None) -> None:
+    """Write ``doc`` as a roster file (checked first; temporary file, then rename); with
+    ``base_dir`` (the folder its portraits are relative to) they are rebased to the
+    file's folder.  Raises :class:`BattleInputError` for a roster a battle would refuse
+    and :class:`MapSaveError` when the file cannot be written (it is then unchanged)."""
     check(doc, Path(path).name)
+    if base_dir is not None:
+        doc = rebased(doc, base_dir, Path(path).parent)
     atomic_write_text(path, roster_text(doc))
 
 
-def save_into_pack(doc: Mapping[str, Any], path: PathLike) -> None:
+def save_into_pack(doc: Mapping[str, Any], path: PathLike,
+                   base_dir: PathLike | None = None) -> None:
     """Replace the ``roster`` of the map pack ``path`` with ``doc`` (added when it has
-    none) and write the pack back, every map kept as it was.  Raises
-    :class:`MapSaveError` with one line when the pack cannot be read, is broken, or
-    cannot be written (it is then unchanged)."""
+    none; portraits rebased from ``base_dir`` to the pack's folder) and write the pack
+    back, every map kept as it was.  Raises :class:`MapSaveError` with one line when the
+    pack cannot be read, is broken, or cannot be written (it is then unchanged)."""
     check(doc, f"{Path(path).name}: roster")
+    if base_dir is not None:
+        doc = rebased(doc, base_dir, Path(path).parent)
     pack, problems = read_pack(path)
     errors = [p for p in problems if p.is_error]
     if pack is None or has_errors(problems):

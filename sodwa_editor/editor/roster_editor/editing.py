@@ -260,15 +260,17 @@ class RosterEditing(QObject):
 
     def _write(self, path: Path, kind: str) -> bool:
         try:
+            base = self.document.folder
             if kind == "pack":
-                save_into_pack(self.doc, path)
+                save_into_pack(self.doc, path, base)
             else:
-                save_roster_file(self.doc, path)
+                save_roster_file(self.doc, path, base)
         except (BattleInputError, MapSaveError, OSError) as exc:
             return self._refuse(str(exc).splitlines()[0])
         new = RosterSource("pack" if kind == "pack" else "file", path)
         moved = new != self.source
-        self.document = RosterDocument(self.doc, new)
+        # the portraits in memory stay relative to the folder they were opened from
+        self.document = RosterDocument(self.doc, new, base_dir=base)
         self.undo_stack.setClean()
         if moved:
             self.source_changed.emit()
