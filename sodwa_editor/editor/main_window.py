@@ -53,6 +53,7 @@ from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
 from .playtest.lock import EditingLock
 from .playtest.mode import PlaytestMode
 from .recovery import Recovery
+from .roster_editor import ROSTER_EDITOR_ACTIONS
 from .rules_editor import RULES_ACTIONS
 from .status_bar import HoverReadout, MessageLine
 from .style import TILE
@@ -64,6 +65,7 @@ from .view import MapView
 
 if TYPE_CHECKING:
     from .balance.dialog import BalanceDialog
+    from .roster_editor.dialog import RosterEditorDialog
     from .rules_editor.dialog import RulesEditor
 
 #: width a dock starts with; afterwards only the user changes it (DockBody)
@@ -102,6 +104,7 @@ class MainWindow(QMainWindow):
     help_menu: QMenu
     tools_menu: QMenu
     balance_dialog: BalanceDialog | None = None
+    roster_editor: RosterEditorDialog | None = None
     rules_editor: RulesEditor | None = None
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
@@ -182,10 +185,12 @@ class MainWindow(QMainWindow):
             "preview_pin": lambda: p.pin(p.hovered),
             "reset_layout": lambda: self.window_layout.reset(),
             "shortcuts": self._show_shortcuts, "legend": self.show_legend,
-            "balance_run": self.open_balance_dialog, "rules_editor": self.open_rules_editor,
+            "balance_run": self.open_balance_dialog,
+            "roster_editor": self.open_roster_editor, "rules_editor": self.open_rules_editor,
         }
         a = self.action_map
-        a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS + RULES_ACTIONS, slots))
+        a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS + ROSTER_EDITOR_ACTIONS
+                               + RULES_ACTIONS, slots))
         self.symmetry = SymmetryControl(d, self.state, self.scene, self)
         a.update(self.symmetry.build_actions(self))
         a.update(self.playtest.actions)
@@ -373,6 +378,21 @@ class MainWindow(QMainWindow):
         dialog.activateWindow()
         return dialog
 
+    def open_roster_editor(self) -> RosterEditorDialog:
+        """Tools > Roster Editor: the window's roster editor (made on first use over the
+        roster opened last, kept with its history until the window closes)."""
+        from .roster_editor.dialog import RosterEditorDialog, remembered_roster
+
+        dialog = self.roster_editor
+        if dialog is None:
+            settings = self.context.settings
+            dialog = self.roster_editor = RosterEditorDialog(
+                remembered_roster(settings), self, settings=settings)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
     def open_rules_editor(self) -> RulesEditor:
         """Tools > Rules Editor: the window's editor (made on first use, kept)."""
         from .rules_editor.dialog import RulesEditor
@@ -468,7 +488,8 @@ class MainWindow(QMainWindow):
         return self.files.maybe_save()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        if not self.maybe_save():
+        if not self.maybe_save() or (self.roster_editor is not None
+                                     and not self.roster_editor.maybe_save()):
             event.ignore()
             return
         self.playtest.stop()  # the scene back on the document's map, no timer left
