@@ -55,6 +55,7 @@ from .playtest.mode import PlaytestMode
 from .recovery import Recovery
 from .roster_editor import ROSTER_EDITOR_ACTIONS
 from .rules_editor import RULES_ACTIONS
+from .scenario_editor import SCENARIO_ACTIONS
 from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .symmetry_control import SymmetryControl
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
     from .balance.dialog import BalanceDialog
     from .roster_editor.dialog import RosterEditorDialog
     from .rules_editor.dialog import RulesEditor
+    from .scenario_editor.dialog import ScenarioDialog
 
 #: width a dock starts with; afterwards only the user changes it (DockBody)
 DOCK_WIDTH = 260
@@ -106,6 +108,7 @@ class MainWindow(QMainWindow):
     balance_dialog: BalanceDialog | None = None
     roster_editor: RosterEditorDialog | None = None
     rules_editor: RulesEditor | None = None
+    scenario_editor: ScenarioDialog | None = None
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
                  settings: QSettings | None = None, recovery_dir: Path | None = None,
@@ -187,10 +190,11 @@ class MainWindow(QMainWindow):
             "shortcuts": self._show_shortcuts, "legend": self.show_legend,
             "balance_run": self.open_balance_dialog,
             "roster_editor": self.open_roster_editor, "rules_editor": self.open_rules_editor,
+            "scenario_editor": self.open_scenario_editor,
         }
         a = self.action_map
         a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS + ROSTER_EDITOR_ACTIONS
-                               + RULES_ACTIONS, slots))
+                               + RULES_ACTIONS + SCENARIO_ACTIONS, slots))
         self.symmetry = SymmetryControl(d, self.state, self.scene, self)
         a.update(self.symmetry.build_actions(self))
         a.update(self.playtest.actions)
@@ -402,6 +406,19 @@ class MainWindow(QMainWindow):
         self.rules_editor.show()
         self.rules_editor.raise_()
         return self.rules_editor
+
+    def open_scenario_editor(self) -> ScenarioDialog:
+        """Tools > Scenario Editor: the window's dialog on its document (kept); its Play
+        starts the playtest with the scenario."""
+        from .scenario_editor.dialog import ScenarioDialog
+
+        if self.scenario_editor is None:
+            self.scenario_editor = ScenarioDialog(self.document, self,
+                                                  settings=self.context.settings)
+            self.scenario_editor.play_requested.connect(self.playtest.start)
+        self.scenario_editor.show()
+        self.scenario_editor.raise_()
+        return self.scenario_editor
 
     def _say_status(self, text: str) -> None:
         self.context.say(text, "status")
