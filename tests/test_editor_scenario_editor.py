@@ -27,7 +27,7 @@ MAPS = Path(__file__).resolve().parents[1] / "maps"
 def team_file(tmp_path: Path, name: str, *archetypes: str) -> Path:
     ids = [f"m{i}" for i in range(len(archetypes))]
     doc = {"format": "sodwa-team", "format_version": 1, "name": name,
-           "members": [{"id": i, "archetype": a} for i, a in zip(ids, archetypes)],
+           "members": [{"id": i, "archetype": a} for i, a in zip(ids, archetypes, strict=True)],
            "formations": [{"name": "line", "positions": {i: [k, 0] for k, i in enumerate(ids)}},
                           {"name": "column", "positions": {i: [0, k]
                                                            for k, i in enumerate(ids)}}]}
@@ -65,7 +65,7 @@ def click(dialog, name: str) -> None:
 def make_two_teams(dialog, tmp_path, monkeypatch) -> None:
     knights = team_file(tmp_path, "Knights", "Knight", "Knight")
     archers = team_file(tmp_path, "Archers", "Archer", "Archer")
-    for box, path in zip(dialog.sides, (knights, archers)):
+    for box, path in zip(dialog.sides, (knights, archers), strict=True):
         monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, p=path, **k: (str(p), ""))
         QTest.mouseClick(box.pick, Left)
     choose(dialog.sides[0].formation, "column")
