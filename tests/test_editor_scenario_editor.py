@@ -180,3 +180,24 @@ def test_the_playtest_plays_a_scenario_choice_with_its_rules_and_cap():
     setup = build_setup(model, PlaytestChoice(("human", "random"), scenario=doc, seed=3))
     assert setup.rules.clock.turn_cost == 400 and setup.ai == ("pass", "random")
 
+
+
+def test_export_map_pack_carries_scenario_files(skirmish, tmp_path, monkeypatch):
+    from sodwa_editor.editor.dialogs import ExportPackDialog
+
+    win, dialog = skirmish
+    dialog.name.setText("As placed")
+    assert dialog.save_file(tmp_path / "placed.json")
+    box = ExportPackDialog([tmp_path / "skirmish.json"])
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames",
+                        lambda *a, **k: ([str(tmp_path / "placed.json")], ""))
+    QTest.mouseClick(next(b for b in box.findChildren(QPushButton)
+                          if b.text() == "Add Scenarios..."), Left)
+    values = box.values()
+    assert values["scenarios"] == [tmp_path / "placed.json"]
+    values.update(name="demo", version="1.0.0")
+    box.deleteLater()
+    assert win.files.export_pack(tmp_path / "pack.json", values)
+    pack = read_json(tmp_path / "pack.json")
+    assert [s["name"] for s in pack["scenarios"]] == ["As placed"]
+    assert pack["scenarios"][0]["map"] == "Outdoor skirmish"
