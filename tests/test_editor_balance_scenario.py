@@ -9,12 +9,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
+from test_editor_balance_dialog import InProcess, make_dialog
+from test_scenarios import knights_vs_archers
 
 from sodwa_editor.editor.document import Document
 from sodwa_editor.io import read_map
 from sodwa_editor.io.packs import build_pack, save_pack
-from test_editor_balance_dialog import InProcess, make_dialog
-from test_scenarios import knights_vs_archers
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 SKIRMISH = MAPS / "outdoor-skirmish.json"
