@@ -180,7 +180,9 @@ _SPECS = (
                  "A hidden trap: a character unaware of it that enters makes a save "
                  "(DC 15 unless stated) or suffers the trap.",
                  (Param("trap", "enum", "custom", tuple(TRAPS)), *_effect_params(15, "reflex"),
-                  Param("hidden", "bool", True, doc="hidden from the other side in battles"))),
+                  Param("hidden", "bool", True,
+                        doc="true: nobody knows it until it springs; false: it never "
+                            "triggers (TP-B8)"))),
 )
 VOCABULARY: Mapping[str, PropertySpec] = MappingProxyType({s.name: s for s in _SPECS})
 PROPERTY_NAMES: tuple[str, ...] = tuple(VOCABULARY)
