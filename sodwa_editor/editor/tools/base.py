@@ -87,6 +87,8 @@ class EditorState(QObject):
         self.team = "blue"
         self.roster_entry: dict[str, Any] | None = None
         self.object_kind = "crate"
+        #: the radius a light source placed with the object tool gets
+        self.light_radius = 1
         #: symmetry painting: off | x | y | both | rotate (engine.symmetry.MODES)
         self.symmetry = "off"
         #: the AoE template tool's area (its notation as typed) and the recent ones

@@ -1,0 +1,241 @@
+"""Terrain properties on the map (issue 27): each tile's vocabulary properties
+as small icons along the foot of the tile (:mod:`..properties.glyphs`), the
+lit area of light sources, and the property filter that dims every tile
+without the chosen property.
+
+:class:`PropertyMarks` is one item for the whole map: it keeps a bit mask per
+tile (bit ``i``: property ``PROPERTY_NAMES[i]``) from the types' property
+tables, and draws each tile's marks as one cached picture per combination of
+shown properties (a map uses a few combinations), so a repaint is one
+``drawPixmap`` per exposed tile that has any.  Below :data:`MIN_PX` screen
+pixels per tile the icons would be specks: it draws nothing (the filter still
+shows where a property is)."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
+
+from ...engine.model import MapModel, MapObject, Rect
+from ...engine.property_layers import light_sources, lit_tiles
+from ...engine.terrain_properties import PROPERTY_NAMES
+from ..properties.glyphs import paint_glyph
+from ..style import TILE
+from .layers import ImageLayer, LayerItem, exposed_tiles, premultiply, tile_pixels
+from .overlay_items import mask_lines
+
+#: screen pixels per tile below which no icon is drawn
+MIN_PX = 14.0
+#: icons per row along the foot of a tile, and their size in tile widths
+PER_ROW, ICON = 3, 0.3
+#: pixels per scene unit of the cached tile pictures (sharp when zoomed in)
+PICTURE_SCALE = 3
+#: the filter's dimming of the tiles without the property (RGBA)
+DIM_RGBA = (20, 20, 28, 165)
+#: the dark properties a light source suppresses (seed: *Dark and Full Dark*)
+SUPPRESSED = ("dark", "full_dark")
+LIGHT_GLOW = QColor(255, 214, 80)
+LIGHT_EDGE = QColor(200, 140, 0)
+_SUPPRESSED_BITS = np.uint32(sum(1 << PROPERTY_NAMES.index(n) for n in SUPPRESSED))
+
+
+def property_bits(model: MapModel) -> np.ndarray:
+    """uint32 per terrain id: bit ``i`` set when the type has ``PROPERTY_NAMES[i]``."""
+    reg = model.registry
+    out = np.zeros(len(reg), np.uint32)
+    for i, name in enumerate(PROPERTY_NAMES):
+        out |= reg.property_mask(name).astype(np.uint32) << np.uint32(i)
+    return out
+
+
+def slots(count: int) -> list[QRectF]:
+    """Where the icons of a tile go (tile units from its top-left): rows of
+    :data:`PER_ROW` along the foot of the tile, the next row above."""
+    size, gap = TILE * ICON, TILE * 0.02
+    out = []
+    for k in range(count):
+        row, col = divmod(k, PER_ROW)
+        out.append(QRectF(gap + col * (size + gap), TILE - (row + 1) * (size + gap), size, size))
+    return out
+
+
+def tiles_rect(rect: Rect) -> QRectF:
+    """Scene rectangle of an inclusive tile rectangle."""
+    return QRectF(rect.x0 * TILE, rect.y0 * TILE, (rect.x1 - rect.x0 + 1) * TILE,
+                  (rect.y1 - rect.y0 + 1) * TILE)
+
+
+class PropertyMarks(LayerItem):
+    """The shown properties of every tile as icons (see the module docstring)."""
+
+    layers = frozenset({"terrain", "terrain_properties", "objects", "borders", "elevation",
+                        "transition", "transition_borders"})
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.bits = np.zeros((1, 1), np.uint32)
+        self.lit = np.zeros((1, 1), bool)
+        self.shown = np.uint32((1 << len(PROPERTY_NAMES)) - 1)
+        self._pictures: dict[tuple[int, bool], QPixmap] = {}
+
+    def set_shown(self, names: set[str] | frozenset[str]) -> None:
+        """Draw only these properties (the Layers dock's per-property boxes)."""
+        mask = np.uint32(sum(1 << i for i, n in enumerate(PROPERTY_NAMES) if n in names))
+        if mask != self.shown:
+            self.shown = mask
+            self.update()
+
+    def refresh(self, rect: Rect | None) -> None:
+        m = self.model
+        if m is None:
+            return
+        table = property_bits(m)
+        before = self.lit
+        if (table & _SUPPRESSED_BITS).any() and light_sources(m):
+            self.lit = lit_tiles(m)
+        elif self.lit.shape != m.shape or self.lit.any():
+            self.lit = np.zeros(m.shape, bool)
+        if rect is None or self.bits.shape != m.shape or before.shape != m.shape:
+            self.bits = table[m.terrain]
+            self.update()
+            return
+        sl = np.s_[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1]
+        self.bits[sl] = table[m.terrain[sl]]
+        self.update(tiles_rect(rect))
+        if self.lit is not before:  # the lights' reach may change far from the edit
+            ys, xs = np.nonzero(self.lit != before)
+            if len(xs):
+                self.update(tiles_rect(Rect(int(xs.min()), int(ys.min()), int(xs.max()),
+                                            int(ys.max()))))
+
+    def tiles_with(self, name: str) -> np.ndarray:
+        """bool (H, W): tiles whose type has property ``name`` (tests, the filter)."""
+        return (self.bits >> np.uint32(PROPERTY_NAMES.index(name))) & np.uint32(1) > 0
+
+    def picture(self, bits: int, lit: bool) -> QPixmap:
+        """A tile's icons for a combination of properties (cached)."""
+        key = (bits, lit)
+        pix = self._pictures.get(key)
+        if pix is None:
+            names = [n for i, n in enumerate(PROPERTY_NAMES) if bits >> i & 1]
+            pix = QPixmap(TILE * PICTURE_SCALE, TILE * PICTURE_SCALE)
+            pix.fill(Qt.GlobalColor.transparent)
+            p = QPainter(pix)
+            p.scale(PICTURE_SCALE, PICTURE_SCALE)
+            for name, box in zip(names, slots(len(names)), strict=True):
+                paint_glyph(p, name, box, faded=lit and name in SUPPRESSED)
+            p.end()
+            pix = self._pictures[key] = pix
+        return pix
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        m = self.model
+        r = exposed_tiles(m, option.exposedRect) if m is not None else None
+        if m is None or r is None or tile_pixels(option, painter) < MIN_PX:
+            return
+        sub = self.bits[r.y0:r.y1 + 1, r.x0:r.x1 + 1] & self.shown
+        ys, xs = np.nonzero(sub)
+        if not len(ys):
+            return
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        lit = self.lit[r.y0:r.y1 + 1, r.x0:r.x1 + 1][ys, xs].tolist()
+        source = QRectF(0, 0, TILE * PICTURE_SCALE, TILE * PICTURE_SCALE)
+        for y, x, bits, on in zip((ys + r.y0).tolist(), (xs + r.x0).tolist(),
+                                  sub[ys, xs].tolist(), lit, strict=True):
+            painter.drawPixmap(QRectF(x * TILE, y * TILE, TILE, TILE),
+                               self.picture(bits, on), source)
+
+
+class PropertyFilterShade(ImageLayer):
+    """"Show tiles with property X": every other tile dimmed (nothing while no
+    property is chosen)."""
+
+    layers = frozenset({"terrain", "terrain_properties"})
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.prop: str | None = None
+
+    def set_property(self, name: str | None) -> None:
+        if name != self.prop:
+            self.prop = name
+            self.refresh(None)
+
+    def compute(self, model: MapModel, rect: Rect) -> np.ndarray:
+        sl = np.s_[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1]
+        out = np.zeros(model.terrain[sl].shape + (4,), np.uint8)
+        if self.prop is not None:
+            has = model.registry.property_mask(self.prop)[model.terrain[sl]]
+            out[~has] = DIM_RGBA
+        return premultiply(out)
+
+
+class LightLayer(LayerItem):
+    """Each light source's lit area (the engine's rule: its tile and the tiles up
+    to its radius adjacency steps away, walls stop it): a warm glow over those
+    tiles, a dashed outline around them and a sun on the light's tile."""
+
+    layers = frozenset({"objects", "terrain", "borders", "elevation", "transition",
+                        "transition_borders"})
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        #: per light: the light, its lit tiles' image (one pixel per tile), where
+        #: that image goes, the outline
+        self.areas: list[tuple[MapObject, QImage, QRectF, list[QLineF]]] = []
+
+    def refresh(self, rect: Rect | None) -> None:
+        m = self.model
+        if m is None:
+            return
+        lights = light_sources(m)
+        if not lights and not self.areas:
+            return  # no light before or now: nothing to draw again
+        old = [where for _l, _i, where, _s in self.areas]
+        self.areas = []
+        glow = (LIGHT_GLOW.red(), LIGHT_GLOW.green(), LIGHT_GLOW.blue(), 110)
+        for light in lights:
+            mask = lit_tiles(m, [light])
+            ys, xs = np.nonzero(mask)
+            if not len(xs):
+                continue
+            x0, x1, y0, y1 = int(xs.min()), int(xs.max()), int(ys.min()), int(ys.max())
+            box = mask[y0:y1 + 1, x0:x1 + 1]
+            rgba = np.zeros(box.shape + (4,), np.uint8)
+            rgba[box] = glow
+            rgba = np.ascontiguousarray(premultiply(rgba))
+            image = QImage(rgba.data, box.shape[1], box.shape[0], box.shape[1] * 4,
+                           QImage.Format.Format_RGBA8888_Premultiplied).copy()
+            where = QRectF(x0 * TILE, y0 * TILE, box.shape[1] * TILE, box.shape[0] * TILE)
+            self.areas.append((light, image, where, mask_lines(box, x0, y0)))
+        for where in old + [where for _l, _i, where, _s in self.areas]:
+            self.update(where)
+
+    def lit_area(self, light_id: str) -> list[tuple[int, int]]:
+        """The tiles drawn lit around light ``light_id`` (tests)."""
+        for light, image, where, _lines in self.areas:
+            if light.id == light_id:
+                x0, y0 = int(where.left() // TILE), int(where.top() // TILE)
+                return [(x0 + x, y0 + y) for y in range(image.height())
+                        for x in range(image.width()) if image.pixelColor(x, y).alpha()]
+        return []
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        pen = QPen(LIGHT_EDGE, 1.5, Qt.PenStyle.DashLine)
+        pen.setCosmetic(True)  # a hairline at every zoom
+        for light, image, where, lines in self.areas:
+            if not where.intersects(option.exposedRect):
+                continue
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+            painter.drawImage(where, image, QRectF(image.rect()))
+            painter.setPen(pen)
+            painter.drawLines(lines)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            centre = QPointF((light.x + 0.5) * TILE, (light.y + 0.5) * TILE)
+            painter.setPen(QPen(LIGHT_EDGE, TILE * 0.05))
+            painter.setBrush(LIGHT_GLOW)
+            painter.drawEllipse(centre, TILE * 0.16, TILE * 0.16)
