@@ -58,7 +58,7 @@ from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .symmetry_control import SymmetryControl
 from .tools import TOOL_CLASSES
-from .tools.base import Tool
+from .tools.base import Selection, Tool
 from .tools.select import SelectTool
 from .view import MapView
 
@@ -309,6 +309,8 @@ class MainWindow(QMainWindow):
         self.scene.focus.set_shape(place.tiles, place.edges)
         if place.centre is not None:
             self.center_on(*place.centre)
+        if place.select is not None:  # the Inspector shows what the problem is about
+            self.state.select(Selection(*place.select))
         self.context.say(place.text, "info")
 
     # ----------------------------------------------------------------- tools

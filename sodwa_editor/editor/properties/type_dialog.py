@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QLineEdit,
+    QPushButton,
     QScrollArea,
     QSpinBox,
     QVBoxLayout,
@@ -225,6 +228,14 @@ class TerrainTypeEditor(QDialog):
             for name, row in self.rows.items():
                 row.set_property(editing.properties.get(name))
         self._check()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        """Enter ends typing in a field (a custom property's name adds it); it does
+        not close the dialog: OK does (or Enter on the OK button)."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and \
+                not isinstance(self.focusWidget(), QPushButton):
+            return
+        super().keyPressEvent(event)
 
     def _say(self, text: str) -> None:
         self.problem.setText(text)
