@@ -23,6 +23,15 @@ def settle() -> None:
         QApplication.processEvents()
 
 
+def open_presets(win):
+    """Click the palette's Presets tab; the preset tree."""
+    bar = win.palette_dock.tabs.tabBar()
+    QTest.mouseClick(bar, Left, pos=bar.tabRect(1).center())
+    settle()
+    assert win.palette_dock.presets.isVisible()
+    return win.palette_dock.presets
+
+
 def click_item(tree, item) -> None:
     tree.scrollToItem(item)
     QTest.mouseClick(tree.viewport(), Left, pos=tree.visualItemRect(item).center())
@@ -80,7 +89,7 @@ def redo(win) -> None:
 def test_a_preset_is_declared_by_its_first_stroke_in_the_same_undo_step(make_window):
     win = make_window(MapModel(12, 10))
     doc = win.document
-    presets = win.palette_dock.presets
+    presets = open_presets(win)
     click_item(presets, presets.items["woodlands"])
     assert win.state.terrain_id == preset_id("woodlands")
     assert "woodlands" not in doc.model.registry  # choosing it changes no map
@@ -115,7 +124,7 @@ def test_a_preset_the_map_has_paints_the_maps_type(make_window):
     m = MapModel(8, 6)
     sea = m.registry.register("sea", Base.LIQUID, {"deep_water": {}})
     win = make_window(m)
-    presets = win.palette_dock.presets
+    presets = open_presets(win)
     assert presets.items["sea"].font(0).italic()  # "in this map"
     click_item(presets, presets.items["sea"])
     assert win.state.terrain_id == sea

@@ -204,10 +204,10 @@ class InspectorDock(QWidget):
         t = m.registry[int(m.terrain[y, x])]
         if not t.builtin:
             form.addRow(custom_box(d, Owner("terrain", t.name), self.message,
-                                   f"Custom properties of terrain type {t.name}"))
+                                   "Type's custom properties"))
         if team:
             form.addRow(custom_box(d, Owner("zone", team), self.message,
-                                   f"Custom properties of {team}'s start zone"))
+                                   "Zone's custom properties"))
 
     def _edge(self, e: Edge) -> None:
         m, d = self.doc.model, self.doc

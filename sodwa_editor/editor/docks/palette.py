@@ -17,11 +17,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -68,15 +67,14 @@ class PaletteDock(QWidget):
         self.list.itemDoubleClicked.connect(lambda item: self._edit(self.list.row(item)))
         self.presets = PresetList()
         self.presets.chosen.connect(self._preset_picked)
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.list)
-        below = QWidget()
-        below_lay = QVBoxLayout(below)
-        below_lay.setContentsMargins(0, 0, 0, 0)
-        below_lay.addWidget(QLabel("Presets (the rulebook's example terrains)"))
-        below_lay.addWidget(self.presets)
-        split.addWidget(below)
-        lay.addWidget(split, 1)
+        self.presets.setToolTip("The rulebook's example terrains: a click chooses one to "
+                                "paint; the first stroke adds it to the map")
+        #: "This map": the map's types; "Presets": the example terrains
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.list, "This map")
+        self.tabs.addTab(self.presets, "Presets")
+        lay.addWidget(self.tabs, 1)
         row = QHBoxLayout()
         add = QPushButton("Add Terrain Type...")
         add.clicked.connect(self.add_requested)

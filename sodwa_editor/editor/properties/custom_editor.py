@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -106,16 +107,18 @@ class CustomPropertiesEditor(QWidget):
         add_row = QHBoxLayout()
         self.new_name = QLineEdit()
         self.new_name.setObjectName("new_property_name")
-        self.new_name.setPlaceholderText("new property name")
+        self.new_name.setPlaceholderText("new property")
         self.new_name.setMaxLength(MAX_NAME)
         self.new_name.returnPressed.connect(self.add)
         self.new_type = QComboBox()
         self.new_type.setObjectName("new_property_type")
         self.new_type.addItems(typed.TYPES)
-        self.add_button = QPushButton("Add")
-        self.add_button.setToolTip("Add a property of the chosen type")
+        self.add_button = QToolButton()
+        self.add_button.setText("+")
+        self.add_button.setToolTip("Add a property of this name and type (Enter)")
         self.add_button.clicked.connect(self.add)
-        self.remove_button = QPushButton("Remove")
+        self.remove_button = QToolButton()
+        self.remove_button.setText("\u2212")
         self.remove_button.setToolTip("Remove the selected property (Delete)")
         self.remove_button.clicked.connect(self.remove_current)
         for w in (self.new_name, self.new_type, self.add_button, self.remove_button):
@@ -147,7 +150,11 @@ class CustomPropertiesEditor(QWidget):
             self.table.setCellWidget(i, 2, editor)
         self.table.blockSignals(False)
         self.remove_button.setEnabled(bool(rows))
-        self.table.setMinimumHeight(min(6, len(rows) + 1) * 26 + 4)
+        # as tall as its rows (two at least, eight at most: then it scrolls)
+        height = self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth()
+        height += sum(self.table.rowHeight(i) for i in range(min(len(rows), 8)))
+        height += max(0, 2 - len(rows)) * self.table.verticalHeader().defaultSectionSize()
+        self.table.setFixedHeight(height)
 
     def _value_editor(self, row: PropertyRow) -> QWidget:
         name, kind, value = row

@@ -50,7 +50,9 @@ def custom_box(document: Document, owner: Owner, message: SignalInstance,
                title: str | None = None) -> QGroupBox:
     """A group box with ``owner``'s custom properties editor; refusals go to
     ``message``."""
-    box = QGroupBox(title or f"Custom properties of {owner.kind} {owner.key}")
+    box = QGroupBox(title or "Custom properties")
+    box.setToolTip(f"Your typed values of {owner.kind} {owner.key}: no rule reads them; "
+                   "they are saved with the map (and exported to Tiled)")
     box.setObjectName(f"custom_{owner.kind}")
     lay = QVBoxLayout(box)
     lay.setContentsMargins(4, 4, 4, 4)
@@ -161,6 +163,7 @@ class TilePropertiesView(QWidget):
             self.lay.addWidget(line)
             self.rows.append(f"{label}: {effect}")
         if not t.builtin:
-            edit = QPushButton(f"Edit Terrain Type {t.name}...")
+            edit = QPushButton("Edit Terrain Type...")
+            edit.setToolTip(f"Edit {t.name}: its name, base, properties and custom properties")
             edit.clicked.connect(lambda _c=False, i=tid: self.edit_requested.emit(i))
             self.lay.addWidget(edit)
