@@ -21,10 +21,12 @@ import math
 import re
 from typing import Any, NamedTuple
 
-#: the value types, in the order the editor offers them
-TYPES = ("string", "int", "float", "bool", "color", "file")
-#: Tiled keeps ``int`` properties in 32 bits (io.tiled_props); the editor too
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+from ...engine.terrain_properties import CUSTOM_TYPES, INT_RANGE
+
+#: the value types, in the order the editor offers them (the map format's)
+TYPES = CUSTOM_TYPES
+#: Tiled keeps ``int`` properties in 32 bits; the map format too
+INT_MIN, INT_MAX = INT_RANGE
 _COLOR_RE = re.compile(r"#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 
 

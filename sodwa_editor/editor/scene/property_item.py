@@ -5,17 +5,17 @@ without the chosen property.
 
 :class:`PropertyMarks` is one item for the whole map: it keeps a bit mask per
 tile (bit ``i``: property ``PROPERTY_NAMES[i]``) from the types' property
-tables, and draws each tile's marks as one cached picture per combination of
-shown properties (a map uses a few combinations), so a repaint is one
-``drawPixmap`` per exposed tile that has any.  Below :data:`MIN_PX` screen
-pixels per tile the icons would be specks: it draws nothing (the filter still
-shows where a property is)."""
+tables; a tile's icons are one picture per combination of shown properties (a
+map uses a few), drawn into a picture per 16x16-tile chunk, so a repaint draws
+a dozen chunk pictures.  Below :data:`MIN_PX` screen pixels per tile the icons
+would be specks: it draws nothing (the filter still shows where a property
+is)."""
 
 from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import MapModel, MapObject, Rect
@@ -23,15 +23,18 @@ from ...engine.property_layers import light_sources, lit_tiles
 from ...engine.terrain_properties import PROPERTY_NAMES
 from ..properties.glyphs import paint_glyph
 from ..style import TILE
-from .layers import ImageLayer, LayerItem, exposed_tiles, premultiply, tile_pixels
+from .layers import CHUNK, ImageLayer, LayerItem, exposed_tiles, premultiply, tile_pixels
 from .overlay_items import mask_lines
 
 #: screen pixels per tile below which no icon is drawn
-MIN_PX = 14.0
+MIN_PX = 20.0
 #: icons per row along the foot of a tile, and their size in tile widths
 PER_ROW, ICON = 3, 0.3
-#: pixels per scene unit of the cached tile pictures (sharp when zoomed in)
-PICTURE_SCALE = 3
+#: pixels per tile of the chunk pictures: the one nearest below the zoom's (the
+#: pictures are drawn about unscaled, so cheaply; each is made on first use)
+CHUNK_RES = (20, 24, 28, 32, 40, 48, 56, 64)
+#: chunk pictures kept (a 512 x 512 picture is 1 MB; more than a full view needs)
+CHUNKS_KEPT = 96
 #: the filter's dimming of the tiles without the property (RGBA)
 DIM_RGBA = (20, 20, 28, 165)
 #: the dark properties a light source suppresses (seed: *Dark and Full Dark*)
@@ -61,6 +64,11 @@ def slots(count: int) -> list[QRectF]:
     return out
 
 
+def chunk_res(px: float) -> int:
+    """The chunk pictures' pixels per tile for ``px`` screen pixels per tile."""
+    return max([r for r in CHUNK_RES if r <= px * 1.1] or [CHUNK_RES[0]])
+
+
 def tiles_rect(rect: Rect) -> QRectF:
     """Scene rectangle of an inclusive tile rectangle."""
     return QRectF(rect.x0 * TILE, rect.y0 * TILE, (rect.x1 - rect.x0 + 1) * TILE,
@@ -68,7 +76,12 @@ def tiles_rect(rect: Rect) -> QRectF:
 
 
 class PropertyMarks(LayerItem):
-    """The shown properties of every tile as icons (see the module docstring)."""
+    """The shown properties of every tile as icons (see the module docstring).
+
+    The icons of each 16x16-tile chunk are drawn once into a picture of the
+    chunk (at about the zoom's pixels per tile, :func:`chunk_res`); a repaint
+    draws a dozen chunk pictures, an edit redraws its tiles in the pictures it
+    touches."""
 
     layers = frozenset({"terrain", "terrain_properties", "objects", "borders", "elevation",
                         "transition", "transition_borders"})
@@ -78,13 +91,17 @@ class PropertyMarks(LayerItem):
         self.bits = np.zeros((1, 1), np.uint32)
         self.lit = np.zeros((1, 1), bool)
         self.shown = np.uint32((1 << len(PROPERTY_NAMES)) - 1)
-        self._pictures: dict[tuple[int, bool], QPixmap] = {}
+        self._pictures: dict[tuple[int, bool, int], np.ndarray] = {}
+        #: (cx, cy, pixels per tile) -> the chunk's icons (its pixels and the image
+        #: over them), least recently drawn first
+        self._chunks: dict[tuple[int, int, int], tuple[np.ndarray, QImage]] = {}
 
     def set_shown(self, names: set[str] | frozenset[str]) -> None:
         """Draw only these properties (the Layers dock's per-property boxes)."""
         mask = np.uint32(sum(1 << i for i, n in enumerate(PROPERTY_NAMES) if n in names))
         if mask != self.shown:
             self.shown = mask
+            self._chunks.clear()
             self.update()
 
     def refresh(self, rect: Rect | None) -> None:
@@ -99,54 +116,100 @@ class PropertyMarks(LayerItem):
             self.lit = np.zeros(m.shape, bool)
         if rect is None or self.bits.shape != m.shape or before.shape != m.shape:
             self.bits = table[m.terrain]
+            self._chunks.clear()
             self.update()
             return
         sl = np.s_[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1]
         self.bits[sl] = table[m.terrain[sl]]
-        self.update(tiles_rect(rect))
+        self._redraw(rect)
         if self.lit is not before:  # the lights' reach may change far from the edit
             ys, xs = np.nonzero(self.lit != before)
             if len(xs):
-                self.update(tiles_rect(Rect(int(xs.min()), int(ys.min()), int(xs.max()),
-                                            int(ys.max()))))
+                self._redraw(Rect(int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())))
+
+    def _redraw(self, rect: Rect) -> None:
+        """The tiles of ``rect`` drawn afresh in the chunk pictures made so far."""
+        for (cx, cy, res), (pix, _image) in self._chunks.items():
+            x0, y0 = max(rect.x0, cx * CHUNK), max(rect.y0, cy * CHUNK)
+            x1, y1 = min(rect.x1, cx * CHUNK + CHUNK - 1), min(rect.y1, cy * CHUNK + CHUNK - 1)
+            if x0 <= x1 and y0 <= y1:
+                self._paint_tiles(pix, cx, cy, res, Rect(x0, y0, x1, y1))
+        self.update(tiles_rect(rect))
 
     def tiles_with(self, name: str) -> np.ndarray:
         """bool (H, W): tiles whose type has property ``name`` (tests, the filter)."""
         return (self.bits >> np.uint32(PROPERTY_NAMES.index(name))) & np.uint32(1) > 0
 
-    def picture(self, bits: int, lit: bool) -> QPixmap:
-        """A tile's icons for a combination of properties (cached)."""
-        key = (bits, lit)
-        pix = self._pictures.get(key)
-        if pix is None:
+    def picture(self, bits: int, lit: bool, px: int) -> np.ndarray:
+        """A tile's icons for a combination of properties: premultiplied RGBA
+        (px, px, 4)."""
+        key = (bits, lit, px)
+        pic = self._pictures.get(key)
+        if pic is None:
             names = [n for i, n in enumerate(PROPERTY_NAMES) if bits >> i & 1]
-            pix = QPixmap(TILE * PICTURE_SCALE, TILE * PICTURE_SCALE)
-            pix.fill(Qt.GlobalColor.transparent)
-            p = QPainter(pix)
-            p.scale(PICTURE_SCALE, PICTURE_SCALE)
+            image = QImage(px, px, QImage.Format.Format_RGBA8888_Premultiplied)
+            image.fill(Qt.GlobalColor.transparent)
+            p = QPainter(image)
+            p.scale(px / TILE, px / TILE)
             for name, box in zip(names, slots(len(names)), strict=True):
                 paint_glyph(p, name, box, faded=lit and name in SUPPRESSED)
             p.end()
-            pix = self._pictures[key] = pix
-        return pix
+            view = np.frombuffer(image.constBits(), np.uint8, px * image.bytesPerLine())
+            pic = view.reshape(px, image.bytesPerLine())[:, :px * 4].reshape(px, px, 4).copy()
+            self._pictures[key] = pic
+        return pic
+
+    def _paint_tiles(self, pixels: np.ndarray, cx: int, cy: int, res: int, r: Rect) -> None:
+        """Write the icons of the tiles of ``r`` (inside chunk cx, cy) into its pixels."""
+        sl = np.s_[r.y0:r.y1 + 1, r.x0:r.x1 + 1]
+        sub = self.bits[sl] & self.shown
+        key = sub.astype(np.int64) * 2 + self.lit[sl]
+        combos, inverse = np.unique(key, return_inverse=True)
+        stack = np.stack([np.zeros((res, res, 4), np.uint8) if c < 2 else
+                          self.picture(int(c) >> 1, bool(c & 1), res) for c in combos.tolist()])
+        h, w = sub.shape
+        block = stack[inverse.reshape(h, w)].transpose(0, 2, 1, 3, 4).reshape(h * res, w * res, 4)
+        y0, x0 = (r.y0 - cy * CHUNK) * res, (r.x0 - cx * CHUNK) * res
+        pixels[y0:y0 + h * res, x0:x0 + w * res] = block
+
+    def _chunk(self, cx: int, cy: int, res: int) -> QImage:
+        key = (cx, cy, res)
+        entry = self._chunks.pop(key, None)
+        if entry is None:
+            m = self.model
+            assert m is not None
+            w = min(CHUNK, m.width - cx * CHUNK)
+            h = min(CHUNK, m.height - cy * CHUNK)
+            pixels = np.zeros((h * res, w * res, 4), np.uint8)
+            self._paint_tiles(pixels, cx, cy, res, Rect(cx * CHUNK, cy * CHUNK,
+                                                        cx * CHUNK + w - 1, cy * CHUNK + h - 1))
+            image = QImage(pixels.data, w * res, h * res, w * res * 4,
+                           QImage.Format.Format_RGBA8888_Premultiplied)
+            entry = (pixels, image)  # the image reads the pixels' memory
+            while len(self._chunks) >= CHUNKS_KEPT:
+                del self._chunks[next(iter(self._chunks))]
+        self._chunks[key] = entry  # the most recently drawn last
+        return entry[1]
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         m = self.model
         r = exposed_tiles(m, option.exposedRect) if m is not None else None
-        if m is None or r is None or tile_pixels(option, painter) < MIN_PX:
+        px = tile_pixels(option, painter)
+        if m is None or r is None or px < MIN_PX:
             return
-        sub = self.bits[r.y0:r.y1 + 1, r.x0:r.x1 + 1] & self.shown
-        ys, xs = np.nonzero(sub)
-        if not len(ys):
-            return
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        lit = self.lit[r.y0:r.y1 + 1, r.x0:r.x1 + 1][ys, xs].tolist()
-        source = QRectF(0, 0, TILE * PICTURE_SCALE, TILE * PICTURE_SCALE)
-        for y, x, bits, on in zip((ys + r.y0).tolist(), (xs + r.x0).tolist(),
-                                  sub[ys, xs].tolist(), lit, strict=True):
-            painter.drawPixmap(QRectF(x * TILE, y * TILE, TILE, TILE),
-                               self.picture(bits, on), source)
+        res = chunk_res(px)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, abs(px / res - 1) > 0.1)
+        for cy in range(r.y0 // CHUNK, r.y1 // CHUNK + 1):
+            for cx in range(r.x0 // CHUNK, r.x1 // CHUNK + 1):
+                block = self.bits[cy * CHUNK:(cy + 1) * CHUNK, cx * CHUNK:(cx + 1) * CHUNK]
+                if not (block & self.shown).any():
+                    continue
+                image = self._chunk(cx, cy, res)
+                painter.drawImage(QRectF(cx * CHUNK * TILE, cy * CHUNK * TILE,
+                                         image.width() / res * TILE,
+                                         image.height() / res * TILE),
+                                  image, QRectF(image.rect()))
 
 
 class PropertyFilterShade(ImageLayer):
