@@ -325,3 +325,36 @@ def test_object_kind_light_in_a_file_draws_its_lit_area(make_window):
     layer = win.scene.items_by_name["lights"]
     assert sorted(layer.lit_area("torch")) == sorted(
         (x, y) for x in range(3) for y in range(3))  # its tile and the 8 around it
+
+
+def test_the_fill_tool_fills_with_a_preset_and_says_so_before_the_click(make_window):
+    win = make_window(MapModel(10, 8))
+    doc = win.document
+    presets = open_presets(win)
+    click_item(presets, presets.items["sea"])
+    win.view.setFocus()
+    QTest.keyClick(win.view, Qt.Key.Key_F)
+    from sodwa_editor.editor.testing import click, move
+
+    move(win.view, 4.5, 4.5)
+    settle()
+    assert win.statusBar().currentMessage().startswith("Fill: click changes 80 clear tile(s) "
+                                                       "to sea")
+    click(win.view, 4.5, 4.5)
+    settle()
+    sea = doc.model.registry.id_of("sea")
+    assert (doc.model.terrain == sea).all()
+    assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText() == "Fill Terrain (Sea)"
+    undo(win)
+    assert "sea" not in doc.model.registry and not doc.model.terrain.any()
+
+
+def test_a_chosen_preset_stays_chosen_when_another_map_replaces_this_one(make_window):
+    win = make_window(MapModel(10, 8))
+    presets = open_presets(win)
+    click_item(presets, presets.items["caves"])
+    bigger = win.document.model.copy()
+    win.document.replace_map(bigger, "Resize Map")  # as a resize swaps the map
+    settle()
+    assert win.state.terrain_id == preset_id("caves")
+    assert win.tool_options.terrain.currentText() == "Caves (preset)"
