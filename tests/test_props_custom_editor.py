@@ -19,6 +19,16 @@ def typed_in(widget, text: str) -> None:
     QTest.keyClick(widget, Qt.Key.Key_Return)
 
 
+def rename_row(table, row: int, text: str) -> None:
+    """Double-click a name, type ``text`` over it and press Enter."""
+    edit_cell(table, table.visualItemRect(table.item(row, 0)))
+    box = table.focusWidget()
+    box.selectAll()
+    QTest.keyClicks(box, text)
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    QApplication.processEvents()  # the delegate commits a queued call later
+
+
 def edit_cell(table, rect) -> None:
     """A double-click on a cell (an item view takes a click before its double-click)."""
     QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
@@ -72,22 +82,10 @@ def test_rename_by_editing_the_name_cell_and_refuse_a_taken_name(qtbot):
     said = []
     ed.message.connect(said.append)
     table = ed.table
-    rect = table.visualItemRect(table.item(0, 0))
-    edit_cell(table, rect)
-    editor_box = table.focusWidget()
-    editor_box.selectAll()
-    QTest.keyClicks(editor_box, "treasure")
-    QTest.keyClick(editor_box, Qt.Key.Key_Return)
-    QApplication.processEvents()  # the delegate commits a queued call later
+    rename_row(table, 0, "treasure")
     assert [r.name for r in target.rows()] == ["treasure", "key"]
     assert target.rows()[0].value == "gold"
-    rect = table.visualItemRect(table.item(1, 0))
-    edit_cell(table, rect)
-    editor_box = table.focusWidget()
-    editor_box.selectAll()
-    QTest.keyClicks(editor_box, "treasure")
-    QTest.keyClick(editor_box, Qt.Key.Key_Return)
-    QApplication.processEvents()  # the delegate commits a queued call later
+    rename_row(table, 1, "treasure")
     assert said == ["property not renamed: there is a property named 'treasure' already"]
     assert [r.name for r in target.rows()] == ["treasure", "key"]
     assert table.item(1, 0).text() == "key"

@@ -63,28 +63,26 @@ class TerrainAccess(_Access):
         model.set_terrain_properties(owner.key, custom=custom)
 
 
-class ObjectAccess(_Access):
-    kind = "object"
+class TokenAccess(_Access):
+    """An object's or a character's own ``custom`` (``kind``: object | character)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def _things(self, model: MapModel) -> dict:
+        return model.objects if self.kind == "object" else model.characters
 
     def current(self, model, owner):
-        if owner.key not in model.objects:
-            raise KeyError(f"object {owner.key!r} is gone")
-        return model.objects[owner.key].custom
+        if owner.key not in self._things(model):
+            raise KeyError(f"{self.kind} {owner.key!r} is gone")
+        return self._things(model)[owner.key].custom
 
     def store(self, model, owner, custom):
-        model.put_object(dataclasses.replace(model.objects[owner.key], custom=custom))
-
-
-class CharacterAccess(_Access):
-    kind = "character"
-
-    def current(self, model, owner):
-        if owner.key not in model.characters:
-            raise KeyError(f"character {owner.key!r} is gone")
-        return model.characters[owner.key].custom
-
-    def store(self, model, owner, custom):
-        model.put_character(dataclasses.replace(model.characters[owner.key], custom=custom))
+        new = dataclasses.replace(self._things(model)[owner.key], custom=custom)
+        if self.kind == "object":
+            model.put_object(new)
+        else:
+            model.put_character(new)
 
 
 class ZoneAccess(_Access):
@@ -99,5 +97,5 @@ class ZoneAccess(_Access):
         model.set_zone_custom(owner.key, custom)
 
 
-ACCESS: dict[str, _Access] = {a.kind: a for a in (TerrainAccess(), ObjectAccess(),
-                                                   CharacterAccess(), ZoneAccess())}
+ACCESS: dict[str, _Access] = {a.kind: a for a in (TerrainAccess(), TokenAccess("object"),
+                                                   TokenAccess("character"), ZoneAccess())}
