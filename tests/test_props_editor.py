@@ -358,3 +358,18 @@ def test_a_chosen_preset_stays_chosen_when_another_map_replaces_this_one(make_wi
     settle()
     assert win.state.terrain_id == preset_id("caves")
     assert win.tool_options.terrain.currentText() == "Caves (preset)"
+
+
+def test_the_object_tools_right_click_picks_a_lights_radius(make_window):
+    m = MapModel(8, 6)
+    m.put_object(MapObject("lamp", "light", 2, 2, impedes_los=False, radius=3))
+    win = make_window(m)
+    win.view.setFocus()
+    QTest.keyClick(win.view, Qt.Key.Key_O)
+    from sodwa_editor.editor.testing import Right
+
+    click_tile(win.view, 2, 2, Right)
+    settle()
+    assert (win.state.object_kind, win.state.light_radius) == ("light", 3)
+    assert win.tool_options.light_radius.value() == 3
+    assert "picked light radius 3" in win.statusBar().currentMessage()
