@@ -325,6 +325,17 @@ def test_object_kind_light_in_a_file_draws_its_lit_area(make_window):
     layer = win.scene.items_by_name["lights"]
     assert sorted(layer.lit_area("torch")) == sorted(
         (x, y) for x in range(3) for y in range(3))  # its tile and the 8 around it
+    palette = win.palette_dock.list  # a wall painted next to it: the lit area follows
+    row = palette.item(int(Base.OBSTRUCTING))
+    QTest.mouseClick(palette.viewport(), Left, pos=palette.visualItemRect(row).center())
+    win.view.setFocus()
+    QTest.keyClick(win.view, Qt.Key.Key_B)
+    drag_tiles(win.view, [(2, 0), (2, 2)])
+    settle()
+    want = lit_tiles(win.document.model)
+    assert sorted(layer.lit_area("torch")) == sorted(
+        (int(x), int(y)) for y, x in zip(*want.nonzero(), strict=True))
+    assert (2, 1) not in layer.lit_area("torch")
 
 
 def test_the_fill_tool_fills_with_a_preset_and_says_so_before_the_click(make_window):

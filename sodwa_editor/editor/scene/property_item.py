@@ -13,6 +13,8 @@ is)."""
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
@@ -91,6 +93,7 @@ class PropertyMarks(LayerItem):
         self.bits = np.zeros((1, 1), np.uint32)
         self.lit = np.zeros((1, 1), bool)
         self.shown = np.uint32((1 << len(PROPERTY_NAMES)) - 1)
+        self._lights: list[tuple[str, int, int, int]] = []  # the lights of ``lit``
         self._pictures: dict[tuple[int, bool, int], np.ndarray] = {}
         #: (cx, cy, pixels per tile) -> the chunk's icons (its pixels and the image
         #: over them), least recently drawn first
@@ -110,10 +113,14 @@ class PropertyMarks(LayerItem):
             return
         table = property_bits(m)
         before = self.lit
-        if (table & _SUPPRESSED_BITS).any() and light_sources(m):
-            self.lit = lit_tiles(m)
-        elif self.lit.shape != m.shape or self.lit.any():
+        lights = light_sources(m) if (table & _SUPPRESSED_BITS).any() else []
+        positions = [(o.id, o.x, o.y, o.radius) for o in lights]
+        if lights and (rect is None or positions != self._lights or before.shape != m.shape
+                       or any(near_light(o, rect) for o in lights)):
+            self.lit = lit_tiles(m)  # the lights' reach changed, or may have
+        elif not lights and (self.lit.shape != m.shape or self.lit.any()):
             self.lit = np.zeros(m.shape, bool)
+        self._lights = positions
         if rect is None or self.bits.shape != m.shape or before.shape != m.shape:
             self.bits = table[m.terrain]
             self._chunks.clear()
@@ -236,31 +243,52 @@ class PropertyFilterShade(ImageLayer):
         return premultiply(out)
 
 
+def near_light(light: MapObject, rect: Rect) -> bool:
+    """Whether an edit of ``rect`` can change what ``light`` lights: it lies within
+    the light's radius, plus one tile (a wall on its rim), of the light."""
+    reach = max(0, int(light.radius)) + 1
+    return not (rect.x1 < light.x - reach or rect.x0 > light.x + reach
+                or rect.y1 < light.y - reach or rect.y0 > light.y + reach)
+
+
 class LightLayer(LayerItem):
     """Each light source's lit area (the engine's rule: its tile and the tiles up
     to its radius adjacency steps away, walls stop it): a warm glow over those
-    tiles, a dashed outline around them and a sun on the light's tile."""
+    tiles, a dashed outline around them and a sun on the light's tile.  An edit
+    computes again only the lights near it."""
 
     layers = frozenset({"objects", "terrain", "borders", "elevation", "transition",
                         "transition_borders"})
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        #: per light: the light, its lit tiles' image (one pixel per tile), where
-        #: that image goes, the outline
-        self.areas: list[tuple[MapObject, QImage, QRectF, list[QLineF]]] = []
+        #: per light id: the light as drawn, its lit tiles' image (one pixel per
+        #: tile), where that image goes, the outline
+        self.drawn: dict[str, tuple[MapObject, QImage, QRectF, list[QLineF]]] = {}
+
+    @property
+    def areas(self) -> list[tuple[MapObject, QImage, QRectF, list[QLineF]]]:
+        return list(self.drawn.values())
 
     def refresh(self, rect: Rect | None) -> None:
         m = self.model
         if m is None:
             return
-        lights = light_sources(m)
-        if not lights and not self.areas:
-            return  # no light before or now: nothing to draw again
-        old = [where for _l, _i, where, _s in self.areas]
-        self.areas = []
+        lights = {o.id: o for o in light_sources(m)}
+        if rect is None:
+            stale = set(self.drawn) | set(lights)
+        else:
+            stale = {i for i in set(self.drawn) | set(lights)
+                     if i not in lights or i not in self.drawn
+                     or self.drawn[i][0] != lights[i] or near_light(lights[i], rect)}
         glow = (LIGHT_GLOW.red(), LIGHT_GLOW.green(), LIGHT_GLOW.blue(), 110)
-        for light in lights:
+        for light_id in stale:
+            old = self.drawn.pop(light_id, None)
+            if old is not None:
+                self.update(old[2])
+            light = lights.get(light_id)
+            if light is None:
+                continue
             mask = lit_tiles(m, [light])
             ys, xs = np.nonzero(mask)
             if not len(xs):
@@ -273,8 +301,8 @@ class LightLayer(LayerItem):
             image = QImage(rgba.data, box.shape[1], box.shape[0], box.shape[1] * 4,
                            QImage.Format.Format_RGBA8888_Premultiplied).copy()
             where = QRectF(x0 * TILE, y0 * TILE, box.shape[1] * TILE, box.shape[0] * TILE)
-            self.areas.append((light, image, where, mask_lines(box, x0, y0)))
-        for where in old + [where for _l, _i, where, _s in self.areas]:
+            self.drawn[light_id] = (copy.deepcopy(light), image, where,
+                                    mask_lines(box, x0, y0))
             self.update(where)
 
     def lit_area(self, light_id: str) -> list[tuple[int, int]]:
