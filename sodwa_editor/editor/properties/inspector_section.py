@@ -126,7 +126,9 @@ class TilePropertiesView(QWidget):
         tile = self.hovered if self.hovered is not None else self.selected
         if tile is not None and not m.in_bounds(*tile):
             tile = None
-        key = (tile, m.revision)
+        # drawn again only when what it says changes (not on every stroke step)
+        key = (tile, tile == self.hovered, m.registry[int(m.terrain[tile[1], tile[0]])]
+               if tile is not None else None)
         if getattr(self, "_shown", None) == key:
             return
         self._shown = key

@@ -94,6 +94,9 @@ class PropertyMarks(LayerItem):
         self.lit = np.zeros((1, 1), bool)
         self.shown = np.uint32((1 << len(PROPERTY_NAMES)) - 1)
         self._lights: list[tuple[str, int, int, int]] = []  # the lights of ``lit``
+        #: property bits per terrain id (made again when the types may have changed:
+        #: a type declared, edited or swapped reaches the scene as a whole-map change)
+        self._table: np.ndarray | None = None
         self._pictures: dict[tuple[int, bool, int], np.ndarray] = {}
         #: (cx, cy, pixels per tile) -> the chunk's icons (its pixels and the image
         #: over them), least recently drawn first
@@ -111,7 +114,9 @@ class PropertyMarks(LayerItem):
         m = self.model
         if m is None:
             return
-        table = property_bits(m)
+        if rect is None or self._table is None:  # the types may have changed
+            self._table = property_bits(m)
+        table = self._table
         before = self.lit
         lights = light_sources(m) if (table & _SUPPRESSED_BITS).any() else []
         positions = [(o.id, o.x, o.y, o.radius) for o in lights]
