@@ -356,3 +356,16 @@ def test_a_trap_nobody_can_reach_warns_once_per_type():
     problems = [p for p in validate_model(m) if p.code == "trap-unreachable"]
     assert [(p.tile, p.path) for p in problems] == [((4, 0), "/terrain/0")]
     assert problems[0].message.startswith("2 Trapped tile(s) of terrain 'pit' from (4, 0)")
+
+
+def test_a_pack_holding_a_version_1_map_loads_it_upgraded(tmp_path):
+    from sodwa_editor.io import load_pack, read_pack
+
+    pack = {"format": "sodwa-mappack", "format_version": 2, "name": "old pack",
+            "version": "1", "maps": [V1]}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(pack), encoding="utf-8")
+    doc, problems = read_pack(path)
+    assert doc is not None and [p.code for p in problems] == ["upgraded-value"] * 2
+    _, [m] = load_pack(path)
+    assert m.objects["crate"].custom["hp"] == make_custom("int", 3)

@@ -112,8 +112,7 @@ class Character:
 
     ``move`` and ``range`` are the rulebook's Move and Range attributes; ``flight``
     lets movement pass over Outdoor Obstructing terrain.  ``attributes`` keeps any
-    other attribute (Health, Initiative, ...) for the battle rules; ``custom`` the
-    designer's typed values (name -> :class:`.terrain_properties.CustomProperty`).
+    other attribute (Health, Initiative, ...) for the battle rules; ``custom``: custom values.
     """
 
     id: str
@@ -134,8 +133,7 @@ class MapObject:
 
     ``impedes_los``: objects count as Impeding for line of sight by default (the
     rulebook lists "grounded objects" beside "grounded Impeding Terrain" as what
-    elevated characters see over), see docs/rules.md.  Kind ``"light"``: a light
-    source with a ``radius`` (:mod:`.lighting`).  ``custom``: the designer's values.
+    elevated characters see over), see docs/rules.md; ``radius``: lights (:mod:`.property_layers`).
     """
 
     id: str
