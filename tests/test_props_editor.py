@@ -384,3 +384,27 @@ def test_the_object_tools_right_click_picks_a_lights_radius(make_window):
     assert (win.state.object_kind, win.state.light_radius) == ("light", 3)
     assert win.tool_options.light_radius.value() == 3
     assert "picked light radius 3" in win.statusBar().currentMessage()
+
+
+def test_properties_are_typed_one_after_the_other_in_the_inspector(make_window):
+    """After Enter adds a property the Inspector's form is made again: the keyboard
+    is in the new name's box again, so the next name is typed straight away; after
+    a value is typed it stays in that value's box."""
+    win = make_window(MapModel(10, 8))
+    win.view.setFocus()
+    QTest.keyClick(win.view, Qt.Key.Key_O)
+    click_tile(win.view, 3, 2)
+    oid = next(iter(win.document.model.objects))
+    settle()
+    type_into(shown_editor(win).new_name, "loot")
+    for name in ("guard", "door"):
+        box = QApplication.focusWidget()
+        assert box is shown_editor(win).new_name
+        QTest.keyClicks(box, name)
+        QTest.keyClick(box, Qt.Key.Key_Return)
+        settle()
+    assert sorted(win.document.model.objects[oid].custom) == ["door", "guard", "loot"]
+    edit = shown_editor(win).line_edit("door")
+    type_into(edit, "north")
+    assert win.document.model.objects[oid].custom["door"].value == "north"
+    assert QApplication.focusWidget() is shown_editor(win).line_edit("door")

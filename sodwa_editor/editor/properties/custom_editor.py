@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -77,7 +77,17 @@ def name_problem(name: str, taken: list[str]) -> str | None:
 
 
 class CustomPropertiesEditor(QWidget):
-    """Typed key/values of one owner (see the module docstring)."""
+    """Typed key/values of one owner (see the module docstring).
+
+    A view that shows a document rebuilds its form after each edit (the
+    Inspector): an editor made for the same target ``key`` right after an
+    edit takes the keyboard where the last one had it (the name of the next
+    property, or the value just edited), so properties can be typed one after
+    the other."""
+
+    #: target key -> the property whose value editor (or "" for the new name)
+    #: gets the keyboard in the next editor made for that target
+    _focus_next: dict[object, str] = {}
 
     #: a refused edit and why (a note for the status bar)
     message = Signal(str)
@@ -126,6 +136,11 @@ class CustomPropertiesEditor(QWidget):
         lay.addLayout(add_row)
         self.values: dict[str, QWidget] = {}  # name -> its value editor
         self.refresh()
+        key = getattr(target, "key", None)
+        if key is not None and key in self._focus_next:
+            where = self._focus_next.pop(key)
+            widget = self.values.get(where, self.new_name)
+            QTimer.singleShot(0, widget, widget.setFocus)
 
     # ------------------------------------------------------------------ view
     def refresh(self) -> None:
@@ -209,7 +224,15 @@ class CustomPropertiesEditor(QWidget):
 
     # ----------------------------------------------------------------- edits
     def _apply(self, rows: list[PropertyRow], verb: str, name: str) -> bool:
+        key = getattr(self.target, "key", None)
+        if key is not None:
+            focus = self.focusWidget()
+            where = next((n for n, w in self.values.items()
+                          if focus is not None and (w is focus or w.isAncestorOf(focus))), "")
+            CustomPropertiesEditor._focus_next[key] = name if where else ""
         done = self.target.apply(rows, verb, name)
+        if key is not None and not done:
+            CustomPropertiesEditor._focus_next.pop(key, None)
         if done:
             self.applied.emit()
         self.refresh()

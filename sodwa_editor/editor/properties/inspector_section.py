@@ -38,6 +38,9 @@ class DocumentTarget:
 
     def __init__(self, document: Document, owner: Owner) -> None:
         self.document, self.owner = document, owner
+        #: the same for every target of this owner in this document (the editor
+        #: made after an edit keeps the keyboard where it was)
+        self.key = (id(document), owner)
 
     def rows(self) -> list[PropertyRow]:
         return self.document.custom_rows(self.owner)
