@@ -9,7 +9,7 @@ text ("Edit Property 'loot' of Object crate")."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from PySide6.QtGui import QUndoCommand
 
@@ -64,7 +64,3 @@ def step_text(verb: str, owner: Owner, name: str) -> str:
 
 def changed(before: list[PropertyRow], after: list[PropertyRow]) -> bool:
     return [tuple(r) for r in before] != [tuple(r) for r in after]
-
-
-def as_rows(values: Any) -> list[PropertyRow]:
-    return [PropertyRow(*r) for r in values]

@@ -10,7 +10,6 @@ outlined shield Cover, a filled one Full Cover)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -199,6 +198,3 @@ def glyph_pixmap(name: str, px: int = ICON_PX, faded: bool = False) -> QPixmap:
 
 def glyph_icon(name: str) -> QIcon:
     return QIcon(glyph_pixmap(name))
-
-
-Painter = Callable[[QPainter, QRectF], None]
