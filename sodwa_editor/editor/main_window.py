@@ -52,6 +52,7 @@ from .playtest.battle_views import BattleViews
 from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
 from .playtest.lock import EditingLock
 from .playtest.mode import PlaytestMode
+from .properties.type_controller import TerrainTypeController
 from .recovery import Recovery
 from .roster_editor import ROSTER_EDITOR_ACTIONS
 from .rules_editor import RULES_ACTIONS
@@ -60,7 +61,7 @@ from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .symmetry_control import SymmetryControl
 from .tools import TOOL_CLASSES
-from .tools.base import Tool
+from .tools.base import Selection, Tool
 from .tools.select import SelectTool
 from .view import MapView
 
@@ -125,6 +126,7 @@ class MainWindow(QMainWindow):
         self.recovery = Recovery(self.document, recovery_dir)
         self.files = FileController(c, self.recovery, self)
         self.notes = MapNotes(self.view, self)
+        self.terrain_types = TerrainTypeController(self.document, self.state, self)
         # what a playtest locks: the action table and the editing widgets, as built below
         self.action_map: dict[str, QAction] = {}
         self.editing_widgets: list[QWidget] = []
@@ -159,6 +161,7 @@ class MainWindow(QMainWindow):
         d.path_changed.connect(self._update_title)
         d.loaded.connect(self._go_to_place)  # a map opened: where it was left (never on save)
         self.view.hovered.connect(self._on_hover)
+        self.view.hovered.connect(self.inspector.show_hover)
         self.view.pin_requested.connect(self._pin)
         self.view.zoom_changed.connect(self.scene.set_view_scale)
         self.set_tool("brush")
@@ -178,7 +181,7 @@ class MainWindow(QMainWindow):
             "quit": self.close, "undo": d.undo, "redo": d.redo, "cut": self.cut,
             "copy": self.copy, "paste": self.paste, "delete": self.delete_selection,
             "properties": f.edit_properties, "indoor": self._toggle_indoor,
-            "resize": f.resize_map, "add_terrain": f.add_terrain_type,
+            "resize": f.resize_map, "add_terrain": self.terrain_types.add,
             "map_cw": lambda: f.transform_map("cw"), "map_ccw": lambda: f.transform_map("ccw"),
             "map_mirror_x": lambda: f.transform_map("mirror_x"),
             "map_mirror_y": lambda: f.transform_map("mirror_y"),
@@ -229,9 +232,11 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         c, d, s = self.context, self.document, self.state
         self.palette_dock = PaletteDock(d, s)
-        self.palette_dock.add_requested.connect(self.files.add_terrain_type)
+        self.palette_dock.add_requested.connect(self.terrain_types.add)
+        self.palette_dock.edit_requested.connect(self.terrain_types.edit)
         self.inspector = InspectorDock(d, s)
         self.inspector.message.connect(self.show_note)
+        self.inspector.edit_type_requested.connect(self.terrain_types.edit)
         self.layers = LayersDock(c.layers, c.previews)
         self.layers.finished.connect(self.view.setFocus)
         self.validation = ValidationDock(d, s)
@@ -316,6 +321,8 @@ class MainWindow(QMainWindow):
         self.scene.focus.set_shape(place.tiles, place.edges)
         if place.centre is not None:
             self.center_on(*place.centre)
+        if place.select is not None:  # the Inspector shows what the problem is about
+            self.state.select(Selection(*place.select))
         self.context.say(place.text, "info")
 
     # ----------------------------------------------------------------- tools
