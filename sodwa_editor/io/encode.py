@@ -52,7 +52,8 @@ ITEM_KEYS = {
     "terrain_types": ("name", "base", "properties"),
     "indoor_overrides": ("tile", "indoor"),
     "borders": ("edge", "terrain", "transition", "indoor"),
-    "characters": ("id", "team", "x", "y", "move", "range", "flight", "name", "attributes"),
+    "characters": ("id", "team", "x", "y", "move", "range", "flight", "name", "attributes",
+                   "size", "footprint"),
     "objects": ("id", "kind", "x", "y", "impedes_los", "properties"),
 }
 _EXPANDED = {"terrain_types", "terrain", "elevation", "transition_tiles", "indoor_overrides",
@@ -290,6 +291,10 @@ def _character(c: Any) -> dict[str, Any]:
         entry["name"] = c.name
     if c.attributes:
         entry["attributes"] = {k: int(v) for k, v in sorted(c.attributes.items())}
+    if c.size != "medium":
+        entry["size"] = c.size
+    if c.footprint is not None:
+        entry["footprint"] = [int(c.footprint[0]), int(c.footprint[1])]
     return entry
 
 
