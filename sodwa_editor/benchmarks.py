@@ -364,12 +364,13 @@ def random_teams(seed: int | np.random.Generator, n: int, roster: Any = None
                  ) -> list[tuple[str, object, None]]:
     """Two seeded teams of ``n`` roster archetypes (the same for every run; ``seed``
     may be a generator to draw from; ``roster``: default the shipped one).  Used by the
-    battle benchmark and the AI tests."""
+    battle benchmark and the AI tests.  Medium archetypes only (the draws and so every
+    battle stay those of a roster without sizes; :func:`huge_teams` adds large ones)."""
     from .battle.sheet import load_roster
     from .battle.teams import team_from_dict
 
     roster = roster or load_roster()
-    names = roster.names()
+    names = medium_names(roster)
     rng = np.random.default_rng(seed)
     sides: list[tuple[str, object, None]] = []
     for side in ("red", "blue"):
@@ -377,6 +378,29 @@ def random_teams(seed: int | np.random.Generator, n: int, roster: Any = None
                    for i in range(n)]
         doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
         sides.append((side, team_from_dict(doc, roster), None))
+    return sides
+
+
+def medium_names(roster: Any) -> list[str]:
+    """The roster's one-tile archetypes (Medium, no free dimensions), in roster order."""
+    return [a.name for a in roster.archetypes if a.size == "medium" and a.dimensions is None]
+
+
+def huge_teams(seed: int, n: int, roster: Any = None) -> list[tuple[str, object, None]]:
+    """:func:`random_teams` with the first member of each team replaced by the roster's
+    first Huge archetype: one Huge creature per team (the battle benchmark's sized
+    figure)."""
+    from .battle.sheet import load_roster
+    from .battle.teams import team_from_dict
+
+    roster = roster or load_roster()
+    huge = next(a.name for a in roster.archetypes if a.size == "huge")
+    sides: list[tuple[str, object, None]] = []
+    for side, team, formation in random_teams(seed, n, roster):
+        members = [{"id": m.id, "archetype": huge if i == 0 else m.archetype}
+                   for i, m in enumerate(team.members)]  # type: ignore[attr-defined]
+        doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
+        sides.append((side, team_from_dict(doc, roster), formation))
     return sides
 
 

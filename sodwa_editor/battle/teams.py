@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.area_notation import AreaType
+from ..engine.footprint import Footprint, cannot_stand
 from ..engine.model import MapModel
 from ..engine.terrain import Base
 from .ability_defs import AbilityDef
@@ -203,7 +204,8 @@ class Placement:
 
 
 def place_formation(model: MapModel, side: str, formation: Formation,
-                    taken: Iterable[Tile] = ()) -> Placement:
+                    taken: Iterable[Tile] = (),
+                    footprints: Sequence[Footprint] | None = None) -> Placement:
     """Place a formation into ``side``'s start zone (decision B4).
 
     For each facing of :func:`facings_towards_centre`, every anchor where all
@@ -211,6 +213,16 @@ def place_formation(model: MapModel, side: str, formation: Formation,
     that puts the formation's centre closest to the zone's centroid wins (ties:
     top row, then left).  If no facing fits, each member in order takes the free
     zone tile nearest its place in the best facing's centred position.
+
+    ``footprints`` (one per member; None or all 1x1: the rule above, unchanged) places
+    creatures larger than a tile (docs/rules.md S22): the formation is laid out as above
+    with one tile per member, then the members are placed largest first (ties in member
+    order), each on the anchor whose footprint may stand (:func:`.footprint.cannot_stand`:
+    on the map, no Obstructing tile or border inside, one level) on free tiles with
+    every square in the zone, nearest (its footprint's centre) to its formation tile;
+    where none has every square in the zone, an anchor with some square in it; else the
+    nearest within twice the team's largest side of the zone (``exact`` False: the
+    placement was adjusted); where none at all, one line naming the member's footprint and the zone.
     """
     zone_set = model.start_zones.get(side)
     if not zone_set:
@@ -242,6 +254,9 @@ def place_formation(model: MapModel, side: str, formation: Formation,
         return None if best is None else (best[2], best[1])
 
     facings = facings_towards_centre(model, zone)
+    if footprints is not None and any(fp != (1, 1) for fp in footprints):
+        return _place_sized(model, side, formation, zone, blocked, facings, spread,
+                            footprints)
     for facing in facings:
         offsets = oriented(formation, facing)
         anchor = spread(offsets, True)
@@ -259,24 +274,80 @@ def place_formation(model: MapModel, side: str, formation: Formation,
     return Placement(tuple(tiles), facings[0], False)
 
 
+def _place_sized(model: MapModel, side: str, formation: Formation, zone: list[Tile],
+                 blocked: set[Tile], facings: list[str], spread: Any,
+                 footprints: Sequence[Footprint]) -> Placement:
+    """:func:`place_formation` for a team with creatures larger than a tile (S22)."""
+    exact = True
+    for facing in facings:
+        offsets = oriented(formation, facing)
+        anchor = spread(offsets, True)
+        if anchor is not None:
+            break
+    else:
+        facing, exact = facings[0], False
+        offsets = oriented(formation, facing)
+        anchor = spread(offsets, False) or zone[0]
+    targets = [(anchor[0] + ox, anchor[1] + oy) for ox, oy in offsets]
+    in_zone = set(zone)
+    taken = set(blocked)
+    tiles: list[Tile | None] = [None] * len(footprints)
+    order = sorted(range(len(footprints)), key=lambda k: (-footprints[k].area, k))
+    big = max(max(fp) for fp in footprints)
+    xs = [t[0] for t in zone]
+    ys = [t[1] for t in zone]
+    for k in order:
+        fp, (tx, ty) = footprints[k], targets[k]
+        best: tuple[int, int, int, int, int] | None = None
+        margin = 2 * big
+        for ay in range(max(0, min(ys) - fp.height + 1 - margin),
+                        min(model.height - fp.height, max(ys) + margin) + 1):
+            for ax in range(max(0, min(xs) - fp.width + 1 - margin),
+                            min(model.width - fp.width, max(xs) + margin) + 1):
+                squares = fp.squares((ax, ay))
+                if any(t in taken for t in squares):
+                    continue
+                inside = sum(1 for t in squares if t in in_zone)
+                tier = 0 if inside == fp.area else (1 if inside else 2)
+                dx, dy = 2 * ax + fp.width - 1 - 2 * tx, 2 * ay + fp.height - 1 - 2 * ty
+                key = (tier, dx * dx + dy * dy, ay, ax, 0)
+                if (best is None or key < best) and cannot_stand(model, (ax, ay), fp) is None:
+                    best = key
+        if best is None:
+            raise BattleInputError(
+                f"no room for member {k + 1}'s {fp} footprint in or near the start zone of "
+                f"team {side!r} (every square on a free tile a character may stand on, one "
+                "level, no wall inside)")
+        ax, ay = best[3], best[2]
+        exact = exact and best[0] == 0 and (ax, ay) == (tx, ty)
+        taken.update(fp.squares((ax, ay)))
+        tiles[k] = (ax, ay)
+    return Placement(tuple(t for t in tiles if t is not None), facing, exact)
+
+
 def place_team(model: MapModel, side: str, team_index: int, team: Team,
-               formation: str | None = None, taken: Iterable[Tile] = ()) -> list[Combatant]:
-    """The team's combatants in ``side``'s start zone (ids ``side.member``)."""
-    placement = place_formation(model, side, team.formation(formation), taken)
+               formation: str | None = None, taken: Iterable[Tile] = (),
+               grid_scale_m: float = 1.0) -> list[Combatant]:
+    """The team's combatants in ``side``'s start zone (ids ``side.member``); ``taken``:
+    tiles already covered (by the other team); ``grid_scale_m``: the rules key
+    ``sizes.grid_scale_m`` giving each member's footprint (S3)."""
+    fps = [m.sheet.footprint(grid_scale_m) for m in team.members]
+    placement = place_formation(model, side, team.formation(formation), taken, fps)
     return [Combatant(f"{side}.{m.id}", team_index, side, m.sheet, x, y)
             for m, (x, y) in zip(team.members, placement.tiles, strict=True)]
 
 
 def place_teams(model: MapModel, sides: Sequence[tuple[str, Team, str | None]],
-                cap: int | None = None) -> list[Combatant]:
+                cap: int | None = None, grid_scale_m: float = 1.0) -> list[Combatant]:
     """Both teams placed (team 0 first, so it chooses tiles first where zones overlap),
-    each checked against the point cap."""
+    each checked against the point cap; footprints by ``grid_scale_m`` (S22)."""
     if len(sides) != 2:
         raise BattleInputError(f"a battle needs exactly 2 teams, not {len(sides)}")
     out: list[Combatant] = []
     for index, (side, team, formation) in enumerate(sides):
         check_point_cap(team.name, team_cost(team), cap)
-        out += place_team(model, side, index, team, formation, [(c.x, c.y) for c in out])
+        taken = [t for c in out for t in c.sheet.footprint(grid_scale_m).squares((c.x, c.y))]
+        out += place_team(model, side, index, team, formation, taken, grid_scale_m)
     return out
 
 
