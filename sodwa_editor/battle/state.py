@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..engine.footprint import Footprint, cannot_stand
+from ..engine.footprint import Footprint
 from ..engine.footprint_movement import footprint_reach
 from ..engine.los import LosBoard, crossing_among
 from ..engine.model import MapModel
@@ -45,7 +45,7 @@ from .events import BattleEnded, Defeated, Event
 from .jsonfiles import BattleInputError
 from .rules import Rules, default_rules
 from .sheet import Roster, Sheet, load_roster
-from .teams import Combatant, Team, combatants_from_map, place_teams
+from .teams import Combatant, Team, check_footprints, combatants_from_map, place_teams
 
 
 class Result(NamedTuple):
@@ -100,24 +100,7 @@ class BattleState:
         if teams != [0, 1]:
             raise BattleInputError("a battle needs characters on both teams 0 and 1; it has "
                                    + (", ".join(map(str, teams)) or "none"))
-        scale = rules.sizes.grid_scale_m
-        fps = tuple(f.sheet.footprint(scale) for f in fighters)
-        taken: dict[Tile, str] = {}
-        for f, fp in zip(fighters, fps, strict=True):
-            if fp == (1, 1):
-                if not board.in_bounds(f.x, f.y) or not board.standable[f.y][f.x]:
-                    raise BattleInputError(f"character {f.id!r} stands on ({f.x}, {f.y}), "
-                                           "where no character may stand")
-            else:
-                why = cannot_stand(board.model, (f.x, f.y), fp)
-                if why is not None:
-                    raise BattleInputError(f"character {f.id!r} ({f.sheet.size}, {fp} at "
-                                           f"({f.x}, {f.y})) cannot stand there: {why.text}")
-            for t in fp.squares((f.x, f.y)):
-                if t in taken:
-                    raise BattleInputError(f"characters {taken[t]!r} and {f.id!r} "
-                                           f"share the tile ({t[0]}, {t[1]})")
-                taken[t] = f.id
+        fps = check_footprints(board.model, fighters, rules.sizes.grid_scale_m)
         #: Every character's footprint (docs/rules.md S21), and whether any is larger
         #: than a tile (then the rules of creatures of any size apply, S23).
         self.fp: tuple[Footprint, ...] = fps

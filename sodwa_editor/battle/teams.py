@@ -369,6 +369,32 @@ def combatants_from_map(model: MapModel, roster: Roster, cap: int | None = None
     return out
 
 
+def check_footprints(model: MapModel, fighters: Sequence[Combatant], grid_scale_m: float
+                     ) -> tuple[Footprint, ...]:
+    """Every fighter's footprint (its sheet's, at ``grid_scale_m``), after checking that
+    each may stand where it is (:func:`.footprint.cannot_stand`: on the map, on no
+    Obstructing tile or border, on one level; S4, S22) and no two share a tile; else
+    :class:`BattleInputError` with one line naming the character and why."""
+    fps = tuple(f.sheet.footprint(grid_scale_m) for f in fighters)
+    taken: dict[Tile, str] = {}
+    for f, fp in zip(fighters, fps, strict=True):
+        if fp == (1, 1):
+            if not standable(model, f.x, f.y):
+                raise BattleInputError(f"character {f.id!r} stands on ({f.x}, {f.y}), "
+                                       "where no character may stand")
+        else:
+            why = cannot_stand(model, (f.x, f.y), fp)
+            if why is not None:
+                raise BattleInputError(f"character {f.id!r} ({f.sheet.size}, {fp} at "
+                                       f"({f.x}, {f.y})) cannot stand there: {why.text}")
+        for t in fp.squares((f.x, f.y)):
+            if t in taken:
+                raise BattleInputError(f"characters {taken[t]!r} and {f.id!r} "
+                                       f"share the tile ({t[0]}, {t[1]})")
+            taken[t] = f.id
+    return fps
+
+
 # ------------------------------------------------------------------ can it end
 def hits_to_win(attackers: Sequence[Sheet], defenders: Sequence[Sheet], rules: Rules
                 ) -> int | None:
