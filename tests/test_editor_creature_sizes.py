@@ -154,17 +154,17 @@ def test_the_inspector_edits_size_and_free_dimensions_one_undo_step_each(make_wi
     QTest.keyClick(win.view, Qt.Key.Key_S)
     click_tile(win.view, 3, 3)
     row = win.inspector.fields["size"]
-    choose(row.size, "large")
+    choose(row.size_box, "large")
     m = win.document.model
     assert m.characters["ogre"].size == "large"
     assert win.document.undo_stack.text(win.document.undo_stack.count() - 1) == \
         "Resize Character"
     row = win.inspector.fields["size"]
-    choose(row.size, "huge")  # 3..6 x 3..6 holds the wall at (6, 4)
+    choose(row.size_box, "huge")  # 3..6 x 3..6 holds the wall at (6, 4)
     assert m.characters["ogre"].size == "large"
     assert "Cannot resize Ogre (huge 4x4) at 3, 3: the Obstructing tile (6, 4)" in status(win)
     row = win.inspector.fields["size"]
-    assert row.size.currentData() == "large"  # shows what the character has
+    assert row.size_box.currentData() == "large"  # shows what the character has
     QTest.mouseClick(row.free, Left)
     assert m.characters["ogre"].footprint == Footprint(2, 2)
     row = win.inspector.fields["size"]

@@ -32,9 +32,11 @@ from . import footprint_previews as fp
 if TYPE_CHECKING:
     from ..engine.los_fan import FanTracker
     from .document import Document
+    from .flank_preview import FlankView
+    from .scene.footprint_items import CreatureRings
     from .scene.map_scene import MapScene
 
-PREVIEWS = ("los", "reach", "graph")
+PREVIEWS = ("los", "reach", "graph", "flank")
 #: in ``live`` mode, a fan update computing more targets than this waits for the
 #: end of the stroke (a 128x128 fan's worth: a few ms on a quiet machine)
 DEFER_ABOVE = 16384
@@ -66,6 +68,9 @@ class PreviewController(QObject):
         self.last_error = ""
         self.timings: list[float] = []  # ms per recompute (benchmarks)
         self._tracker: FanTracker | None = None  # of the current model, made on first use
+        self._flank_rings: CreatureRings | None = None
+        #: the Flanking/Cover preview shown last (tests, the status line)
+        self.last_flank: FlankView | None = None
         #: How the previews follow a stroke: ``defer`` (the editor's way) leaves
         #: them as they were, faded, until the stroke ends; ``live`` recomputes
         #: them after every step (the fan only behind the changed tiles) unless
@@ -103,6 +108,16 @@ class PreviewController(QObject):
     @property
     def culprit(self):
         return self.scene.previews["culprit"]
+
+    @property
+    def flank_rings(self) -> CreatureRings:
+        """The Flanking/Cover preview's rings (made on first use)."""
+        if self._flank_rings is None:
+            from .scene.footprint_items import CreatureRings
+
+            self._flank_rings = CreatureRings()
+            self.scene.add_transient(self._flank_rings)
+        return self._flank_rings
 
     def tracker(self) -> FanTracker:
         """The :class:`~sodwa_editor.engine.los_fan.FanTracker` of the open map."""
@@ -199,7 +214,8 @@ class PreviewController(QObject):
         self.scene.marker.set_shape([self.pinned] if self.pinned is not None else [])
         texts: list[str] = []
         self._line_set = False
-        for update in (self._update_los, self._update_reach, self._update_graph):
+        for update in (self._update_los, self._update_reach, self._update_graph,
+                       self._update_flank):
             try:
                 texts += update(m, src) or []
             except ImportError as exc:  # an engine module is not there yet
@@ -340,3 +356,35 @@ class PreviewController(QObject):
     def _update_graph(self, m, src) -> list[str]:
         self.scene.show_graph(self.enabled["graph"], self.enabled["los"])
         return []
+
+    def _update_flank(self, m, src) -> list[str]:
+        """Flanking and cover (:mod:`.flank_preview`): the hovered character's flankers;
+        with a character pinned, the hovered one's cover from it."""
+        if not self.enabled["flank"] or src is None:
+            if self._flank_rings is not None:
+                self.flank_rings.clear()
+            self.last_flank = None
+            return []
+        from .flank_preview import flank_view
+
+        pinned = m.character_at(*self.pinned) if self.pinned is not None else None
+        hovered = m.character_at(*self.hovered) if self.hovered is not None else None
+        target = hovered or pinned
+        if target is None:
+            self.flank_rings.clear()
+            self.last_flank = None
+            return ["Flanking: hover a character (pin an attacker with P to see cover)"]
+        attacker = pinned.id if pinned is not None and pinned is not target else None
+        view = self.last_flank = flank_view(m, target.id, attacker)
+        rings, tile = view.rings(m)
+        self.flank_rings.set_rings(rings, tile, None if view.cover is None else
+                                   _cover_color(view.cover.level))
+        hint = "" if attacker is not None or pinned is None else \
+            f" (hover a target to see its cover from {pinned.id!r})"
+        return [view.describe() + hint]
+
+
+def _cover_color(level: str):
+    from .flank_preview import COVER
+
+    return COVER[level]

@@ -28,11 +28,11 @@ class CreatureSizeEditor(QWidget):
         self.cid = cid
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.size = QComboBox()
-        self.size.setObjectName("character_size")
+        self.size_box = QComboBox()
+        self.size_box.setObjectName("character_size")
         for name in SIZE_NAMES:
-            self.size.addItem(f"{name.capitalize()} {footprint_for(name)}", name)
-        self.size.setToolTip("Size category: the footprint from the size table")
+            self.size_box.addItem(f"{name.capitalize()} {footprint_for(name)}", name)
+        self.size_box.setToolTip("Size category: the footprint from the size table")
         self.free = QCheckBox("Free")
         self.free.setObjectName("character_free_footprint")
         self.free.setToolTip("Free dimensions (width x height) replacing the size table's, "
@@ -42,13 +42,13 @@ class CreatureSizeEditor(QWidget):
             spin.setRange(1, MAX_SIDE)
             spin.setObjectName(f"character_footprint_{what}")
             spin.setToolTip(f"Free footprint {what} in tiles")
-        lay.addWidget(self.size)
+        lay.addWidget(self.size_box)
         lay.addWidget(self.free)
         lay.addWidget(self.width_spin)
         lay.addWidget(QLabel("x"))
         lay.addWidget(self.height_spin)
         self.show_character()
-        self.size.currentIndexChanged.connect(self._size_chosen)
+        self.size_box.currentIndexChanged.connect(self._size_chosen)
         self.free.toggled.connect(self._free_toggled)
         for spin in (self.width_spin, self.height_spin):
             spin.editingFinished.connect(self._dimensions_typed)
@@ -62,16 +62,16 @@ class CreatureSizeEditor(QWidget):
         if c is None:
             return
         fp = c.footprint_at()
-        for w in (self.size, self.free, self.width_spin, self.height_spin):
+        for w in (self.size_box, self.free, self.width_spin, self.height_spin):
             w.blockSignals(True)
-        self.size.setCurrentIndex(max(0, self.size.findData(c.size)))
+        self.size_box.setCurrentIndex(max(0, self.size_box.findData(c.size)))
         self.free.setChecked(c.footprint is not None)
         dims = c.footprint if c.footprint is not None else fp
         self.width_spin.setValue(dims[0])
         self.height_spin.setValue(dims[1])
         for spin in (self.width_spin, self.height_spin):
             spin.setEnabled(c.footprint is not None)
-        for w in (self.size, self.free, self.width_spin, self.height_spin):
+        for w in (self.size_box, self.free, self.width_spin, self.height_spin):
             w.blockSignals(False)
 
     def _apply(self, **changes: object) -> None:
@@ -79,7 +79,7 @@ class CreatureSizeEditor(QWidget):
             self.show_character()  # refused (the document said why) or no change
 
     def _size_chosen(self, index: int) -> None:
-        self._apply(size=self.size.itemData(index))
+        self._apply(size=self.size_box.itemData(index))
 
     def _free_toggled(self, on: bool) -> None:
         c = self.character()
