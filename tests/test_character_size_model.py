@@ -91,3 +91,52 @@ def test_a_bad_size_or_footprint_is_a_schema_error_naming_the_key(patch, message
     model, problems = parse_map(json.dumps(doc))
     assert model is None
     assert any(message in str(p) for p in problems), [p.format() for p in problems]
+
+
+# ------------------------------------------------------------------ validation
+def _problems(m):
+    from sodwa_editor.io import validate_model
+
+    return [p for p in validate_model(m) if p.code == "footprint"]
+
+
+def test_validation_reports_each_footprint_that_cannot_stand_with_its_json_path():
+    from sodwa_editor.engine.model import Edge
+
+    m = MapModel(12, 12)
+    wall = m.registry.id_of("obstructing")
+    m.set_terrain(5, 1, wall)
+    m.set_elevation(9, 9, 2)
+    m.set_border(Edge(1, 9, "E"), wall)
+    m.put_character(Character("a-wall", "red", 4, 0, size="large"))  # (5, 1) is a wall
+    m.put_character(Character("b-edge", "red", 10, 4, size="huge"))  # off the map
+    m.put_character(Character("c-level", "red", 8, 8, size="large"))  # 9, 9 is level 2
+    m.put_character(Character("d-border", "red", 0, 8, size="huge"))  # a wall through it
+    m.put_character(Character("e-ogre", "blue", 0, 2, size="large"))
+    m.put_character(Character("f-imp", "blue", 1, 3))  # on the ogre's square
+    m.put_character(Character("g-fine", "blue", 3, 3, size="large"))
+    problems = _problems(m)
+    said = {p.path: (p.message, p.tile, p.edge) for p in problems}
+    assert len(problems) == 5, [str(p) for p in problems]
+    assert said["/characters/0"][0] == ("character 'a-wall' (large 2x2 at 4, 0) cannot stand "
+                                        "there: the Obstructing tile (5, 1) is under the "
+                                        "footprint")
+    assert said["/characters/0"][1] == (5, 1)
+    assert "does not fit on the 12x12 map" in said["/characters/1"][0]
+    assert said["/characters/2"][1] == (9, 9) and "two levels" in said["/characters/2"][0]
+    assert said["/characters/3"][2] == Edge(1, 9, "E")
+    assert said["/characters/5"] == ("character 'f-imp' (medium 1x1 at 1, 3) cannot stand "
+                                     "there: character 'e-ogre' is on (1, 3)", (1, 3), None)
+
+
+def test_what_the_one_tile_checks_say_is_not_said_twice():
+    m = MapModel(8, 8)
+    m.set_terrain(2, 2, m.registry.id_of("obstructing"))
+    m.put_character(Character("ogre", "red", 2, 2, size="large"))  # anchor on the wall
+    m.put_character(Character("imp", "red", 5, 5))
+    m.put_character(Character("twin", "red", 5, 5))  # shared-tile says it
+    assert _problems(m) == []
+    from sodwa_editor.io import validate_model
+
+    codes = {p.code for p in validate_model(m)}
+    assert {"character-on-obstructing", "shared-tile"} <= codes

@@ -27,12 +27,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from . import footprint_previews as fp
+
 if TYPE_CHECKING:
     from ..engine.los_fan import FanTracker
     from .document import Document
+    from .flank_preview import FlankView
+    from .scene.footprint_items import CreatureRings
     from .scene.map_scene import MapScene
 
-PREVIEWS = ("los", "reach", "graph")
+PREVIEWS = ("los", "reach", "graph", "flank")
 #: in ``live`` mode, a fan update computing more targets than this waits for the
 #: end of the stroke (a 128x128 fan's worth: a few ms on a quiet machine)
 DEFER_ABOVE = 16384
@@ -64,6 +68,9 @@ class PreviewController(QObject):
         self.last_error = ""
         self.timings: list[float] = []  # ms per recompute (benchmarks)
         self._tracker: FanTracker | None = None  # of the current model, made on first use
+        self._flank_rings: CreatureRings | None = None
+        #: the Flanking/Cover preview shown last (tests, the status line)
+        self.last_flank: FlankView | None = None
         #: How the previews follow a stroke: ``defer`` (the editor's way) leaves
         #: them as they were, faded, until the stroke ends; ``live`` recomputes
         #: them after every step (the fan only behind the changed tiles) unless
@@ -101,6 +108,16 @@ class PreviewController(QObject):
     @property
     def culprit(self):
         return self.scene.previews["culprit"]
+
+    @property
+    def flank_rings(self) -> CreatureRings:
+        """The Flanking/Cover preview's rings (made on first use)."""
+        if self._flank_rings is None:
+            from .scene.footprint_items import CreatureRings
+
+            self._flank_rings = CreatureRings()
+            self.scene.add_transient(self._flank_rings)
+        return self._flank_rings
 
     def tracker(self) -> FanTracker:
         """The :class:`~sodwa_editor.engine.los_fan.FanTracker` of the open map."""
@@ -197,7 +214,8 @@ class PreviewController(QObject):
         self.scene.marker.set_shape([self.pinned] if self.pinned is not None else [])
         texts: list[str] = []
         self._line_set = False
-        for update in (self._update_los, self._update_reach, self._update_graph):
+        for update in (self._update_los, self._update_reach, self._update_graph,
+                       self._update_flank):
             try:
                 texts += update(m, src) or []
             except ImportError as exc:  # an engine module is not there yet
@@ -253,17 +271,33 @@ class PreviewController(QObject):
             return []
         from ..engine.los import los
 
-        tracker = self.tracker()
-        self.fan.set_fan(m, tracker.fan(src), tracker.last_rect)
+        c = m.character_at(*src)
+        large = c is not None and c.footprint_at().area > 1
+        if large:  # the best line from any of its squares (S9)
+            self.fan.set_fan(m, fp.creature_fan(m, c))
+        else:
+            tracker = self.tracker()
+            self.fan.set_fan(m, tracker.fan(src), tracker.last_rect)
         target = self._target()
         if target is None:
-            return [f"LoS fan from {src[0]}, {src[1]} (level {int(m.elevation[src[1], src[0]])})"]
-        result = los(m, src, target)
-        self.line.set_line(src, target, result.crossing)
+            who = f" ({c.id}, {fp.size_label(c)})" if large else ""
+            return [f"LoS fan from {src[0]}, {src[1]}{who} "
+                    f"(level {int(m.elevation[src[1], src[0]])})"]
+        other = m.character_at(*target)
+        if other is not None and other is c:
+            return [f"LoS: {target[0]}, {target[1]} is {c.id}'s own tile"]
+        if large or (other is not None and other.footprint_at().area > 1):
+            line = fp.creature_line(m, c or src, other or target)
+            result, (a, b) = line.result, (line.src, line.dst)
+        else:
+            result, (a, b) = los(m, src, target), (src, target)
+        self.line.set_line(a, b, result.crossing)
         self.culprit.set_reason(result.reason, result.crossing)
         self._line_set = True
         self.last_los = result
-        return [f"LoS {src[0]},{src[1]} -> {target[0]},{target[1]}: {result.describe()}"]
+        between = f" (from {a} to {b})" if (a, b) != (src, target) else ""
+        return [f"LoS {src[0]},{src[1]} -> {target[0]},{target[1]}: {result.describe()}"
+                f"{between}"]
 
     def _update_reach(self, m, src) -> list[str]:
         on = self.enabled["reach"] and src is not None
@@ -275,7 +309,14 @@ class PreviewController(QObject):
         c = m.character_at(*src)
         move = c.move if c is not None else self.move_value
         try:
-            result = reach(m, src, move)
+            if c is not None and c.footprint_at().area > 1:
+                return self._update_covered(m, c, move)
+            if fp.any_large(m):  # every square of a large creature is in the way
+                result = reach(m, src, move, team=c.team if c else None,
+                               flight=c.flight if c else False,
+                               occupants=[r[:3] for r in fp.occupant_rows(m, None)])
+            else:
+                result = reach(m, src, move)
         except ValueError as exc:  # e.g. a negative Move: a rule error the map opens with
             self.reach_item.setVisible(False)
             who = f"{c.id!r} on " if c is not None else ""
@@ -293,6 +334,57 @@ class PreviewController(QObject):
             self._line_set = True
         return [f"path to {target[0]}, {target[1]}: {len(path) - 1} step(s)"]
 
+    def _update_covered(self, m, c, move: int) -> list[str]:
+        """The range of a creature larger than one tile: the tiles it can cover
+        (:mod:`.footprint_previews`), and the path of it centred on the hovered tile."""
+        covered = fp.covered_reach(m, c, move)
+        self.reach_item.set_reach(m, covered)
+        what = (f"Move {move} from {c.id} ({fp.size_label(c)} at {c.x}, {c.y}): "
+                f"{covered.positions} position(s), {int((covered.steps >= 0).sum())} "
+                "tile(s) covered")
+        target = self._target()
+        if target is None:
+            return [what]
+        path = covered.path_through_middle(target)
+        if path is None:
+            return [what, f"{c.id} cannot stand centred on {target[0]}, {target[1]}"]
+        if not self._line_set:
+            self.line.set_path(path)
+            self._line_set = True
+        return [what, f"path of {c.id} to {target[0]}, {target[1]}: {len(path) - 1} step(s)"]
+
     def _update_graph(self, m, src) -> list[str]:
         self.scene.show_graph(self.enabled["graph"], self.enabled["los"])
         return []
+
+    def _update_flank(self, m, src) -> list[str]:
+        """Flanking and cover (:mod:`.flank_preview`): the hovered character's flankers;
+        with a character pinned, the hovered one's cover from it."""
+        if not self.enabled["flank"] or src is None:
+            if self._flank_rings is not None:
+                self.flank_rings.clear()
+            self.last_flank = None
+            return []
+        from .flank_preview import flank_view
+
+        pinned = m.character_at(*self.pinned) if self.pinned is not None else None
+        hovered = m.character_at(*self.hovered) if self.hovered is not None else None
+        target = hovered or pinned
+        if target is None:
+            self.flank_rings.clear()
+            self.last_flank = None
+            return ["Flanking: hover a character (pin an attacker with P to see cover)"]
+        attacker = pinned.id if pinned is not None and pinned is not target else None
+        view = self.last_flank = flank_view(m, target.id, attacker)
+        rings, tile = view.rings(m)
+        self.flank_rings.set_rings(rings, tile, None if view.cover is None else
+                                   _cover_color(view.cover.level))
+        hint = "" if attacker is not None or pinned is None else \
+            f" (hover a target to see its cover from {pinned.id!r})"
+        return [view.describe() + hint]
+
+
+def _cover_color(level: str):
+    from .flank_preview import COVER
+
+    return COVER[level]

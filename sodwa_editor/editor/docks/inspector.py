@@ -25,6 +25,7 @@ from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MAX_ELEVATION, MAX_MOVE,
 from ...engine.terrain import BORDER_BASES, Base
 from ...io.schemas import map_text_limits
 from ..geometry import edge_changes_elevation, elevation_changes_at
+from .creature_size import CreatureSizeEditor
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -237,6 +238,8 @@ class InspectorDock(QWidget):
         fl.toggled.connect(lambda on: d.update_character(cid, flight=on))
         self.fields["flight"] = fl
         form.addRow("Flight", fl)
+        self.fields["size"] = CreatureSizeEditor(d, cid)
+        form.addRow("Size", self.fields["size"])
         shown = ", ".join(f"{k}={v}" for k, v in c.attributes.items())
         attrs = QLineEdit(shown)
         attrs.setToolTip("Other attributes as name=value, comma separated")

@@ -1,0 +1,90 @@
+"""The Flanking/Cover preview (issue 26 section 2; docs/rules.md S12-S18): hover a
+character to see who flanks it and by how much; pin an attacker (P or Alt+click on it)
+and hover a target to see the target's cover from it and why.
+
+On the map: the target ringed in black with the squares that flank it as its badge
+(``x3``: three foe squares count), each flanking foe ringed in vermillion with the number
+of its squares that count, the other adjacent foes ringed in grey (they stand by, but
+touch every other adjacent foe), the pinned attacker ringed in blue, and what gives the
+cover ringed in the cover's colour: the tile (Obstructing: heavily covered; Impeding:
+covered) or the creature directly between.  Foes are the characters of another team
+(the characters' ``team``).  The answers are :func:`.engine.flanking.flanking` and
+:func:`.engine.footprint_cover.cover`; this module only gathers and labels them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtGui import QColor
+
+from ..engine.creatures import placements
+from ..engine.flanking import Flanking, flanking
+from ..engine.footprint_cover import Cover, cover
+from ..engine.model import Character, MapModel
+from ..engine.sizes import Footprint
+from . import style
+
+Tile = tuple[int, int]
+Ring = tuple[Tile, Footprint, QColor, str]
+TARGET = style.OKABE_ITO["black"]
+FLANKER = style.OKABE_ITO["vermillion"]
+STANDING_BY = QColor(120, 120, 120)
+ATTACKER = style.OKABE_ITO["blue"]
+#: the cover's colour by its level (heavy: like a blocked line; covered: impeded)
+COVER = {"heavy": style.OKABE_ITO["vermillion"], "covered": style.OKABE_ITO["orange"],
+         "none": style.OKABE_ITO["bluish green"]}
+
+
+@dataclass(frozen=True)
+class FlankView:
+    """What the preview shows for one target (and one attacker)."""
+
+    target: Character
+    flanking: Flanking
+    attacker: Character | None = None
+    cover: Cover | None = None
+
+    def rings(self, model: MapModel) -> tuple[list[Ring], Tile | None]:
+        """The creatures to ring (top-left tile, footprint, colour, badge) and the tile
+        that gives the cover (None: none, or a creature gives it)."""
+        placed = placements(model)
+        f = self.flanking
+        out: list[Ring] = [(*placed[self.target.id], TARGET, f"x{f.count}" if f.flanked else "")]
+        for cid in f.adjacent:
+            if cid in f.flankers:
+                out.append((*placed[cid], FLANKER, str(f.flankers[cid])))
+            else:
+                out.append((*placed[cid], STANDING_BY, ""))
+        tile = None
+        if self.attacker is not None and self.cover is not None:
+            if self.attacker.id not in f.adjacent:
+                out.append((*placed[self.attacker.id], ATTACKER, ""))
+            if self.cover.creature is not None and self.cover.creature in placed:
+                out.append((*placed[self.cover.creature], COVER[self.cover.level], "cover"))
+            else:
+                tile = self.cover.ring
+        return out, tile
+
+    def describe(self) -> str:
+        """The status line: ``knight: flanked by 'ogre' (2 squares), ... ; from 'archer':
+        covered: ...``."""
+        text = f"{self.target.id}: {self.flanking.describe()}"
+        if self.attacker is not None and self.cover is not None:
+            text += f"; from {self.attacker.id!r}: {self.cover.reason}"
+        return text
+
+
+def flank_view(model: MapModel, target: str, attacker: str | None = None) -> FlankView:
+    """The preview of ``target`` (a character id), with the cover from ``attacker`` when
+    given (another character; the same team is allowed: the question is the line)."""
+    placed = placements(model)
+    t = model.characters[target]
+    foes = {cid: p for cid, p in placed.items()
+            if cid != target and model.characters[cid].team != t.team}
+    f = flanking(model, placed[target], foes)
+    if attacker is None or attacker == target or attacker not in model.characters:
+        return FlankView(t, f)
+    others = {cid: p for cid, p in placed.items() if cid not in (target, attacker)}
+    c = cover(model, placed[attacker], placed[target], creatures=others)
+    return FlankView(t, f, model.characters[attacker], c)
