@@ -12,8 +12,8 @@ teams are played by the ``random`` controller (random legal actions), area abili
 included (the shipped roster's, or ``--roster FILE``'s): their uses are re-derived and
 their effects checked too (docs/rules.md AB1-AB12), and the roster's Large and Huge
 archetypes (their footprints checked: no overlap, none in a wall or across levels;
-S21-S26).  A battle whose teams have no room for a footprint is counted among
-``refused_setups`` and not played (the refusal is the rule, S22).  ``--flanking``
+S21-S26).  Teams with a footprint that has no room on the map are refused (the rule,
+S22), counted in ``refused_setups``, and drawn again from the same stream.  ``--flanking``
 turns the rules key ``flanking.enabled`` on.
 
 With checks on (the default) every action is re-derived through the engine's
@@ -53,9 +53,12 @@ from sodwa_editor.battle.state import BattleState  # noqa: E402
 from sodwa_editor.battle.teams import team_from_dict  # noqa: E402
 from sodwa_editor.engine.generate import make_mixed_map  # noqa: E402
 
+#: Team draws tried for one battle when a footprint has no room (then it is refused).
+REDRAWS = 20
+
 
 def setup(seed: int, k: int, min_size: int, max_size: int, rules: Rules,
-          roster: Roster | None = None) -> BattleState:
+          roster: Roster | None = None, refused: Counter[str] | None = None) -> BattleState:
     """Battle ``k`` of a soak seeded ``seed`` (map, teams and battle seed); the teams are
     drawn from ``roster`` (default the shipped one, whose area abilities take part)."""
     ss = np.random.SeedSequence(seed, spawn_key=(k,))
@@ -64,14 +67,25 @@ def setup(seed: int, k: int, min_size: int, max_size: int, rules: Rules,
     model = make_mixed_map(size, seed=int(rng.integers(1 << 31)))
     roster = roster or load_roster()
     names = roster.names()
-    sides = []
-    for side in ("red", "blue"):
-        n = int(rng.integers(2, 5))
-        members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
-                   for i in range(n)]
-        doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
-        sides.append((side, team_from_dict(doc, roster), None))
-    return BattleState.from_teams(model, sides, rules=rules, seed=ss.spawn(1)[0])
+    battle_seed = ss.spawn(1)[0]
+    for attempt in range(REDRAWS + 1):
+        sides = []
+        for side in ("red", "blue"):
+            n = int(rng.integers(2, 5))
+            members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
+                       for i in range(n)]
+            doc = {"format": "sodwa-team", "format_version": 1, "name": side,
+                   "members": members}
+            sides.append((side, team_from_dict(doc, roster), None))
+        try:
+            return BattleState.from_teams(model, sides, rules=rules, seed=battle_seed)
+        except BattleInputError as exc:  # no room for large members (S22): draw again
+            if refused is not None:
+                refused[str(exc).split(" footprint")[0].split("'s ")[-1] + " footprint"] += 1
+            if attempt == REDRAWS or not any(m.sheet.size != "medium" for _s, t, _f in sides
+                                             for m in t.members):
+                raise
+    raise AssertionError("unreachable")
 
 
 def play(state: BattleState, check: bool, problems: Counter[str], moves: bool = True) -> None:
@@ -123,11 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     refused: Counter[str] = Counter()
     start = time.perf_counter()
     for k in range(args.battles):
-        try:
-            state = setup(args.seed, k, args.min_size, args.max_size, rules, roster)
-        except BattleInputError as exc:  # a footprint with no room (docs/rules.md S22)
-            refused[str(exc).split(" footprint")[0].split("'s ")[-1] + " footprint"] += 1
-            continue
+        state = setup(args.seed, k, args.min_size, args.max_size, rules, roster, refused)
         sized += state.sized
         play(state, not args.no_check, problems, not args.no_move_check)
         if state.result is None:

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from sodwa_editor.battle import invariants, sized
-from sodwa_editor.battle.actions import Attack, Move, apply, begin_turn, next_turn, refusal
+from sodwa_editor.battle.actions import Move, apply, begin_turn, next_turn, refusal
 from sodwa_editor.battle.ai import make_controllers
 from sodwa_editor.battle.jsonfiles import BattleInputError
 from sodwa_editor.battle.loop import run_battle

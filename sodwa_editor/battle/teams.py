@@ -221,8 +221,8 @@ def place_formation(model: MapModel, side: str, formation: Formation,
     on the map, no Obstructing tile or border inside, one level) on free tiles with
     every square in the zone, nearest (its footprint's centre) to its formation tile;
     where none has every square in the zone, an anchor with some square in it; else the
-    nearest within twice the team's largest side of the zone (``exact`` False: the
-    placement was adjusted); where none at all, one line naming the member's footprint and the zone.
+    nearest within twice the team's largest side of the zone, never on another start
+    zone (``exact`` False: the placement was adjusted); where none at all, one line naming the member's footprint and the zone.
     """
     zone_set = model.start_zones.get(side)
     if not zone_set:
@@ -290,7 +290,9 @@ def _place_sized(model: MapModel, side: str, formation: Formation, zone: list[Ti
         anchor = spread(offsets, False) or zone[0]
     targets = [(anchor[0] + ox, anchor[1] + oy) for ox, oy in offsets]
     in_zone = set(zone)
-    taken = set(blocked)
+    taken = set(blocked)  # and another team's start zone is never covered
+    taken.update(t for other, tiles in model.start_zones.items() if other != side
+                 for t in tiles if t not in in_zone)
     tiles: list[Tile | None] = [None] * len(footprints)
     order = sorted(range(len(footprints)), key=lambda k: (-footprints[k].area, k))
     big = max(max(fp) for fp in footprints)
