@@ -40,19 +40,31 @@ def adjacent(state: BattleState, i: int, j: int) -> bool:
     true, B38)."""
     if one_tile(state, i, j):
         return state.board.adjacent(state.pos[i], state.pos[j])
+    if _apart(state.pos[i], state.fp[i], state.pos[j], state.fp[j]) > 1:
+        return False  # more than a tile between them: no square can touch
     return creatures_adjacent(state.board.model, *placed(state, i), *placed(state, j))
+
+
+def _apart(a: Tile, fa: Footprint, b: Tile, fb: Footprint) -> int:
+    """Chebyshev distance between the nearest squares of two footprints."""
+    return max(0, b[0] - (a[0] + fa.width - 1), a[0] - (b[0] + fb.width - 1),
+               b[1] - (a[1] + fa.height - 1), a[1] - (b[1] + fb.height - 1))
 
 
 def gap(state: BattleState, i: int, j: int) -> float:
     """The Range distance between two characters (S24): the range metric between their
     nearest squares (for one tile each, between their tiles)."""
+    return gap_between(state, state.pos[i], state.fp[i], state.pos[j], state.fp[j])
+
+
+def gap_between(state: BattleState, a: Tile, fa: Footprint, b: Tile, fb: Footprint
+                ) -> float:
+    """:func:`gap` for two footprints placed anywhere (an AI weighing a move)."""
     metric = state.rules.targeting.range_metric
-    if one_tile(state, i, j):
-        return distance(state.pos[i], state.pos[j], metric)
-    (ax, ay), fa = placed(state, i)
-    (bx, by), fb = placed(state, j)
-    dx = max(0, bx - (ax + fa.width - 1), ax - (bx + fb.width - 1))
-    dy = max(0, by - (ay + fa.height - 1), ay - (by + fb.height - 1))
+    dx = max(0, b[0] - (a[0] + fa.width - 1), a[0] - (b[0] + fb.width - 1))
+    dy = max(0, b[1] - (a[1] + fa.height - 1), a[1] - (b[1] + fb.height - 1))
+    if metric == "chebyshev":
+        return max(dx, dy)
     return distance((0, 0), (dx, dy), metric)
 
 

@@ -26,6 +26,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..engine.area_notation import AreaType
 from ..engine.footprint import Footprint, cannot_stand
 from ..engine.model import MapModel
@@ -222,7 +224,8 @@ def place_formation(model: MapModel, side: str, formation: Formation,
     every square in the zone, nearest (its footprint's centre) to its formation tile;
     where none has every square in the zone, an anchor with some square in it; else the
     nearest within twice the team's largest side of the zone, never on another start
-    zone (``exact`` False: the placement was adjusted); where none at all, one line naming the member's footprint and the zone.
+    zone (``exact`` False: the placement was adjusted); where none at all, one line
+    naming the member's footprint and the zone.
     """
     zone_set = model.start_zones.get(side)
     if not zone_set:
@@ -296,25 +299,36 @@ def _place_sized(model: MapModel, side: str, formation: Formation, zone: list[Ti
     tiles: list[Tile | None] = [None] * len(footprints)
     order = sorted(range(len(footprints)), key=lambda k: (-footprints[k].area, k))
     big = max(max(fp) for fp in footprints)
-    xs = [t[0] for t in zone]
-    ys = [t[1] for t in zone]
+    zone_grid = np.zeros((model.height + 1, model.width + 1), np.int64)
+    for x, y in zone:
+        zone_grid[y + 1, x + 1] = 1
+    zone_sum = zone_grid.cumsum(0).cumsum(1)  # summed-area tables: squares per anchor
     for k in order:
         fp, (tx, ty) = footprints[k], targets[k]
-        best: tuple[int, int, int, int, int] | None = None
+        used = np.zeros((model.height + 1, model.width + 1), np.int64)
+        for x, y in taken:
+            if 0 <= x < model.width and 0 <= y < model.height:
+                used[y + 1, x + 1] = 1
+        used_sum = used.cumsum(0).cumsum(1)
         margin = 2 * big
-        for ay in range(max(0, min(ys) - fp.height + 1 - margin),
-                        min(model.height - fp.height, max(ys) + margin) + 1):
-            for ax in range(max(0, min(xs) - fp.width + 1 - margin),
-                            min(model.width - fp.width, max(xs) + margin) + 1):
-                squares = fp.squares((ax, ay))
-                if any(t in taken for t in squares):
+        x0 = max(0, min(t[0] for t in zone) - fp.width + 1 - margin)
+        y0 = max(0, min(t[1] for t in zone) - fp.height + 1 - margin)
+        x1 = min(model.width - fp.width, max(t[0] for t in zone) + margin)
+        y1 = min(model.height - fp.height, max(t[1] for t in zone) + margin)
+        keys = []
+        for ay in range(y0, y1 + 1):
+            for ax in range(x0, x1 + 1):
+                bx, by = ax + fp.width, ay + fp.height
+                if used_sum[by, bx] - used_sum[ay, bx] - used_sum[by, ax] + used_sum[ay, ax]:
                     continue
-                inside = sum(1 for t in squares if t in in_zone)
+                inside = int(zone_sum[by, bx] - zone_sum[ay, bx] - zone_sum[by, ax]
+                             + zone_sum[ay, ax])
                 tier = 0 if inside == fp.area else (1 if inside else 2)
                 dx, dy = 2 * ax + fp.width - 1 - 2 * tx, 2 * ay + fp.height - 1 - 2 * ty
-                key = (tier, dx * dx + dy * dy, ay, ax, 0)
-                if (best is None or key < best) and cannot_stand(model, (ax, ay), fp) is None:
-                    best = key
+                keys.append((tier, dx * dx + dy * dy, ay, ax))
+        keys.sort()
+        best = next((key for key in keys if cannot_stand(model, (key[3], key[2]), fp) is None),
+                    None)
         if best is None:
             raise BattleInputError(
                 f"no room for member {k + 1}'s {fp} footprint in or near the start zone of "

@@ -17,9 +17,10 @@ Evasion); the threat of an enemy counts when the end position is within its Move
 its Range (at least 1) of the enemy's footprint, at the BIP numbers of a plain melee or
 ranged attack.  The flank term (when ``flanking.enabled``) is worth ``damage`` weight x
 the Evasion lost / 100 x the mean Damage of the actor's team, per enemy: every friend's
-next attack on it hits that much more often.  Moves are first ranked by the position
-terms (threat, approach, flank); the best :data:`MOVE_CANDIDATES` and every move that
-may attack an enemy from its end position are played on forks.
+next attack on it hits that much more often.  Every move is scored by the position terms
+(threat, approach, flank) for its end position without playing it; a move whose end
+position is within striking distance of an enemy is also played on a fork, where each
+legal attack's BIP is read (move then attack).
 """
 
 from __future__ import annotations
@@ -30,14 +31,14 @@ from ..actions import Action, Attack, Move, Pass
 from ..attack import Situation, difficulty_and_damage
 from ..clock import ActionType
 from ..loop import View
-from ..sized import gap
+from ..sheet import Sheet
+from ..sized import gap_between
 from ..state import BattleState
 from ..targeting import attack_targets, bip
 from .plan import Plan
 from .profile import GreedyWeights
 
-#: Moves played on a fork besides the ones next to an enemy (ranked by position terms).
-MOVE_CANDIDATES = 6
+Tile = tuple[int, int]
 
 
 def _attack_value(state: BattleState, actor: int, j: int, w: GreedyWeights) -> float:
@@ -50,45 +51,61 @@ def _attack_value(state: BattleState, actor: int, j: int, w: GreedyWeights) -> f
             + (w.kill * hit * state.sheets[j].cost / 100 if kills else 0.0))
 
 
-def _threat(state: BattleState, actor: int, w: GreedyWeights) -> float:
-    """Expected damage the enemies that can strike the actor where it stands deal it."""
+def _threat(state: BattleState, actor: int, at: Tile, w: GreedyWeights,
+            hits: dict[int, float]) -> float:
+    """Expected damage the enemies that can strike the actor standing at ``at`` deal it
+    (``hits``: each enemy's P(hit) x damage, filled as needed)."""
     total = 0.0
-    me = state.sheets[actor]
+    me, fp = state.sheets[actor], state.fp[actor]
     for j in state.enemies(actor):
         sheet = state.sheets[j]
-        if gap(state, j, actor) > sheet.move + max(1, sheet.range):
+        if gap_between(state, state.pos[j], state.fp[j], at, fp) \
+                > sheet.move + max(1, sheet.range):
             continue
-        melee = sheet.range <= 1
-        s = Situation(adjacent=melee)
-        difficulty, damage = difficulty_and_damage(sheet, me, s, state.rules)
-        total += karma_rules.successes(difficulty, 0, state.rules) / 100 * damage
+        hit = hits.get(j)
+        if hit is None:
+            hit = hits[j] = _hit_of(state, j, actor, sheet, me)
+        total += hit
     return w.threat * total
 
 
-def _approach(state: BattleState, actor: int, w: GreedyWeights) -> float:
-    """Tiles still to go before the actor can strike its nearest enemy, weighted."""
+def _hit_of(state: BattleState, j: int, actor: int, sheet: Sheet, me: Sheet) -> float:
+    """P(hit) x damage of enemy ``j``'s plain attack of its better kind on the actor."""
+    s = Situation(adjacent=sheet.range <= 1)
+    difficulty, damage = difficulty_and_damage(sheet, me, s, state.rules)
+    return karma_rules.successes(difficulty, 0, state.rules) / 100 * damage
+
+
+def _approach(state: BattleState, actor: int, at: Tile, w: GreedyWeights) -> float:
+    """Tiles still to go before the actor at ``at`` can strike its nearest enemy."""
     reach = max(1, state.sheets[actor].range)
-    near = min((gap(state, actor, j) for j in state.enemies(actor)), default=0.0)
+    fp = state.fp[actor]
+    near = min((gap_between(state, at, fp, state.pos[j], state.fp[j])
+                for j in state.enemies(actor)), default=0.0)
     return w.approach * max(0.0, near - reach)
 
 
-def _flank(state: BattleState, actor: int, w: GreedyWeights) -> float:
-    """What the actor standing here takes off adjacent enemies' Evasion by flanking
-    (docs/rules.md S19), worth the team's next attacks on them."""
+def _flank(state: BattleState, actor: int, w: GreedyWeights, at: Tile | None = None
+           ) -> float:
+    """What the actor standing at ``at`` (default: where it stands) takes off adjacent
+    enemies' Evasion by flanking (docs/rules.md S19), worth the team's next attacks."""
     rules = state.rules.flanking
     if not rules.enabled:
+        return 0.0
+    at = state.pos[actor] if at is None else at
+    fp = state.fp[actor]
+    near = [j for j in state.enemies(actor)
+            if gap_between(state, at, fp, state.pos[j], state.fp[j]) <= 1]
+    if not near:
         return 0.0
     mine = [i for i in range(len(state.pos)) if state.alive(i)
             and state.team[i] == state.team[actor]]
     mean = sum(state.sheets[i].melee_damage for i in mine) / max(1, len(mine))
-    model = state.board.model
+    foes = {state.names[i]: ((at, fp) if i == actor else (state.pos[i], state.fp[i]))
+            for i in mine}
     total = 0.0
-    foes_of = {i: (state.pos[i], state.fp[i]) for i in mine}
-    for j in state.enemies(actor):
-        if gap(state, actor, j) > 1:
-            continue
-        f = flanking(model, (state.pos[j], state.fp[j]),
-                     {state.names[i]: p for i, p in foes_of.items()},
+    for j in near:
+        f = flanking(state.board.model, (state.pos[j], state.fp[j]), foes,
                      minimum_foes=rules.minimum_foes)
         if f.flanked:
             lost = min(state.sheets[j].evasion, rules.evasion_per_square * f.count)
@@ -96,8 +113,10 @@ def _flank(state: BattleState, actor: int, w: GreedyWeights) -> float:
     return total
 
 
-def _position(state: BattleState, actor: int, w: GreedyWeights) -> float:
-    return -_threat(state, actor, w) - _approach(state, actor, w) + _flank(state, actor, w)
+def _position(state: BattleState, actor: int, at: Tile, w: GreedyWeights,
+              hits: dict[int, float]) -> float:
+    return (-_threat(state, actor, at, w, hits) - _approach(state, actor, at, w)
+            + _flank(state, actor, w, at))
 
 
 def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[Plan]:
@@ -109,7 +128,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[
     rules = view.rules.clock
     w = weights
     scored: list[tuple[float, float, tuple[Action, ...]]] = []
-    here = _position(base, actor, w)
+    hits: dict[int, float] = {}
+    here = _position(base, actor, base.pos[actor], w, hits)
     scored.append((here, here, (Pass(),)))
     if view.can_take(ActionType.ATTACK):
         for j in attack_targets(base, actor):
@@ -117,29 +137,30 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[
             scored.append((value + here, here, (Attack(j),)))
     if view.can_take(ActionType.MOVE):
         xs, ys = view.move_tiles()
-        ranked: list[tuple[float, int, BattleState]] = []
-        for k, to in enumerate(zip(xs.tolist(), ys.tolist(), strict=True)):
-            fork = base.copy(log=False, streams=False)
+        tiles = list(zip(xs.tolist(), ys.tolist(), strict=True))
+        ranked = sorted(((_position(base, actor, to, w, hits), k)
+                         for k, to in enumerate(tiles)),
+                        key=lambda r: (-r[0], r[1]))
+        attack = view.can_take(ActionType.ATTACK)
+        strike = max(1, base.sheets[actor].range)
+        fp = base.fp[actor]
+        cost = w.ip * rules.move_cost / 250
+        for value, k in ranked:
+            to = tiles[k]
+            move = Move(to)
+            scored.append((value - cost, value, (move,)))
+            near = attack and any(
+                gap_between(base, to, fp, base.pos[j], base.fp[j]) <= strike
+                for j in base.enemies(actor))
+            if not near:
+                continue
+            fork = base.copy(log=False, streams=False)  # the attack's BIP after the move
             fork.move_to(actor, to)
             fork.moved[actor] = True
             fork.changed()
-            ranked.append((_position(fork, actor, w), k, fork))
-        ranked.sort(key=lambda r: (-r[0], r[1]))
-        attack = view.can_take(ActionType.ATTACK)
-        for rank, (value, k, fork) in enumerate(ranked):
-            to = (int(xs[k]), int(ys[k]))
-            move = Move(to)
-            cost = w.ip * rules.move_cost / 250
-            near = attack and any(gap(fork, actor, j) <= max(1, fork.sheets[actor].range)
-                                  for j in fork.enemies(actor))
-            if rank >= MOVE_CANDIDATES and not near:
-                scored.append((value - cost, value, (move,)))
-                continue
-            scored.append((value - cost, value, (move,)))
-            if near:
-                for j in attack_targets(fork, actor):
-                    gain = _attack_value(fork, actor, j, w) - w.ip * rules.attack_cost / 250
-                    scored.append((value - cost + gain, value, (move, Attack(j))))
+            for j in attack_targets(fork, actor):
+                gain = _attack_value(fork, actor, j, w) - w.ip * rules.attack_cost / 250
+                scored.append((value - cost + gain, value, (move, Attack(j))))
     order = sorted(range(len(scored)), key=lambda r: -scored[r][0])
     best = scored[order[0]][0]
     ties = sum(1 for r in order if scored[r][0] == best)
