@@ -58,3 +58,23 @@ def test_a_huge_creature_is_drawn_over_its_footprint_and_moves_by_a_click(make_w
     assert len(moved) == 1 and moved[0].actor == g
     assert (9, 3) in state.squares(g)
     assert token.pos().x() == state.pos[g][0] * TILE and token.pos().y() == state.pos[g][1] * TILE
+
+
+def test_the_bip_lists_flanking_and_cover_by_source():
+    """S19, S20: the Battle Information Panel lists the companion's modifiers."""
+    import dataclasses
+
+    from sodwa_editor.battle.rules import default_rules
+    from sodwa_editor.battle.state import BattleState
+    from sodwa_editor.battle.targeting import preview_attack
+    from sodwa_editor.editor.playtest.battle_panel import preview_text
+
+    m = MapModel(8, 8)
+    for cid, team, x in (("t", "blue", 4), ("w", "red", 3), ("e", "red", 5)):
+        m.put_character(Character(cid, team, x, 4, move=5, range=1, name="Rogue"))
+    r = default_rules()
+    s = BattleState.from_map(m, rules=dataclasses.replace(
+        r, flanking=dataclasses.replace(r.flanking, enabled=True)))
+    w, t = s.names.index("w"), s.names.index("t")
+    text = preview_text(s, w, t, preview_attack(s, w, t))
+    assert "flanked by 2 foes (2 squares) -10 evasion" in text
