@@ -327,3 +327,20 @@ def test_invariants_catch_an_overlap_and_a_footprint_in_a_wall():
     walled = s.copy()
     walled.own_board().model.set_terrain(2, 2, OBS)
     assert any("Obstructing tile (2, 2)" in p for p in invariants.state_problems(walled))
+
+
+def test_passing_a_hostile_by_size_is_the_rules_key_and_off_by_default():
+    """S8, S23: ``movement.pass_hostile_by_size`` lets a Tiny mover through an enemy."""
+    m = MapModel(7, 3)
+    m.fill_terrain(Rect(0, 0, 6, 0), OBS)
+    m.fill_terrain(Rect(0, 2, 6, 2), OBS)
+    m.put_character(Character("mouse", "red", 0, 1, move=6, range=1, name="Rogue",
+                              size="tiny"))
+    m.put_character(Character("k", "blue", 3, 1, move=5, range=1, name="Knight"))
+    s = BattleState.from_map(m)
+    mouse = s.names.index("mouse")
+    start(s, mouse)
+    assert refusal(s, Move((5, 1))) is not None
+    s.rules = rules_with(movement={"pass_hostile_by_size": True})
+    s.changed()
+    assert refusal(s, Move((5, 1))) is None

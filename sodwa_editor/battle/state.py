@@ -250,7 +250,7 @@ class BattleState:
         return hit
 
     def _reach(self, i: int, budget: int, hindered: bool) -> Reach:
-        if self.sized and (self.fp[i] != (1, 1) or self.rules.movement.pass_hostile_by_size):
+        if self.fp[i] != (1, 1) or self.rules.movement.pass_hostile_by_size:
             return self._footprint_reach(i, budget, hindered)
         (mx, my), mine, sheet = self.pos[i], self.team[i], self.sheets[i]
         team, board = self.team, self.board
