@@ -75,10 +75,10 @@ def start(state: BattleState, actor: int) -> None:
 
 # ------------------------------------------------------------------ roster and placement
 def test_the_roster_has_a_large_and_a_huge_archetype_near_the_point_budget():
-    """S21: roster format 3 gives archetypes a size; the shipped Troll is Large and the
+    """S21: roster format 3 gives archetypes a size; the shipped Minotaur is Large and the
     Giant Huge, costed by the value model so teams stay near 400 points."""
     roster = load_roster()
-    assert roster.find("Troll").size == "large" and roster.find("Giant").size == "huge"
+    assert roster.find("Minotaur").size == "large" and roster.find("Giant").size == "huge"
     assert roster.find("Giant").sheet().footprint() == Footprint(4, 4)
     assert roster.find("Giant").sheet().footprint(2) == Footprint(2, 2)
     costs = sorted(a.values["cost"] for a in roster.archetypes)
@@ -113,7 +113,7 @@ def test_a_formation_places_footprints_largest_first_in_the_zone():
     squares = [s for tile, fp in zip(p.tiles, fps, strict=True) for s in fp.squares(tile)]
     assert len(squares) == len(set(squares)) == 18
     assert all(s in m.start_zones["red"] for s in squares)
-    state = BattleState.from_teams(m, [("red", t, None), ("blue", team("b", ["Troll"]), None)])
+    state = BattleState.from_teams(m, [("red", t, None), ("blue", team("b", ["Minotaur"]), None)])
     assert state.sized and state.fp[1] == Footprint(4, 4)
     assert invariants.state_problems(state) == []
 
