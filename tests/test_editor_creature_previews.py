@@ -63,9 +63,12 @@ def test_the_movement_range_of_a_huge_creature_shows_the_tiles_it_can_cover(make
     assert "path of wyrm to 6, 5: 3 step(s)" in status(win)
     line = win.scene.previews["path"]
     assert line.isVisible() and line.crossing is None
+    ghost = win.previews.reach_target  # where it would stand
+    assert ghost.isVisible() and (ghost.anchor, ghost.footprint) == ((5, 4), Footprint(4, 4))
     move(win.view, 12.5, 8.5)
     win.previews.update_now()
     assert "wyrm cannot stand centred on 12, 8" in status(win)
+    assert not ghost.isVisible()
 
 
 def test_the_los_fan_and_line_of_a_huge_creature_are_its_squares_best(make_window):

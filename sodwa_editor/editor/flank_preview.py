@@ -20,7 +20,7 @@ from PySide6.QtGui import QColor
 
 from ..engine.creatures import placements
 from ..engine.flanking import Flanking, flanking
-from ..engine.footprint_cover import Cover, cover
+from ..engine.footprint_cover import Cover, cover, direct_line
 from ..engine.model import Character, MapModel
 from ..engine.sizes import Footprint
 from . import style
@@ -65,6 +65,12 @@ class FlankView:
             else:
                 tile = self.cover.ring
         return out, tile
+
+    def direct_line(self, model: MapModel) -> tuple[Tile, Tile]:
+        """The squares the cover is read between (S15: each creature's middle square)."""
+        assert self.attacker is not None
+        placed = placements(model)
+        return direct_line(placed[self.attacker.id], placed[self.target.id])
 
     def describe(self) -> str:
         """The status line: ``knight: flanked by 'ogre' (2 squares), ... ; from 'archer':

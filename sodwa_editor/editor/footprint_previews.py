@@ -25,8 +25,8 @@ from ..engine.model import Character, MapModel
 from ..engine.sizes import Footprint
 
 Tile = tuple[int, int]
-__all__ = ["CoveredReach", "any_large", "covered_reach", "creature_fan", "creature_line",
-           "occupant_rows", "others_squares", "size_label"]
+__all__ = ["CoveredReach", "any_large", "centred_anchor", "covered_reach", "creature_fan",
+           "creature_line", "occupant_rows", "others_squares", "size_label"]
 
 
 def any_large(model: MapModel) -> bool:

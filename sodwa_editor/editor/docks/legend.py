@@ -20,9 +20,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...engine.footprint import Refusal
+from ...engine.sizes import Footprint
 from ...engine.terrain import Base, Crossing
+from .. import flank_preview as fpv
 from .. import style
 from ..scene import preview_items as pv
+from ..scene.footprint_items import CreatureRings, FootprintGhost
 
 SW, SH = 56, 28  # swatch size in pixels
 Painter = Callable[[QPainter, QRectF], None]
@@ -180,6 +184,39 @@ def _area(look_name: str, stopped: bool = False) -> Painter:
     return paint
 
 
+def _footprint(fits: bool) -> Painter:
+    """A 2x1 footprint as the Character tool shows it under the pointer."""
+    def paint(p: QPainter, r: QRectF) -> None:
+        _ground(p, r)
+        ghost = FootprintGhost()
+        tile = style.TILE
+        scale = r.height() / tile * 0.8
+        p.save()
+        p.translate(r.left() + (r.width() - 2 * tile * scale) / 2,
+                    r.top() + (r.height() - tile * scale) / 2)
+        p.scale(scale, scale)
+        ghost.show_at((0, 0), Footprint(2, 1), None if fits else Refusal("tile", "", (1, 0)))
+        ghost.paint(p, QStyleOptionGraphicsItem())
+        p.restore()
+    return paint
+
+
+def _creature_ring(color: QColor, badge: str = "") -> Painter:
+    """A one-tile creature ringed as the Flanking and Cover preview rings it."""
+    def paint(p: QPainter, r: QRectF) -> None:
+        _ground(p, r)
+        item = CreatureRings()
+        item.set_rings([((0, 0), Footprint(1, 1), color, badge)])
+        tile = style.TILE
+        scale = r.height() / tile * 0.75
+        p.save()
+        p.translate(r.center().x() - tile * scale / 2, r.bottom() - tile * scale - 1)
+        p.scale(scale, scale)
+        item.paint(p, QStyleOptionGraphicsItem())
+        p.restore()
+    return paint
+
+
 def entries() -> list[tuple[str, list[tuple[Painter, str]]]]:
     """Sections of (swatch painter, meaning)."""
     o = style.OUTLINE
@@ -220,6 +257,18 @@ def entries() -> list[tuple[str, list[tuple[Painter, str]]]]:
                                      "a pair without a mark is adjacent)"),
             (_graph(Crossing.IMPEDED), "Adjacent, impeded"),
             (_graph(Crossing.BLOCKED), "Neighbours that are not adjacent"),
+        ]),
+        ("Creature sizes, flanking and cover", [
+            (_footprint(True), "Character tool, paste: the footprint fits here"),
+            (_footprint(False), "It cannot stand here: hatched, what refuses it ringed "
+                                "(the reason in the status bar)"),
+            (_creature_ring(fpv.TARGET, "x3"), "Flanking preview: the hovered character, "
+                                               "the foe squares that flank it"),
+            (_creature_ring(fpv.FLANKER, "2"), "A flanking foe and the squares it counts"),
+            (_creature_ring(fpv.STANDING_BY), "An adjacent foe that does not flank"),
+            (_creature_ring(fpv.ATTACKER), "The pinned attacker"),
+            (_creature_ring(fpv.COVER["covered"], "cover"),
+             "What covers the target (vermillion: heavily covered)"),
         ]),
         ("Areas of effect (AoE template tool, an area ability aimed in a playtest)", [
             (_area("TEMPLATE"), "Affected: reddish purple, edged; its point of origin "
