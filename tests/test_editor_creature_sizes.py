@@ -259,3 +259,8 @@ def test_symmetry_painting_places_the_mirrored_footprint(make_window):
     from sodwa_editor.engine.symmetry import differences
 
     assert differences(m, "x") == []
+    m.put_character(Character("imp", "blue", 5, 8))  # not an image of the wyrm
+    shift = Qt.KeyboardModifier.ShiftModifier
+    click_tile(win.view, 9, 3, modifiers=shift)  # remove the image: the wyrm goes too
+    assert sorted(m.characters) == ["imp"]
+    assert win.document.undo_stack.count() == 2
