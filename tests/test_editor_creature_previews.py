@@ -158,3 +158,27 @@ def test_a_creature_directly_between_covers_the_target_and_is_ringed(make_window
     assert ((7, 2), Footprint(1, 1), fpv.COVER["covered"], "cover") in rings.rings
     assert ((0, 0), Footprint(4, 4), fpv.ATTACKER, "") in rings.rings
     assert rings.tile_ring is None
+
+
+def test_a_one_tile_range_goes_round_every_square_of_a_large_creature(make_window):
+    m = MapModel(9, 5)
+    m.put_character(Character("wall-of-meat", "red", 3, 0, size="huge"))  # x 3..6, y 0..3
+    m.put_character(Character("scout", "blue", 1, 1, move=4))
+    win = make_window(m)
+    preview_key(win, Qt.Key.Key_M)
+    move(win.view, 1.5, 1.5)
+    win.previews.update_now()
+    steps = win.scene.previews["reach"].steps
+    assert (steps[0:4, 3:7] == -1).all()  # never on the huge creature's squares
+    assert steps[4, 3] == 3 and steps[4, 4] == 4  # round it along the bottom row
+    assert steps[4, 5] == -1  # 5 steps round (3 through its squares): out of reach
+
+
+def test_the_screenshot_overlay_shows_a_large_creatures_range(tmp_path):
+    from sodwa_editor.editor.headless import build_scene
+
+    m = huge_map()
+    scene = build_scene(m, [("reach", (3, 3), None), ("los", (3, 3), None)])
+    expected = covered_reach(m, m.characters["wyrm"], 3)
+    assert np.array_equal(scene.previews["reach"].steps, expected.steps)
+    assert np.array_equal(scene.previews["los"].fan, creature_fan(m, m.characters["wyrm"]))

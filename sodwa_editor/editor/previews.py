@@ -318,19 +318,12 @@ class PreviewController(QObject):
         self.reach_item.setVisible(on)
         if not on:
             return []
-        from ..engine.movement import reach
-
         c = m.character_at(*src)
         move = c.move if c is not None else self.move_value
         try:
-            if c is not None and c.footprint_at().area > 1:
-                return self._update_covered(m, c, move)
-            if fp.any_large(m):  # every square of a large creature is in the way
-                result = reach(m, src, move, team=c.team if c else None,
-                               flight=c.flight if c else False,
-                               occupants=[r[:3] for r in fp.occupant_rows(m, None)])
-            else:
-                result = reach(m, src, move)
+            result = fp.tile_range(m, src, move)
+            if isinstance(result, fp.CoveredReach):
+                return self._update_covered(m, c, result)
         except ValueError as exc:  # e.g. a negative Move: a rule error the map opens with
             self.reach_item.setVisible(False)
             who = f"{c.id!r} on " if c is not None else ""
@@ -348,10 +341,10 @@ class PreviewController(QObject):
             self._line_set = True
         return [f"path to {target[0]}, {target[1]}: {len(path) - 1} step(s)"]
 
-    def _update_covered(self, m, c, move: int) -> list[str]:
+    def _update_covered(self, m, c, covered: fp.CoveredReach) -> list[str]:
         """The range of a creature larger than one tile: the tiles it can cover
         (:mod:`.footprint_previews`), and the path of it centred on the hovered tile."""
-        covered = fp.covered_reach(m, c, move)
+        move = covered.reach.move
         self.reach_item.set_reach(m, covered)
         what = (f"Move {move} from {c.id} ({fp.size_label(c)} at {c.x}, {c.y}): "
                 f"{covered.positions} position(s), {int((covered.steps >= 0).sum())} "
