@@ -207,6 +207,11 @@ def test_select_picks_the_whole_creature_and_copy_paste_places_copies(make_windo
     copies = [c for c in m.characters.values() if c.id != "ogre"]
     assert [(c.x, c.y, c.size, c.team) for c in copies] == [(8, 2, "large", "red")]
     assert win.document.undo_stack.text(0) == "Place Character"
+    after = m.copy()
+    win.document.undo()
+    assert list(win.document.model.characters) == ["ogre"]
+    win.document.redo()
+    assert win.document.model.same_content(after)
     key(win, Qt.Key.Key_Escape)
     assert win.tool.creature is None and not ghost.isVisible()
 
@@ -264,3 +269,17 @@ def test_symmetry_painting_places_the_mirrored_footprint(make_window):
     click_tile(win.view, 9, 3, modifiers=shift)  # remove the image: the wyrm goes too
     assert sorted(m.characters) == ["imp"]
     assert win.document.undo_stack.count() == 2
+
+
+def test_a_roster_entry_gives_its_size_and_free_dimensions_unless_another_size_is_chosen():
+    from sodwa_editor.editor.roster import load_roster, make_character
+
+    eel = {"name": "Eel", "size": "massive", "footprint": [4, 8]}
+    c = make_character(eel, "eel", "red", 0, 0)
+    assert (c.size, c.footprint, c.footprint_at()) == ("massive", (4, 8), Footprint(4, 8))
+    assert make_character(eel, "eel", "red", 0, 0, size="massive").footprint == (4, 8)
+    other = make_character(eel, "eel", "red", 0, 0, size="huge")
+    assert (other.size, other.footprint) == ("huge", None)
+    sized = [e for e in load_roster()["characters"] if e.get("size", "medium") != "medium"]
+    for entry in sized:  # the shipped roster's large archetypes place at their size
+        assert make_character(entry, "x", "red", 0, 0).size == entry["size"]
