@@ -158,3 +158,14 @@ def test_rotating_or_mirroring_the_map_moves_each_creature_whole(k):
         assert set(out.characters[cid].squares()) == image, cid
     if s.transpose:
         assert out.characters["eel"].footprint == Footprint(5, 2)
+
+
+def test_the_schema_names_every_size_and_bounds_footprints_by_the_map_side():
+    from sodwa_editor.engine.creatures import SIZE_NAMES
+    from sodwa_editor.engine.model import MAX_SIDE
+    from sodwa_editor.io.schemas import SCHEMA_DIR
+
+    schema = json.loads((SCHEMA_DIR / "map.schema.json").read_text(encoding="utf-8"))
+    props = schema["$defs"]["character"]["properties"]
+    assert tuple(props["size"]["enum"]) == SIZE_NAMES
+    assert [i["maximum"] for i in props["footprint"]["prefixItems"]] == [MAX_SIDE, MAX_SIDE]

@@ -116,7 +116,7 @@ class TokenEdits:
         return True, or return False."""
         why = where_refused(self.model, ch)
         if why is not None:
-            self.message.emit(f"Cannot {verb} {ch.name or ch.id} ({ch.size} "
+            self.message.emit(f"Cannot {verb} {ch.name or ch.id} ({ch.size.capitalize()} "
                               f"{ch.footprint_at()}) at {ch.x}, {ch.y}: {why.text}")
         return why is not None
 
