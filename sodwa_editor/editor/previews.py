@@ -29,11 +29,11 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..engine.terrain import Crossing
 from . import footprint_previews as fp
+from .flank_preview import COVER, FlankView, flank_view
 
 if TYPE_CHECKING:
     from ..engine.los_fan import FanTracker
     from .document import Document
-    from .flank_preview import FlankView
     from .scene.footprint_items import CreatureRings, FootprintGhost
     from .scene.map_scene import MapScene
 
@@ -374,8 +374,6 @@ class PreviewController(QObject):
                 self.flank_rings.clear()
             self.last_flank = None
             return []
-        from .flank_preview import flank_view
-
         pinned = m.character_at(*self.pinned) if self.pinned is not None else None
         hovered = m.character_at(*self.hovered) if self.hovered is not None else None
         target = hovered or pinned
@@ -390,7 +388,7 @@ class PreviewController(QObject):
             self.line.set_line(*view.direct_line(m), _COVER_LINE[view.cover.level])
             self._line_set = True
         self.flank_rings.set_rings(rings, tile, None if view.cover is None else
-                                   _cover_color(view.cover.level))
+                                   COVER[view.cover.level])
         hint = "" if attacker is not None or pinned is None else \
             f" (hover a target to see its cover from {pinned.id!r})"
         return [view.describe() + hint]
@@ -399,8 +397,3 @@ class PreviewController(QObject):
 #: the direct line's style by the cover it gives (as an LoS line: heavy like blocked)
 _COVER_LINE = {"none": Crossing.CLEAR, "covered": Crossing.IMPEDED, "heavy": Crossing.BLOCKED}
 
-
-def _cover_color(level: str):
-    from .flank_preview import COVER
-
-    return COVER[level]
