@@ -124,6 +124,30 @@ class AbilityRules:
 
 
 @dataclass(frozen=True, slots=True)
+class SizeRules:
+    grid_scale_m: float
+
+
+@dataclass(frozen=True, slots=True)
+class MovementRules:
+    pass_hostile_by_size: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FlankingRules:
+    enabled: bool
+    evasion_per_square: int
+    minimum_foes: int
+
+
+@dataclass(frozen=True, slots=True)
+class CoverRules:
+    enabled: bool
+    covered_defense: int
+    heavy_defense: int
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     """One complete rule set; sections as in the file."""
 
@@ -141,6 +165,10 @@ class Rules:
     karma: KarmaRules
     terrain: TerrainRules
     abilities: AbilityRules
+    sizes: SizeRules
+    movement: MovementRules
+    flanking: FlankingRules
+    cover: CoverRules
 
 
 #: Section (or sub-section) name -> its type; the keys of the file are the field names.
@@ -149,6 +177,8 @@ SECTION_TYPES: dict[str, type] = {
     "targeting": TargetingRules, "modifiers": ModifierRules, "awareness": AwarenessRules,
     "combat": CombatRules, "dice": DiceRules, "doubles": DoublesRules, "karma": KarmaRules,
     "terrain": TerrainRules, "liquid": LiquidRules, "abilities": AbilityRules,
+    "sizes": SizeRules, "movement": MovementRules, "flanking": FlankingRules,
+    "cover": CoverRules,
 }
 
 
