@@ -109,7 +109,8 @@ def test_the_flanking_preview_shows_who_flanks_and_by_how_much(make_window):
     view = win.previews.last_flank
     assert view is not None and view.target.id == "knight"
     assert view.flanking.flanked and view.flanking.flankers == {"ogre": 2, "imp": 1}
-    assert "knight: flanked by 'ogre' (2 squares), 'imp' (1 square): counts 3" in status(win)
+    assert "knight: flanked by 'ogre' (2 squares), 'imp' (1 square): counts 3 (no effect " \
+        "in battles: flanking.enabled is off)" in status(win)  # the shipped default
     rings = win.previews.flank_rings
     assert rings.isVisible()
     assert ((5, 5), Footprint(1, 1), fpv.TARGET, "x3") in rings.rings
@@ -132,6 +133,8 @@ def test_pinning_an_attacker_shows_the_targets_cover_and_why(make_window):
     assert view.attacker.id == "archer" and view.cover.level == "covered"
     assert view.cover.ring == (5, 3)
     assert "from 'archer': covered: the Impeding tile (5, 3)" in status(win)
+    assert status(win).endswith("(in a battle: Defense +20 against a ranged attack "
+                                "(impeded line +20))")  # SODWA's +20, not counted twice
     rings = win.previews.flank_rings
     assert rings.tile_ring == (5, 3) and rings.tile_color == fpv.COVER["covered"]
     assert ((5, 1), Footprint(1, 1), fpv.ATTACKER, "") in rings.rings
@@ -154,6 +157,8 @@ def test_a_creature_directly_between_covers_the_target_and_is_ringed(make_window
     assert (view.cover.level, view.cover.creature, view.cover.line) == ("covered", "page",
                                                                         "clear")
     assert "covered: creature 'page' is directly between (2, 2) and (10, 2)" in status(win)
+    assert status(win).endswith("(in a battle: Defense +20 against a ranged attack "
+                                "(cover +20))")
     rings = win.previews.flank_rings
     assert ((7, 2), Footprint(1, 1), fpv.COVER["covered"], "cover") in rings.rings
     assert ((0, 0), Footprint(4, 4), fpv.ATTACKER, "") in rings.rings
@@ -182,3 +187,18 @@ def test_the_screenshot_overlay_shows_a_large_creatures_range(tmp_path):
     expected = covered_reach(m, m.characters["wyrm"], 3)
     assert np.array_equal(scene.previews["reach"].steps, expected.steps)
     assert np.array_equal(scene.previews["los"].fan, creature_fan(m, m.characters["wyrm"]))
+
+
+def test_the_preview_says_what_flanking_does_under_the_rules_given():
+    from sodwa_editor.battle.rules import rules_from_dict
+
+    head = {"format": "sodwa-rules", "format_version": 1}
+    rules = rules_from_dict({**head, "flanking": {"enabled": True, "evasion_per_square": 5,
+                                                  "minimum_foes": 2}})
+    view = fpv.flank_view(flank_map(), "knight", rules=rules)
+    assert view.describe() == ("knight: flanked by 'ogre' (2 squares), 'imp' (1 square): "
+                               "counts 3 (in a battle: Evasion -15, 5 per square, at most "
+                               "its Evasion)")
+    strict = rules_from_dict({**head, "flanking": {"enabled": True, "evasion_per_square": 5,
+                                                   "minimum_foes": 3}})
+    assert not fpv.flank_view(flank_map(), "knight", rules=strict).flanking.flanked
