@@ -140,3 +140,32 @@ def test_what_the_one_tile_checks_say_is_not_said_twice():
 
     codes = {p.code for p in validate_model(m)}
     assert {"character-on-obstructing", "shared-tile"} <= codes
+
+
+# ------------------------------------------------------------------ transforms
+@pytest.mark.parametrize("k", range(8))
+def test_rotating_or_mirroring_the_map_moves_each_creature_whole(k):
+    from sodwa_editor.engine.transform import SYMMETRIES, apply
+
+    s = SYMMETRIES[k]
+    m = MapModel(12, 9)
+    m.put_character(Character("wyrm", "red", 1, 2, size="huge"))
+    m.put_character(Character("eel", "red", 6, 0, size="massive", footprint=Footprint(2, 5)))
+    m.put_character(Character("imp", "blue", 11, 8))
+    out = apply(m, s)
+    for cid, c in m.characters.items():
+        image = {s.tile(t, m.width, m.height) for t in c.squares()}
+        assert set(out.characters[cid].squares()) == image, cid
+    if s.transpose:
+        assert out.characters["eel"].footprint == Footprint(5, 2)
+
+
+def test_the_schema_names_every_size_and_bounds_footprints_by_the_map_side():
+    from sodwa_editor.engine.creatures import SIZE_NAMES
+    from sodwa_editor.engine.model import MAX_SIDE
+    from sodwa_editor.io.schemas import SCHEMA_DIR
+
+    schema = json.loads((SCHEMA_DIR / "map.schema.json").read_text(encoding="utf-8"))
+    props = schema["$defs"]["character"]["properties"]
+    assert tuple(props["size"]["enum"]) == SIZE_NAMES
+    assert [i["maximum"] for i in props["footprint"]["prefixItems"]] == [MAX_SIDE, MAX_SIDE]

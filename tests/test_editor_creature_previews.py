@@ -63,9 +63,12 @@ def test_the_movement_range_of_a_huge_creature_shows_the_tiles_it_can_cover(make
     assert "path of wyrm to 6, 5: 3 step(s)" in status(win)
     line = win.scene.previews["path"]
     assert line.isVisible() and line.crossing is None
+    ghost = win.previews.reach_target  # where it would stand
+    assert ghost.isVisible() and (ghost.anchor, ghost.footprint) == ((5, 4), Footprint(4, 4))
     move(win.view, 12.5, 8.5)
     win.previews.update_now()
     assert "wyrm cannot stand centred on 12, 8" in status(win)
+    assert not ghost.isVisible()
 
 
 def test_the_los_fan_and_line_of_a_huge_creature_are_its_squares_best(make_window):
@@ -106,7 +109,8 @@ def test_the_flanking_preview_shows_who_flanks_and_by_how_much(make_window):
     view = win.previews.last_flank
     assert view is not None and view.target.id == "knight"
     assert view.flanking.flanked and view.flanking.flankers == {"ogre": 2, "imp": 1}
-    assert "knight: flanked by 'ogre' (2 squares), 'imp' (1 square): counts 3" in status(win)
+    assert "knight: flanked by 'ogre' (2 squares), 'imp' (1 square): counts 3 (no effect " \
+        "in battles: flanking.enabled is off)" in status(win)  # the shipped default
     rings = win.previews.flank_rings
     assert rings.isVisible()
     assert ((5, 5), Footprint(1, 1), fpv.TARGET, "x3") in rings.rings
@@ -129,6 +133,8 @@ def test_pinning_an_attacker_shows_the_targets_cover_and_why(make_window):
     assert view.attacker.id == "archer" and view.cover.level == "covered"
     assert view.cover.ring == (5, 3)
     assert "from 'archer': covered: the Impeding tile (5, 3)" in status(win)
+    assert status(win).endswith("(in a battle: Defense +20 against a ranged attack "
+                                "(impeded line +20))")  # SODWA's +20, not counted twice
     rings = win.previews.flank_rings
     assert rings.tile_ring == (5, 3) and rings.tile_color == fpv.COVER["covered"]
     assert ((5, 1), Footprint(1, 1), fpv.ATTACKER, "") in rings.rings
@@ -151,7 +157,48 @@ def test_a_creature_directly_between_covers_the_target_and_is_ringed(make_window
     assert (view.cover.level, view.cover.creature, view.cover.line) == ("covered", "page",
                                                                         "clear")
     assert "covered: creature 'page' is directly between (2, 2) and (10, 2)" in status(win)
+    assert status(win).endswith("(in a battle: Defense +20 against a ranged attack "
+                                "(cover +20))")
     rings = win.previews.flank_rings
     assert ((7, 2), Footprint(1, 1), fpv.COVER["covered"], "cover") in rings.rings
     assert ((0, 0), Footprint(4, 4), fpv.ATTACKER, "") in rings.rings
     assert rings.tile_ring is None
+
+
+def test_a_one_tile_range_goes_round_every_square_of_a_large_creature(make_window):
+    m = MapModel(9, 5)
+    m.put_character(Character("wall-of-meat", "red", 3, 0, size="huge"))  # x 3..6, y 0..3
+    m.put_character(Character("scout", "blue", 1, 1, move=4))
+    win = make_window(m)
+    preview_key(win, Qt.Key.Key_M)
+    move(win.view, 1.5, 1.5)
+    win.previews.update_now()
+    steps = win.scene.previews["reach"].steps
+    assert (steps[0:4, 3:7] == -1).all()  # never on the huge creature's squares
+    assert steps[4, 3] == 3 and steps[4, 4] == 4  # round it along the bottom row
+    assert steps[4, 5] == -1  # 5 steps round (3 through its squares): out of reach
+
+
+def test_the_screenshot_overlay_shows_a_large_creatures_range(tmp_path):
+    from sodwa_editor.editor.headless import build_scene
+
+    m = huge_map()
+    scene = build_scene(m, [("reach", (3, 3), None), ("los", (3, 3), None)])
+    expected = covered_reach(m, m.characters["wyrm"], 3)
+    assert np.array_equal(scene.previews["reach"].steps, expected.steps)
+    assert np.array_equal(scene.previews["los"].fan, creature_fan(m, m.characters["wyrm"]))
+
+
+def test_the_preview_says_what_flanking_does_under_the_rules_given():
+    from sodwa_editor.battle.rules import rules_from_dict
+
+    head = {"format": "sodwa-rules", "format_version": 1}
+    rules = rules_from_dict({**head, "flanking": {"enabled": True, "evasion_per_square": 5,
+                                                  "minimum_foes": 2}})
+    view = fpv.flank_view(flank_map(), "knight", rules=rules)
+    assert view.describe() == ("knight: flanked by 'ogre' (2 squares), 'imp' (1 square): "
+                               "counts 3 (in a battle: Evasion -15, 5 per square, at most "
+                               "its Evasion)")
+    strict = rules_from_dict({**head, "flanking": {"enabled": True, "evasion_per_square": 5,
+                                                   "minimum_foes": 3}})
+    assert not fpv.flank_view(flank_map(), "knight", rules=strict).flanking.flanked

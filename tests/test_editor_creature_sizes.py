@@ -79,11 +79,12 @@ def test_the_footprint_under_the_pointer_fits_or_says_why_and_a_click_places_it(
     assert not ghost.fits
     assert ghost.refusal.kind == "tile" and ghost.refusal.tile == (6, 4)
     assert not ghost.ring().isEmpty()
-    assert "the Obstructing tile (6, 4) is under the footprint; not here" in status(win)
+    assert status(win) == ("Cannot place Knight (Huge 4x4) at 4, 3: the Obstructing tile "
+                           "(6, 4) is under the footprint")
     click_tile(win.view, 5, 4)
     m = win.document.model
     assert m.characters == {} and win.document.undo_stack.count() == 0
-    assert "Cannot place Knight (huge 4x4) at 4, 3: the Obstructing tile (6, 4)" in status(win)
+    assert "Cannot place Knight (Huge 4x4) at 4, 3: the Obstructing tile (6, 4)" in status(win)
     move(win.view, 1.5, 7.5)  # anchor (0, 6): the wall east of (1, 8) runs through it
     assert ghost.refusal.kind == "border" and ghost.refusal.edge == Edge(1, 8, "E")
     move(win.view, 9.5, 7.5)  # anchor (8, 6): (10, 8) is a level higher
@@ -118,11 +119,11 @@ def test_a_creature_is_dragged_by_any_tile_and_refused_where_it_does_not_fit(mak
     assert "Move Ogre (Large 2x2) at 3, 1" in status(win)
     move(win.view, 8.5, 2.5, Left)  # anchor (7, 1): the imp is on (8, 1)
     assert ghost.refusal.kind == "character" and ghost.refusal.tile == (8, 1)
-    assert "character 'imp' is on (8, 1); not here" in status(win)
+    assert status(win) == "Cannot move Ogre (Large 2x2) at 7, 1: character 'imp' is on (8, 1)"
     release(win.view, 8.5, 2.5)
     m = win.document.model
     assert (m.characters["ogre"].x, m.characters["ogre"].y) == (1, 1)
-    assert "Cannot move Ogre (large 2x2) at 7, 1: character 'imp' is on (8, 1)" in status(win)
+    assert "Cannot move Ogre (Large 2x2) at 7, 1: character 'imp' is on (8, 1)" in status(win)
     assert win.document.undo_stack.count() == 0
     drag_tiles(win.view, [(1, 1), (3, 2)])  # grabbed by its anchor: moved by (2, 1)
     assert (m.characters["ogre"].x, m.characters["ogre"].y) == (3, 2)
@@ -162,7 +163,7 @@ def test_the_inspector_edits_size_and_free_dimensions_one_undo_step_each(make_wi
     row = win.inspector.fields["size"]
     choose(row.size_box, "huge")  # 3..6 x 3..6 holds the wall at (6, 4)
     assert m.characters["ogre"].size == "large"
-    assert "Cannot resize Ogre (huge 4x4) at 3, 3: the Obstructing tile (6, 4)" in status(win)
+    assert "Cannot resize Ogre (Huge 4x4) at 3, 3: the Obstructing tile (6, 4)" in status(win)
     row = win.inspector.fields["size"]
     assert row.size_box.currentData() == "large"  # shows what the character has
     QTest.mouseClick(row.free, Left)
@@ -207,6 +208,11 @@ def test_select_picks_the_whole_creature_and_copy_paste_places_copies(make_windo
     copies = [c for c in m.characters.values() if c.id != "ogre"]
     assert [(c.x, c.y, c.size, c.team) for c in copies] == [(8, 2, "large", "red")]
     assert win.document.undo_stack.text(0) == "Place Character"
+    after = m.copy()
+    win.document.undo()
+    assert list(win.document.model.characters) == ["ogre"]
+    win.document.redo()
+    assert win.document.model.same_content(after)
     key(win, Qt.Key.Key_Escape)
     assert win.tool.creature is None and not ghost.isVisible()
 
@@ -259,3 +265,22 @@ def test_symmetry_painting_places_the_mirrored_footprint(make_window):
     from sodwa_editor.engine.symmetry import differences
 
     assert differences(m, "x") == []
+    m.put_character(Character("imp", "blue", 5, 8))  # not an image of the wyrm
+    shift = Qt.KeyboardModifier.ShiftModifier
+    click_tile(win.view, 9, 3, modifiers=shift)  # remove the image: the wyrm goes too
+    assert sorted(m.characters) == ["imp"]
+    assert win.document.undo_stack.count() == 2
+
+
+def test_a_roster_entry_gives_its_size_and_free_dimensions_unless_another_size_is_chosen():
+    from sodwa_editor.editor.roster import load_roster, make_character
+
+    eel = {"name": "Eel", "size": "massive", "footprint": [4, 8]}
+    c = make_character(eel, "eel", "red", 0, 0)
+    assert (c.size, c.footprint, c.footprint_at()) == ("massive", (4, 8), Footprint(4, 8))
+    assert make_character(eel, "eel", "red", 0, 0, size="massive").footprint == (4, 8)
+    other = make_character(eel, "eel", "red", 0, 0, size="huge")
+    assert (other.size, other.footprint) == ("huge", None)
+    sized = [e for e in load_roster()["characters"] if e.get("size", "medium") != "medium"]
+    for entry in sized:  # the shipped roster's large archetypes place at their size
+        assert make_character(entry, "x", "red", 0, 0).size == entry["size"]

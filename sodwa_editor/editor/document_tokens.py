@@ -9,12 +9,10 @@ import dataclasses
 import itertools
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ..engine.creatures import occupied_squares, where_refused
 from ..engine.footprint import cannot_stand
 from ..engine.model import MAX_ATTRIBUTE, MAX_MOVE, MAX_RANGE, Character, MapObject
-from ..engine.symmetry import footprint_images, other_team, tile_images
+from ..engine.symmetry import footprint_images, other_team
 from ..engine.terrain import Base
 from ..io.schemas import map_text_limits
 from ..io.values import lone_surrogate
@@ -118,7 +116,7 @@ class TokenEdits:
         return True, or return False."""
         why = where_refused(self.model, ch)
         if why is not None:
-            self.message.emit(f"Cannot {verb} {ch.name or ch.id} ({ch.size} "
+            self.message.emit(f"Cannot {verb} {ch.name or ch.id} ({ch.size.capitalize()} "
                               f"{ch.footprint_at()}) at {ch.x}, {ch.y}: {why.text}")
         return why is not None
 
@@ -201,10 +199,12 @@ class TokenEdits:
         if before is None or self._layer_refused("characters"):
             return False
         m = self.model
-        images = [] if self.symmetry == "off" else [
-            ch for ix, iy, _swap in tile_images(self.symmetry, m.width, m.height,
-                                                np.array([before.x]), np.array([before.y]))
-            if (ch := m.character_at(int(ix[0]), int(iy[0]))) is not None and ch is not before]
+        fp = before.footprint_at()
+        images = [] if self.symmetry == "off" else [  # the creature standing on an image
+            ch for (ix, iy), _fp, _swap in footprint_images(self.symmetry, m.width, m.height,
+                                                            (before.x, before.y), fp)
+            if (ch := m.character_at(ix, iy)) is not None and ch is not before
+            and (ch.x, ch.y, ch.footprint_at()) == (ix, iy, fp)]
         if images:
             self.begin_macro("Remove Character")
         self.push(c.PutCharacter(self, "Remove Character", before, None))

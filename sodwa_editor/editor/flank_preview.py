@@ -9,7 +9,11 @@ touch every other adjacent foe), the pinned attacker ringed in blue, and what gi
 cover ringed in the cover's colour: the tile (Obstructing: heavily covered; Impeding:
 covered) or the creature directly between.  Foes are the characters of another team
 (the characters' ``team``).  The answers are :func:`.engine.flanking.flanking` and
-:func:`.engine.footprint_cover.cover`; this module only gathers and labels them.
+:func:`.engine.footprint_cover.cover`; this module only gathers and labels them, and
+says what they would do in a battle under the rules (the default rules file unless
+given: ``flanking.*``, ``cover.*``, ``modifiers.impeded_defense``; docs/rules.md S19,
+S20), as the battle's :func:`.battle.sized.flanking_modifier` and
+:func:`.battle.sized.cover_modifier` reckon it.
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QColor
 
+from ..battle.rules import Rules, default_rules
 from ..engine.creatures import placements
 from ..engine.flanking import Flanking, flanking
-from ..engine.footprint_cover import Cover, cover
+from ..engine.footprint_cover import Cover, cover, direct_line
 from ..engine.model import Character, MapModel
 from ..engine.sizes import Footprint
 from . import style
@@ -44,6 +49,7 @@ class FlankView:
     flanking: Flanking
     attacker: Character | None = None
     cover: Cover | None = None
+    rules: Rules | None = None
 
     def rings(self, model: MapModel) -> tuple[list[Ring], Tile | None]:
         """The creatures to ring (top-left tile, footprint, colour, badge) and the tile
@@ -66,25 +72,64 @@ class FlankView:
                 tile = self.cover.ring
         return out, tile
 
+    def direct_line(self, model: MapModel) -> tuple[Tile, Tile]:
+        """The squares the cover is read between (S15: each creature's middle square)."""
+        assert self.attacker is not None
+        placed = placements(model)
+        return direct_line(placed[self.attacker.id], placed[self.target.id])
+
     def describe(self) -> str:
         """The status line: ``knight: flanked by 'ogre' (2 squares), ... ; from 'archer':
         covered: ...``."""
         text = f"{self.target.id}: {self.flanking.describe()}"
+        if self.flanking.flanked and self.rules is not None:
+            text += f" ({self.in_battle_flanking()})"
         if self.attacker is not None and self.cover is not None:
             text += f"; from {self.attacker.id!r}: {self.cover.reason}"
+            if self.rules is not None:
+                text += f" ({self.in_battle_cover()})"
         return text
 
+    def in_battle_flanking(self) -> str:
+        """What flanking does to the target's Evasion in a battle (S19)."""
+        assert self.rules is not None
+        r = self.rules.flanking
+        if not r.enabled:
+            return "no effect in battles: flanking.enabled is off"
+        return (f"in a battle: Evasion -{r.evasion_per_square * self.flanking.count}, "
+                f"{r.evasion_per_square} per square, at most its Evasion")
 
-def flank_view(model: MapModel, target: str, attacker: str | None = None) -> FlankView:
+    def in_battle_cover(self) -> str:
+        """The Defense the target gets against a ranged attack from the attacker in a
+        battle: the impeded line's and the cover's beyond it (S17, S20)."""
+        assert self.rules is not None and self.cover is not None
+        if self.cover.line == "blocked" or self.cover.reason.startswith("no cover: adjacent"):
+            return "no ranged attack"
+        r = self.rules
+        line = r.modifiers.impeded_defense if self.cover.line == "impeded" else 0
+        value = {"none": 0, "covered": r.cover.covered_defense,
+                 "heavy": r.cover.heavy_defense}[self.cover.level]
+        extra = max(0, value - line) if r.cover.enabled else 0
+        parts = ([f"impeded line +{line}"] if line else []) + (
+            [f"cover +{extra}"] if extra else [])
+        off = "" if r.cover.enabled else "; cover.enabled is off"
+        return (f"in a battle: Defense +{line + extra} against a ranged attack"
+                + (f" ({', '.join(parts)})" if parts else "") + off)
+
+
+def flank_view(model: MapModel, target: str, attacker: str | None = None, *,
+               rules: Rules | None = None) -> FlankView:
     """The preview of ``target`` (a character id), with the cover from ``attacker`` when
-    given (another character; the same team is allowed: the question is the line)."""
+    given (another character; the same team is allowed: the question is the line),
+    under ``rules`` (None: the default rules file)."""
+    rules = rules or default_rules()
     placed = placements(model)
     t = model.characters[target]
     foes = {cid: p for cid, p in placed.items()
             if cid != target and model.characters[cid].team != t.team}
-    f = flanking(model, placed[target], foes)
+    f = flanking(model, placed[target], foes, minimum_foes=rules.flanking.minimum_foes)
     if attacker is None or attacker == target or attacker not in model.characters:
-        return FlankView(t, f)
+        return FlankView(t, f, rules=rules)
     others = {cid: p for cid, p in placed.items() if cid not in (target, attacker)}
     c = cover(model, placed[attacker], placed[target], creatures=others)
-    return FlankView(t, f, model.characters[attacker], c)
+    return FlankView(t, f, model.characters[attacker], c, rules)

@@ -22,11 +22,12 @@ from ..engine.creatures import centred_anchor, placements, size_label
 from ..engine.footprint_los import FootprintLos, footprint_los, footprint_los_fan
 from ..engine.footprint_movement import FootprintReach, footprint_reach
 from ..engine.model import Character, MapModel
+from ..engine.movement import Reach, reach
 from ..engine.sizes import Footprint
 
 Tile = tuple[int, int]
-__all__ = ["CoveredReach", "any_large", "covered_reach", "creature_fan", "creature_line",
-           "occupant_rows", "others_squares", "size_label"]
+__all__ = ["CoveredReach", "any_large", "centred_anchor", "covered_reach", "creature_fan",
+           "creature_line", "occupant_rows", "others_squares", "size_label", "tile_range"]
 
 
 def any_large(model: MapModel) -> bool:
@@ -92,6 +93,20 @@ def covered_reach(model: MapModel, c: Character, move: int) -> CoveredReach:
     covered = steps != big
     steps = np.where(covered, steps, -1).astype(np.int32)
     return CoveredReach(steps, covered & ~free, r)
+
+
+def tile_range(model: MapModel, tile: Tile, move: int) -> Reach | CoveredReach:
+    """The movement range the previews show from ``tile`` with ``move``: a large
+    creature's :func:`covered_reach`; else :func:`.movement.reach` of the character or
+    the bare tile there, every square of every large creature in the way."""
+    c = model.character_at(*tile)
+    if c is not None and c.footprint_at().area > 1:
+        return covered_reach(model, c, move)
+    if not any_large(model):
+        return reach(model, tile, move)
+    return reach(model, tile, move, team=c.team if c else None,
+                 flight=c.flight if c else False,
+                 occupants=[r[:3] for r in occupant_rows(model, None)])
 
 
 def creature_fan(model: MapModel, c: Character) -> np.ndarray:

@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from ..engine.terrain import Crossing
 from . import footprint_previews as fp
+from .flank_preview import COVER, FlankView, flank_view
 
 if TYPE_CHECKING:
     from ..engine.los_fan import FanTracker
     from .document import Document
-    from .flank_preview import FlankView
-    from .scene.footprint_items import CreatureRings
+    from .scene.footprint_items import CreatureRings, FootprintGhost
     from .scene.map_scene import MapScene
 
 PREVIEWS = ("los", "reach", "graph", "flank")
@@ -69,6 +70,7 @@ class PreviewController(QObject):
         self.timings: list[float] = []  # ms per recompute (benchmarks)
         self._tracker: FanTracker | None = None  # of the current model, made on first use
         self._flank_rings: CreatureRings | None = None
+        self._reach_target: FootprintGhost | None = None
         #: the Flanking/Cover preview shown last (tests, the status line)
         self.last_flank: FlankView | None = None
         #: How the previews follow a stroke: ``defer`` (the editor's way) leaves
@@ -299,24 +301,29 @@ class PreviewController(QObject):
         return [f"LoS {src[0]},{src[1]} -> {target[0]},{target[1]}: {result.describe()}"
                 f"{between}"]
 
+    @property
+    def reach_target(self) -> FootprintGhost:
+        """Where a large creature would stand at the end of the path (made on first use)."""
+        if self._reach_target is None:
+            from .scene.footprint_items import FootprintGhost
+
+            self._reach_target = FootprintGhost()
+            self.scene.add_transient(self._reach_target)
+        return self._reach_target
+
     def _update_reach(self, m, src) -> list[str]:
         on = self.enabled["reach"] and src is not None
+        if self._reach_target is not None:
+            self.reach_target.clear()
         self.reach_item.setVisible(on)
         if not on:
             return []
-        from ..engine.movement import reach
-
         c = m.character_at(*src)
         move = c.move if c is not None else self.move_value
         try:
-            if c is not None and c.footprint_at().area > 1:
-                return self._update_covered(m, c, move)
-            if fp.any_large(m):  # every square of a large creature is in the way
-                result = reach(m, src, move, team=c.team if c else None,
-                               flight=c.flight if c else False,
-                               occupants=[r[:3] for r in fp.occupant_rows(m, None)])
-            else:
-                result = reach(m, src, move)
+            result = fp.tile_range(m, src, move)
+            if isinstance(result, fp.CoveredReach):
+                return self._update_covered(m, c, result)
         except ValueError as exc:  # e.g. a negative Move: a rule error the map opens with
             self.reach_item.setVisible(False)
             who = f"{c.id!r} on " if c is not None else ""
@@ -334,10 +341,10 @@ class PreviewController(QObject):
             self._line_set = True
         return [f"path to {target[0]}, {target[1]}: {len(path) - 1} step(s)"]
 
-    def _update_covered(self, m, c, move: int) -> list[str]:
+    def _update_covered(self, m, c, covered: fp.CoveredReach) -> list[str]:
         """The range of a creature larger than one tile: the tiles it can cover
         (:mod:`.footprint_previews`), and the path of it centred on the hovered tile."""
-        covered = fp.covered_reach(m, c, move)
+        move = covered.reach.move
         self.reach_item.set_reach(m, covered)
         what = (f"Move {move} from {c.id} ({fp.size_label(c)} at {c.x}, {c.y}): "
                 f"{covered.positions} position(s), {int((covered.steps >= 0).sum())} "
@@ -348,6 +355,8 @@ class PreviewController(QObject):
         path = covered.path_through_middle(target)
         if path is None:
             return [what, f"{c.id} cannot stand centred on {target[0]}, {target[1]}"]
+        self.reach_target.show_at(fp.centred_anchor(target, covered.reach.footprint),
+                                  covered.reach.footprint, None)
         if not self._line_set:
             self.line.set_path(path)
             self._line_set = True
@@ -365,8 +374,6 @@ class PreviewController(QObject):
                 self.flank_rings.clear()
             self.last_flank = None
             return []
-        from .flank_preview import flank_view
-
         pinned = m.character_at(*self.pinned) if self.pinned is not None else None
         hovered = m.character_at(*self.hovered) if self.hovered is not None else None
         target = hovered or pinned
@@ -377,14 +384,16 @@ class PreviewController(QObject):
         attacker = pinned.id if pinned is not None and pinned is not target else None
         view = self.last_flank = flank_view(m, target.id, attacker)
         rings, tile = view.rings(m)
+        if view.cover is not None and not self._line_set:  # the direct line it is read on
+            self.line.set_line(*view.direct_line(m), _COVER_LINE[view.cover.level])
+            self._line_set = True
         self.flank_rings.set_rings(rings, tile, None if view.cover is None else
-                                   _cover_color(view.cover.level))
+                                   COVER[view.cover.level])
         hint = "" if attacker is not None or pinned is None else \
             f" (hover a target to see its cover from {pinned.id!r})"
         return [view.describe() + hint]
 
 
-def _cover_color(level: str):
-    from .flank_preview import COVER
+#: the direct line's style by the cover it gives (as an LoS line: heavy like blocked)
+_COVER_LINE = {"none": Crossing.CLEAR, "covered": Crossing.IMPEDED, "heavy": Crossing.BLOCKED}
 
-    return COVER[level]

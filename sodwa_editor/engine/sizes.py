@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
 Tile = tuple[int, int]
@@ -108,7 +109,16 @@ def footprint_for(size: str, *, dimensions: Footprint | None = None,
     varying depending upon the scale of the Abstract Grid").  Mini, Tiny and Small
     ("Less than 1x1") are one tile at any scale: SODWA has one character per tile (S2).
     Exact arithmetic (a scale of 0.1 m makes a 1 m side 10 tiles, never 11).
+    Answers are cached (a map's characters ask for the same few footprints again and
+    again).
     """
+    return _footprint_for(size, None if dimensions is None else tuple(dimensions),
+                          grid_scale_m)
+
+
+@lru_cache(maxsize=1024)
+def _footprint_for(size: str, dimensions: tuple[int, ...] | None,
+                   grid_scale_m: float) -> Footprint:
     side = SIZE_BY_NAME.get(size.lower())
     if side is None:
         size_rank(size)  # the one-line error

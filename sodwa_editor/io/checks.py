@@ -307,7 +307,7 @@ def check_footprints(model: MapModel, loc: Locator) -> Iterator[Problem]:
     report already (an anchor outside the map or on a wall, two anchors on one tile) is
     not said again."""
     placed: dict[str, tuple[tuple[int, int], Footprint]] = {}
-    earlier: list[tuple[int, int, str]] = []
+    earlier: dict[tuple[int, int], str] = {}  # square -> the first character on it
     for c in _sorted_characters(model, loc):
         try:
             fp = c.footprint_at()
@@ -318,8 +318,10 @@ def check_footprints(model: MapModel, loc: Locator) -> Iterator[Problem]:
         if not model.in_bounds(c.x, c.y):
             continue
         anchor = placed[c.id] = ((c.x, c.y), fp)
-        others = [t for t in earlier if fp.covers(anchor[0], t[:2])]
-        earlier += [(x, y, c.id) for x, y in fp.squares(anchor[0])]
+        squares = fp.squares(anchor[0])
+        others = [(x, y, earlier[x, y]) for x, y in squares if (x, y) in earlier]
+        for t in squares:
+            earlier.setdefault(t, c.id)
         if fp.area == 1 and all(placed[o[2]][1].area == 1 for o in others):
             continue  # one-tile characters among themselves: check_occupants
         why = cannot_stand(model, anchor[0], fp, others=others)

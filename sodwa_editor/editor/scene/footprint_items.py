@@ -177,9 +177,10 @@ class CreatureRings(QGraphicsItem):
 
 def show_placement(ghost: FootprintGhost, model: MapModel, c: Character, verb: str) -> str:
     """Show on ``ghost`` where ``c`` would stand and whether it may (docs/rules.md S4);
-    return the status line: ``Place Ogre (Large 2x2) at 3, 4`` or why not."""
+    return the status line: ``Place Ogre (Large 2x2) at 3, 4``, or ``Cannot place Ogre
+    (Large 2x2) at 3, 4: character 'imp' is on (4, 4)``."""
     why = where_refused(model, c)
     fp = c.footprint_at()
     ghost.show_at((c.x, c.y), fp, why)
     what = f"{c.name or c.id} ({c.size.capitalize()} {fp}) at {c.x}, {c.y}"
-    return f"{verb} {what}: {why.text}; not here" if why else f"{verb} {what}"
+    return f"Cannot {verb.lower()} {what}: {why.text}" if why else f"{verb} {what}"

@@ -40,16 +40,9 @@ class CharacterTool(Tool):
         super().__init__(*args)
         self.dragging: str | None = None
         self.grab: Tile = (0, 0)  # the dragged creature's tile under the pointer
-        self._ghost: FootprintGhost | None = None
+        self.ghost = FootprintGhost()  # where a creature would stand
+        self.scene.add_transient(self.ghost)
         self._said: str | None = None
-
-    @property
-    def ghost(self) -> FootprintGhost:
-        """The footprint under the pointer (made on first use)."""
-        if self._ghost is None:
-            self._ghost = FootprintGhost()
-            self.scene.add_transient(self._ghost)
-        return self._ghost
 
     def _entry(self) -> dict:
         return self.state.roster_entry or load_roster()["characters"][0]
@@ -144,13 +137,12 @@ class CharacterTool(Tool):
     def cancel(self) -> None:
         self.dragging = None
         self.grab = (0, 0)
-        if self._ghost is not None:
-            self.ghost.clear()
+        self.ghost.clear()
         self._hint("")
 
     def leave(self) -> None:
         super().leave()
-        if self.dragging is None and self._ghost is not None:
+        if self.dragging is None:
             self.ghost.clear()
             self._hint("")
 

@@ -61,7 +61,8 @@ class SelectTool(Tool):
         self.move_stamp: Stamp | None = None
         #: pasting a copied creature: the creature (its place follows the pointer)
         self.creature: Character | None = None
-        self._ghost: FootprintGhost | None = None
+        self.ghost = FootprintGhost()  # where a creature would stand
+        self.scene.add_transient(self.ghost)
 
     @property
     def region(self) -> Rect | None:
@@ -89,14 +90,6 @@ class SelectTool(Tool):
             self._marks.setVisible(False)
             self.scene.add_transient(self._marks)
         return self._marks
-
-    @property
-    def ghost(self) -> FootprintGhost:
-        """The pasted creature's footprint (made on first use)."""
-        if self._ghost is None:
-            self._ghost = FootprintGhost()
-            self.scene.add_transient(self._ghost)
-        return self._ghost
 
     # ---------------------------------------------------------------- gestures
     def press(self, ev: ToolEvent) -> None:
