@@ -344,3 +344,16 @@ def test_passing_a_hostile_by_size_is_the_rules_key_and_off_by_default():
     s.rules = rules_with(movement={"pass_hostile_by_size": True})
     s.changed()
     assert refusal(s, Move((5, 1))) is None
+
+
+def test_cover_is_defense_and_leaves_awareness_to_sodwas_line():
+    """S18: no spotting penalty (SODWA has no spotting roll): a heavily covered defender
+    that sees its attacker still adds its Evasion; cover only adds Defense."""
+    m = board_of([archer("a", "red", 11, 1), giant("g", "blue", 0, 0)], 14, 4)
+    m.set_terrain(7, 1, OBS)
+    s = BattleState.from_map(m)
+    a, g = s.names.index("a"), s.names.index("g")
+    p = preview_attack(s, a, g)
+    assert sized.cover_of(s, a, g).level == "heavy"
+    assert p.evasion == s.sheets[g].evasion
+    assert {x.stat for x in p.modifiers if "covered" in x.source} == {"defense"}
