@@ -173,6 +173,30 @@ class AltitudeRules:
 
 
 @dataclass(frozen=True, slots=True)
+class SizeRules:
+    grid_scale_m: float
+
+
+@dataclass(frozen=True, slots=True)
+class MovementRules:
+    pass_hostile_by_size: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FlankingRules:
+    enabled: bool
+    evasion_per_square: int
+    minimum_foes: int
+
+
+@dataclass(frozen=True, slots=True)
+class CoverRules:
+    enabled: bool
+    covered_defense: int
+    heavy_defense: int
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     """One complete rule set; sections as in the file."""
 
@@ -193,6 +217,10 @@ class Rules:
     terrain_properties: TerrainPropertyRules
     conditions: ConditionRules
     altitude: AltitudeRules
+    sizes: SizeRules
+    movement: MovementRules
+    flanking: FlankingRules
+    cover: CoverRules
 
 
 #: Section (or sub-section) name -> its type; the keys of the file are the field names.
@@ -203,6 +231,8 @@ SECTION_TYPES: dict[str, type] = {
     "terrain": TerrainRules, "liquid": LiquidRules, "abilities": AbilityRules,
     "terrain_properties": TerrainPropertyRules, "shallow_water": WaterRules,
     "deep_water": WaterRules, "conditions": ConditionRules, "altitude": AltitudeRules,
+    "sizes": SizeRules, "movement": MovementRules, "flanking": FlankingRules,
+    "cover": CoverRules,
 }
 
 

@@ -148,6 +148,12 @@ def attack_adjacent(state: Any, i: int, j: int) -> bool:
     return not (active(state) and _apart(state, _layers(state), i, j))
 
 
+def heights_apart(state: Any, i: int, j: int) -> bool:
+    """TP-B3 for creatures of any size: ``i`` and ``j`` stand at different heights with
+    no Steep terrain under either (read at their anchors' tiles), so no melee."""
+    return active(state) and _apart(state, _layers(state), i, j)
+
+
 def _apart(state: Any, lay: Layers, i: int, j: int) -> bool:
     if not state.rules.terrain_properties.height_melee_needs_steep:
         return False

@@ -52,6 +52,7 @@ from .playtest.battle_views import BattleViews
 from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
 from .playtest.lock import EditingLock
 from .playtest.mode import PlaytestMode
+from .previews import PREVIEWS
 from .properties.type_controller import TerrainTypeController
 from .recovery import Recovery
 from .roster_editor import ROSTER_EDITOR_ACTIONS
@@ -214,7 +215,7 @@ class MainWindow(QMainWindow):
             act.triggered.connect(lambda _c=False, n=name: self.set_tool(n))
             group.addAction(act)
             a[f"tool_{name}"] = act
-        for name in ("los", "reach", "graph"):
+        for name in PREVIEWS:
             a[f"preview_{name}"].toggled.connect(lambda on, n=name: p.set_enabled(n, on))
         p.enabled_changed.connect(self._show_preview_enabled)
 

@@ -28,6 +28,7 @@ from ..engine.model import (
     MapObject,
     check_size,
 )
+from ..engine.sizes import Footprint
 from ..engine.terrain import BORDER_BASES, Base, TerrainRegistry
 from ..engine.terrain_properties import parse_custom
 from .encode import (
@@ -359,7 +360,9 @@ class _Builder:
             m.characters[c["id"]] = Character(
                 c["id"], c["team"], c["x"], c["y"], move=c.get("move", 5),
                 range=c.get("range", 5), flight=c.get("flight", False), name=c.get("name", ""),
-                attributes=dict(c.get("attributes", {})), custom=parse_custom(c.get("custom", {})))
+                attributes=dict(c.get("attributes", {})), custom=parse_custom(c.get("custom", {})),
+                size=c.get("size", "medium"),
+                footprint=Footprint(*c["footprint"]) if "footprint" in c else None)
         for o in d.get("objects", []):
             m.objects[o["id"]] = MapObject(o["id"], o["kind"], o["x"], o["y"],
                                            impedes_los=o.get("impedes_los", True),

@@ -58,7 +58,7 @@ ITEM_KEYS = {
     "indoor_overrides": ("tile", "indoor"),
     "borders": ("edge", "terrain", "transition", "indoor"),
     "characters": ("id", "team", "x", "y", "move", "range", "flight", "name", "attributes",
-                   "custom"),
+                   "custom", "size", "footprint"),
     "objects": ("id", "kind", "x", "y", "impedes_los", "radius", "custom"),
 }
 _EXPANDED = {"terrain_types", "terrain", "elevation", "transition_tiles", "indoor_overrides",
@@ -310,6 +310,10 @@ def _character(c: Any) -> dict[str, Any]:
         entry["attributes"] = {k: int(v) for k, v in sorted(c.attributes.items())}
     if c.custom:
         entry["custom"] = _custom(c.custom, f"character {c.id!r} custom")
+    if c.size != "medium":
+        entry["size"] = c.size
+    if c.footprint is not None:
+        entry["footprint"] = [int(c.footprint[0]), int(c.footprint[1])]
     return entry
 
 

@@ -27,6 +27,7 @@ from ...io.schemas import map_text_limits
 from ..geometry import edge_changes_elevation, elevation_changes_at
 from ..properties.commands import Owner
 from ..properties.inspector_section import TilePropertiesView, custom_box, light_radius_spin
+from .creature_size import CreatureSizeEditor
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -259,6 +260,8 @@ class InspectorDock(QWidget):
         fl.toggled.connect(lambda on: d.update_character(cid, flight=on))
         self.fields["flight"] = fl
         form.addRow("Flight", fl)
+        self.fields["size"] = CreatureSizeEditor(d, cid)
+        form.addRow("Size", self.fields["size"])
         shown = ", ".join(f"{k}={v}" for k, v in c.attributes.items())
         attrs = QLineEdit(shown)
         attrs.setToolTip("Other attributes as name=value, comma separated")

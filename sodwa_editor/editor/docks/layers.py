@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from ..layer_state import LayerState
     from ..previews import PreviewController
 
-PREVIEWS = {"los": "LoS fan", "reach": "Movement range", "graph": "Adjacency graph"}
+PREVIEWS = {"los": "LoS fan", "reach": "Movement range", "graph": "Adjacency graph",
+            "flank": "Flanking and cover"}
 #: the keys that end typing in a spin box
 DONE_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape)
 

@@ -15,8 +15,10 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSpinBox, QToolBar, QWidget
 
+from ...engine.creatures import SIZE_NAMES
 from ...engine.model import MAX_ELEVATION
 from ...engine.property_layers import LIGHT_KIND
+from ...engine.sizes import footprint_for
 from ...engine.symmetry import MODES as SYMMETRY_MODES
 from ...engine.terrain import BORDER_BASES
 from ...engine.terrain_properties import PRESETS
@@ -113,12 +115,26 @@ class ToolOptionsBar(QToolBar):
         roster = load_roster()
         self.roster = QComboBox()
         for entry in roster["characters"]:
+            size = str(entry.get("size", "medium"))
             self.roster.addItem(f"{entry['name']} (Move {entry.get('move', 5)}, "
-                                f"Range {entry.get('range', 5)})", entry)
+                                f"Range {entry.get('range', 5)}"
+                                + ("" if size == "medium" else f", {size.capitalize()}")
+                                + ")", entry)
         self.roster.currentIndexChanged.connect(
             lambda i: st.set("roster_entry", self.roster.itemData(i)))
         st.roster_entry = roster["characters"][0]
         self._add("roster_entry", "Character", self.roster)
+
+        self.creature_size = QComboBox()
+        self.creature_size.setObjectName("creature_size")
+        self.creature_size.setToolTip("The size of the creature placed: its footprint in "
+                                      "tiles (the roster entry's size when it has one)")
+        for name in SIZE_NAMES:
+            self.creature_size.addItem(f"{name.capitalize()} {footprint_for(name)}", name)
+        self.creature_size.setCurrentIndex(SIZE_NAMES.index(st.creature_size))
+        self.creature_size.currentIndexChanged.connect(
+            lambda i: self._chosen(i, "creature_size", self.creature_size))
+        self._add("creature_size", "Size", self.creature_size)
 
         self.kind = QComboBox()
         self.kind.setEditable(True)
@@ -326,7 +342,11 @@ class ToolOptionsBar(QToolBar):
                 self.show_for(self._tool)  # the radius shows for a light only
         elif name == "light_radius" and self.light_radius.value() != st.light_radius:
             self.light_radius.setValue(st.light_radius)
+        elif name == "creature_size" and self.creature_size.currentData() != st.creature_size:
+            self.creature_size.setCurrentIndex(self.creature_size.findData(st.creature_size))
         elif name == "roster_entry":
+            if st.roster_entry:  # the archetype's size is the default of the placed size
+                st.set("creature_size", str(st.roster_entry.get("size", "medium")))
             i = self.roster.findText(f"{st.roster_entry['name']} (", Qt.MatchFlag.MatchStartsWith) \
                 if st.roster_entry else -1
             if i >= 0 and i != self.roster.currentIndex():

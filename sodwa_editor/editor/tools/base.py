@@ -87,6 +87,9 @@ class EditorState(QObject):
         self.elevation_level = 1
         self.team = "blue"
         self.roster_entry: dict[str, Any] | None = None
+        #: the Character tool's creature size (engine.sizes.SIZES; follows the roster
+        #: entry's size when one is chosen)
+        self.creature_size = "medium"
         self.object_kind = "crate"
         #: the radius a light source placed with the object tool gets
         self.light_radius = 1

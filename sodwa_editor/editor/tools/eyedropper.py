@@ -91,6 +91,7 @@ def pick(what: str, model: MapModel, state: EditorState, fx: float, fy: float,
         entry = next((e for e in load_roster()["characters"] if e.get("name") == c.name), None)
         if entry is not None:
             state.set("roster_entry", entry)
+        state.set("creature_size", c.size)  # after the entry, whose size it replaces
         kind = f"{c.name} of " if entry is not None else ""
         return f"Eyedropper: picked {kind}team {c.team} ({where}) into the {tool_label} tool"
     if what == "object":
