@@ -471,7 +471,8 @@ def huge_speed(battles: int, model: Any, board: Any, members: int,
         run_battle(state, make_controllers(["greedy", "greedy"], state))
         return time.process_time() - t0
 
-    seconds(10_000, True)  # warm: the footprint code and the board's caches
+    seconds(10_000, True)  # warm: the footprint code and the board's caches, both ways
+    seconds(10_000, False)
     with_s = without_s = 0.0
     for k in range(battles):
         if progress:

@@ -75,10 +75,10 @@ def start(state: BattleState, actor: int) -> None:
 
 # ------------------------------------------------------------------ roster and placement
 def test_the_roster_has_a_large_and_a_huge_archetype_near_the_point_budget():
-    """S21: roster format 3 gives archetypes a size; the shipped Troll is Large and the
+    """S21: roster format 3 gives archetypes a size; the shipped Minotaur is Large and the
     Giant Huge, costed by the value model so teams stay near 400 points."""
     roster = load_roster()
-    assert roster.find("Troll").size == "large" and roster.find("Giant").size == "huge"
+    assert roster.find("Minotaur").size == "large" and roster.find("Giant").size == "huge"
     assert roster.find("Giant").sheet().footprint() == Footprint(4, 4)
     assert roster.find("Giant").sheet().footprint(2) == Footprint(2, 2)
     costs = sorted(a.values["cost"] for a in roster.archetypes)
@@ -113,7 +113,7 @@ def test_a_formation_places_footprints_largest_first_in_the_zone():
     squares = [s for tile, fp in zip(p.tiles, fps, strict=True) for s in fp.squares(tile)]
     assert len(squares) == len(set(squares)) == 18
     assert all(s in m.start_zones["red"] for s in squares)
-    state = BattleState.from_teams(m, [("red", t, None), ("blue", team("b", ["Troll"]), None)])
+    state = BattleState.from_teams(m, [("red", t, None), ("blue", team("b", ["Minotaur"]), None)])
     assert state.sized and state.fp[1] == Footprint(4, 4)
     assert invariants.state_problems(state) == []
 
@@ -344,3 +344,16 @@ def test_passing_a_hostile_by_size_is_the_rules_key_and_off_by_default():
     s.rules = rules_with(movement={"pass_hostile_by_size": True})
     s.changed()
     assert refusal(s, Move((5, 1))) is None
+
+
+def test_cover_is_defense_and_leaves_awareness_to_sodwas_line():
+    """S18: no spotting penalty (SODWA has no spotting roll): a heavily covered defender
+    that sees its attacker still adds its Evasion; cover only adds Defense."""
+    m = board_of([archer("a", "red", 11, 1), giant("g", "blue", 0, 0)], 14, 4)
+    m.set_terrain(7, 1, OBS)
+    s = BattleState.from_map(m)
+    a, g = s.names.index("a"), s.names.index("g")
+    p = preview_attack(s, a, g)
+    assert sized.cover_of(s, a, g).level == "heavy"
+    assert p.evasion == s.sheets[g].evasion
+    assert {x.stat for x in p.modifiers if "covered" in x.source} == {"defense"}
