@@ -202,3 +202,20 @@ def test_the_preview_says_what_flanking_does_under_the_rules_given():
     strict = rules_from_dict({**head, "flanking": {"enabled": True, "evasion_per_square": 5,
                                                    "minimum_foes": 3}})
     assert not fpv.flank_view(flank_map(), "knight", rules=strict).flanking.flanked
+
+
+def test_a_creature_standing_where_it_may_not_gets_a_reason_not_a_crash(make_window):
+    m = MapModel(10, 8)
+    m.set_elevation(4, 4, 2)
+    m.put_character(Character("wyrm", "red", 2, 2, name="Wyrm", size="huge"))  # two levels
+    m.put_character(Character("imp", "blue", 3, 3, name="Imp"))  # on the wyrm's square
+    win = make_window(m)
+    for k in (Qt.Key.Key_L, Qt.Key.Key_M, Qt.Key.Key_F):
+        preview_key(win, k)
+    move(win.view, 2.5, 2.5)
+    win.previews.update_now()
+    text = status(win)
+    assert "no LoS fan from wyrm: a 4x4 footprint at 2,2 is on two levels" in text
+    assert "no movement range for 'wyrm' on 2, 2: a 4x4 creature cannot start at 2,2" in text
+    assert "Flanking: no answer for wyrm: foe 'imp' (1x1 at (3, 3)) overlaps the target" in text
+    assert not win.previews.flank_rings.isVisible()

@@ -137,7 +137,7 @@ def test_the_size_chooser_follows_the_roster_entry_and_the_eyedropper(make_windo
     win = make_window(m)
     win.view.setFocus()
     QTest.keyClick(win.view, Qt.Key.Key_C)
-    win.state.set("roster_entry", {"name": "Troll", "move": 4, "range": 1, "size": "huge"})
+    win.state.set("roster_entry", {"name": "Wyvern", "move": 4, "range": 1, "size": "huge"})
     assert win.tool_options.creature_size.currentData() == "huge"
     win.state.set("roster_entry", {"name": "Scout", "move": 6, "range": 4})
     assert win.tool_options.creature_size.currentData() == "medium"

@@ -109,10 +109,22 @@ def tile_range(model: MapModel, tile: Tile, move: int) -> Reach | CoveredReach:
                  occupants=[r[:3] for r in occupant_rows(model, None)])
 
 
+#: the last fan computed: (model, revision, creature id, anchor, footprint) -> fan
+_LAST_FAN: dict[tuple, np.ndarray] = {}
+
+
 def creature_fan(model: MapModel, c: Character) -> np.ndarray:
-    """The LoS fan of ``c`` (any size): the best line from any of its squares (S9)."""
-    return footprint_los_fan(model, (c.x, c.y), c.footprint_at(),
-                             occupied=others_squares(model, (c.id,)))
+    """The LoS fan of ``c`` (any size): the best line from any of its squares (S9).
+    The last answer is kept until the map changes: hovering the creature's other
+    tiles asks again, and a Huge creature's fan is 16 one-tile fans."""
+    fp = c.footprint_at()
+    key = (id(model), model.revision, c.id, (c.x, c.y), fp)
+    hit = _LAST_FAN.get(key)
+    if hit is None:
+        hit = footprint_los_fan(model, (c.x, c.y), fp, occupied=others_squares(model, (c.id,)))
+        _LAST_FAN.clear()
+        _LAST_FAN[key] = hit
+    return hit
 
 
 def creature_line(model: MapModel, src: Character | Tile, dst: Character | Tile

@@ -276,7 +276,11 @@ class PreviewController(QObject):
         c = m.character_at(*src)
         large = c is not None and c.footprint_at().area > 1
         if large:  # the best line from any of its squares (S9)
-            self.fan.set_fan(m, fp.creature_fan(m, c))
+            try:
+                self.fan.set_fan(m, fp.creature_fan(m, c))
+            except ValueError as exc:  # it stands where it may not (validation says so)
+                self.fan.setVisible(False)
+                return [f"no LoS fan from {c.id}: {exc}"]
         else:
             tracker = self.tracker()
             self.fan.set_fan(m, tracker.fan(src), tracker.last_rect)
@@ -289,7 +293,10 @@ class PreviewController(QObject):
         if other is not None and other is c:
             return [f"LoS: {target[0]}, {target[1]} is {c.id}'s own tile"]
         if large or (other is not None and other.footprint_at().area > 1):
-            line = fp.creature_line(m, c or src, other or target)
+            try:
+                line = fp.creature_line(m, c or src, other or target)
+            except ValueError as exc:  # a footprint on two levels, or overlapping one
+                return [f"no line from {src[0]},{src[1]} to {target[0]},{target[1]}: {exc}"]
             result, (a, b) = line.result, (line.src, line.dst)
         else:
             result, (a, b) = los(m, src, target), (src, target)
@@ -382,7 +389,12 @@ class PreviewController(QObject):
             self.last_flank = None
             return ["Flanking: hover a character (pin an attacker with P to see cover)"]
         attacker = pinned.id if pinned is not None and pinned is not target else None
-        view = self.last_flank = flank_view(m, target.id, attacker)
+        try:
+            view = self.last_flank = flank_view(m, target.id, attacker)
+        except ValueError as exc:  # overlapping footprints, one on two levels
+            self.flank_rings.clear()
+            self.last_flank = None
+            return [f"Flanking: no answer for {target.id}: {exc}"]
         rings, tile = view.rings(m)
         if view.cover is not None and not self._line_set:  # the direct line it is read on
             self.line.set_line(*view.direct_line(m), _COVER_LINE[view.cover.level])
