@@ -117,7 +117,7 @@ MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&View", ("zoom_in", "zoom_out", "zoom_fit", "zoom_100", "go_to_tile", "-",
                "reset_layout", "-",
                "@docks")),
-    ("&Tools", ("@tools", "-", "balance_run")),
+    ("&Tools", ("@tools", "-", "balance_run", "team_editor")),
     ("&Preview", ("preview_los", "preview_reach", "preview_graph", "-", "preview_pin")),
     ("P&lay", ("playtest", "playtest_stop", "-", "playtest_play", "playtest_step",
                "playtest_turn", "playtest_pass", "playtest_confirm", "-", "playtest_ability_1",

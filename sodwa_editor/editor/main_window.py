@@ -56,6 +56,7 @@ from .recovery import Recovery
 from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .symmetry_control import SymmetryControl
+from .team_editor import TEAM_ACTIONS
 from .tools import TOOL_CLASSES
 from .tools.base import Tool
 from .tools.select import SelectTool
@@ -63,6 +64,7 @@ from .view import MapView
 
 if TYPE_CHECKING:
     from .balance.dialog import BalanceDialog
+    from .team_editor.dialog import TeamEditor
 
 #: width a dock starts with; afterwards only the user changes it (DockBody)
 DOCK_WIDTH = 260
@@ -100,6 +102,7 @@ class MainWindow(QMainWindow):
     help_menu: QMenu
     tools_menu: QMenu
     balance_dialog: BalanceDialog | None = None
+    team_editor: TeamEditor | None = None
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
                  settings: QSettings | None = None, recovery_dir: Path | None = None,
@@ -179,10 +182,10 @@ class MainWindow(QMainWindow):
             "preview_pin": lambda: p.pin(p.hovered),
             "reset_layout": lambda: self.window_layout.reset(),
             "shortcuts": self._show_shortcuts, "legend": self.show_legend,
-            "balance_run": self.open_balance_dialog,
+            "balance_run": self.open_balance_dialog, "team_editor": self.open_team_editor,
         }
         a = self.action_map
-        a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS, slots))
+        a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS + TEAM_ACTIONS, slots))
         self.symmetry = SymmetryControl(d, self.state, self.scene, self)
         a.update(self.symmetry.build_actions(self))
         a.update(self.playtest.actions)
@@ -370,6 +373,15 @@ class MainWindow(QMainWindow):
         dialog.activateWindow()
         return dialog
 
+    def open_team_editor(self) -> TeamEditor:
+        """Tools > Teams and Formations: the window's team editor (made on first use)."""
+        from .team_editor.dialog import TeamEditor
+
+        if self.team_editor is None:
+            self.team_editor = TeamEditor.for_context(self.context, self)
+        self.team_editor.present()
+        return self.team_editor
+
     def _say_status(self, text: str) -> None:
         self.context.say(text, "status")
 
@@ -455,7 +467,8 @@ class MainWindow(QMainWindow):
         return self.files.maybe_save()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        if not self.maybe_save():
+        if not self.maybe_save() or (self.team_editor is not None
+                                     and not self.team_editor.maybe_save()):
             event.ignore()
             return
         self.playtest.stop()  # the scene back on the document's map, no timer left
