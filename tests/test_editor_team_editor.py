@@ -309,8 +309,9 @@ def test_the_formation_preview_lands_in_a_start_zone_of_the_open_map(qtbot, make
     QTest.keyClick(ed.zone, Qt.Key.Key_Down)
     assert ed.zone.currentText() == "defenders"
     assert not item.exact and item.note.isVisible()
-    assert item.note.text().startswith("⚠ inexact placement: formation 'formation' in start "
-                                       "zone 'defenders'")
+    assert item.note.text() == ("⚠ inexact placement: 'formation' does not fit\n"
+                                "start zone 'defenders' as drawn; each member\n"
+                                "took the nearest free tile")
     assert "#b00020" in ed.preview_line.styleSheet()
     zone = win.document.model.start_zones["defenders"]
     assert set(item.tiles) <= set(zone) and len(set(item.tiles)) == 5

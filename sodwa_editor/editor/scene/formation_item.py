@@ -55,8 +55,9 @@ class FormationPlacementItem(QGraphicsItem):
         self.note.setText(text)
         x0 = min(t[0] for t in self.tiles)
         y0 = min(t[1] for t in self.tiles)
-        # the note stands above the formation's top row (its size is in pixels)
-        self.note.setPos(x0 * TILE, y0 * TILE)
+        # the note stands above the formation's top row, clear of the arrow when
+        # it points north (its size is in pixels)
+        self.note.setPos(x0 * TILE, (y0 - (1.4 if facing == "north" else 0)) * TILE)
         self.note.setTransform(QTransform.fromTranslate(
             0, -self.note.boundingRect().height() - 3))
         self.note.setVisible(bool(text))
@@ -76,8 +77,8 @@ class FormationPlacementItem(QGraphicsItem):
         if not self.tiles:
             return QRectF()
         xs, ys = [t[0] for t in self.tiles], [t[1] for t in self.tiles]
-        return QRectF((min(xs) - 1) * TILE, (min(ys) - 1) * TILE,
-                      (max(xs) - min(xs) + 3) * TILE, (max(ys) - min(ys) + 3) * TILE)
+        return QRectF((min(xs) - 2) * TILE, (min(ys) - 2) * TILE,
+                      (max(xs) - min(xs) + 5) * TILE, (max(ys) - min(ys) + 5) * TILE)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
@@ -104,15 +105,17 @@ class FormationPlacementItem(QGraphicsItem):
         self._arrow(painter, colour)
 
     def _arrow(self, painter: QPainter, colour: QColor) -> None:
-        """An arrow from the formation's centre towards its front (the facing)."""
+        """An arrow beyond the formation's front row, pointing the way it faces."""
         n = len(self.tiles)
-        cx = (sum(t[0] for t in self.tiles) / n + 0.5) * TILE
-        cy = (sum(t[1] for t in self.tiles) / n + 0.5) * TILE
         fx, fy = dict(FACINGS)[self.facing]
-        tip = QPointF(cx + fx * TILE * 1.2, cy + fy * TILE * 1.2)
-        base = QPointF(cx, cy)
-        side = QPointF(-fy * TILE * 0.3, fx * TILE * 0.3)
-        head = QPointF(tip.x() - fx * TILE * 0.45, tip.y() - fy * TILE * 0.45)
+        cx = sum(t[0] + 0.5 for t in self.tiles) / n
+        cy = sum(t[1] + 0.5 for t in self.tiles) / n
+        # from the centre line to the front row's outer edge, then 0.9 tile beyond it
+        ahead = max((t[0] + 0.5 - cx) * fx + (t[1] + 0.5 - cy) * fy for t in self.tiles) + 0.5
+        base = QPointF((cx + fx * ahead) * TILE, (cy + fy * ahead) * TILE)
+        tip = QPointF(base.x() + fx * TILE * 0.9, base.y() + fy * TILE * 0.9)
+        head = QPointF(tip.x() - fx * TILE * 0.4, tip.y() - fy * TILE * 0.4)
+        side = QPointF(-fy * TILE * 0.25, fx * TILE * 0.25)
         path = QPainterPath(base)
         path.lineTo(head)
         for pen in (QPen(style.HALO, 6), QPen(colour, 3)):

@@ -93,7 +93,12 @@ class TeamEditor(QDialog):
             QVBoxLayout(box).addWidget(widget)
             split.addWidget(box)
         split.setStretchFactor(2, 1)
+        split.setSizes([380, 220, 520])
         lay.addWidget(split, 1)
+        self.grid_line = QLabel()
+        self.grid_line.setObjectName("team_grid_line")
+        self.grid.hovered.connect(self.grid_line.setText)
+        split.widget(2).layout().addWidget(self.grid_line)  # type: ignore[union-attr]
         self.members.member_selected.connect(self.grid.select_member)
         self.grid.member_selected.connect(self.members.select_member)
         lay.addWidget(self._build_preview_row())

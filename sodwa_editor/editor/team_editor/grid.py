@@ -35,6 +35,8 @@ class FormationGrid(QWidget):
 
     #: a member was chosen on the grid (its id)
     member_selected = Signal(str)
+    #: what is under the pointer (the cell and the member on it), "" off the grid
+    hovered = Signal(str)
 
     def __init__(self, document: TeamDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -107,7 +109,9 @@ class FormationGrid(QWidget):
         if self._drag is not None:
             self._drag_pos = event.position()
             self.update()
-        self.setToolTip(self.describe(cell) if cell else "")
+        text = self.describe(cell) if cell else ""
+        self.setToolTip(text)
+        self.hovered.emit(text)
 
     def describe(self, cell: Cell) -> str:
         """The cell and the member on it, as its tool tip says."""
@@ -177,9 +181,15 @@ class FormationGrid(QWidget):
             self._token(p, rect, member)
         p.end()
 
+    def token_text(self, member_id: str) -> str:
+        """A token's letters: its archetype's first two, numbered when the team has
+        more than one of it (``Kn1``, ``Kn2``)."""
+        members = self.document.doc.members
+        arch = self.document.doc.member(member_id).archetype
+        same = [m.id for m in members if m.archetype == arch]
+        return arch[:2] + (str(same.index(member_id) + 1) if len(same) > 1 else "")
+
     def _token(self, p: QPainter, rect: QRectF, member_id: str, faded: bool = False) -> None:
-        doc = self.document.doc
-        member = doc.member(member_id)
         colour = GREYED if not self.editable() else TOKEN
         inner = rect.adjusted(2, 2, -2, -2)
         p.setOpacity(0.35 if faded else 1.0)
@@ -187,6 +197,9 @@ class FormationGrid(QWidget):
         p.setPen(QPen(SELECTED, 3) if member_id == self.selected else QPen(Qt.GlobalColor.black, 1))
         p.drawEllipse(inner)
         p.setPen(Qt.GlobalColor.white)
-        letters = (member.name or member.archetype)[:2]
+        font = QFont(self.font())
+        font.setPixelSize(max(7, int(rect.height() * 0.36)))
+        p.setFont(font)
+        letters = self.token_text(member_id)
         p.drawText(inner, Qt.AlignmentFlag.AlignCenter, letters)
         p.setOpacity(1.0)

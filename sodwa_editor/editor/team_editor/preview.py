@@ -70,30 +70,36 @@ class PlacementPreview(QObject):
             self.zones_changed.emit(zones)
         if not self.shown:
             self.item.clear()
-            return self._say("", False)
+            self._say("", False)
+            return
         doc = self.team.doc
         if not doc.members:
             self.item.clear()
-            return self._say("no preview: the team has no members", True)
+            self._say("no preview: the team has no members", True)
+            return
         if self.zone is None or self.zone not in zones:
             self.item.clear()
             have = ", ".join(zones) or "none"
-            return self._say(f"no preview: choose a start zone of the map (has: {have})", True)
+            self._say(f"no preview: choose a start zone of the map (has: {have})", True)
+            return
         formation = self.formation()
         try:
             placed = place_formation(self.document.model, self.zone, formation)
         except BattleInputError as exc:
             self.item.clear()
-            return self._say(f"no preview: {exc}", True)
+            self._say(f"no preview: {exc}", True)
+            return
         where = f"formation {formation.name!r} in start zone {self.zone!r}, facing {placed.facing}"
         if placed.exact:
-            text, warn = f"{where}, as drawn", False
+            text, note = f"{where}, as drawn", f"{formation.name!r} in {self.zone!r}"
         else:
-            text, warn = (f"inexact placement: {where} does not fit as drawn; each member "
-                          "took the nearest free tile of the zone"), True
-        self.item.show_placement(placed.tiles, doc.ids(), placed.facing, placed.exact,
-                                 ("⚠ " if warn else "") + text)
-        return self._say(text, warn)
+            text = (f"inexact placement: {where} does not fit as drawn; each member took "
+                    "the nearest free tile of the zone")
+            note = (f"⚠ inexact placement: {formation.name!r} does not fit\n"
+                    f"start zone {self.zone!r} as drawn; each member\n"
+                    "took the nearest free tile")
+        self.item.show_placement(placed.tiles, doc.ids(), placed.facing, placed.exact, note)
+        self._say(text, not placed.exact)
 
     def _say(self, text: str, warning: bool) -> None:
         self.text, self.warning = text, warning
