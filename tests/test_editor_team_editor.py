@@ -361,3 +361,19 @@ def test_closing_the_window_asks_about_an_unsaved_team(qtbot, make_window, monke
     monkeypatch.setattr(QMessageBox, "question", cancel)
     win.close()
     assert win.isVisible() and asked == ["Unsaved Team"]
+
+
+def test_a_members_archetype_is_changed_in_the_table(qtbot, editor):
+    add_members(qtbot, editor, "Knight")
+    box = editor.members.table.cellWidget(0, 2)
+    box.setFocus()
+    QTest.keyClick(box, Qt.Key.Key_Down)  # Knight -> the next archetype of the roster
+    roster = editor.team.roster.names()
+    after = roster[roster.index("Knight") + 1]
+    assert editor.team.doc.members[0].archetype == after
+    assert editor.team.undo_stack.undoText() == "Change Archetype"
+    cost = editor.team.roster.find(after).values["cost"]
+    assert editor.members.table.item(0, 3).text() == str(cost)
+    assert editor.members.points.text() == f"Points: {cost} of 400"
+    editor.team.undo_stack.undo()
+    assert editor.team.doc.members[0].archetype == "Knight" and box.currentText() == "Knight"
