@@ -121,7 +121,7 @@ MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
                "reset_layout", "-",
                "@docks")),
     ("&Tools", ("@tools", "-", "balance_run", "roster_editor", "rules_editor",
-                "scenario_editor")),
+                "scenario_editor", "team_editor")),
     ("&Preview", ("preview_los", "preview_reach", "preview_graph", "preview_flank", "-",
                   "preview_pin")),
     ("P&lay", ("playtest", "playtest_stop", "-", "playtest_play", "playtest_step",

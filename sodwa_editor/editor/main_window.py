@@ -61,6 +61,7 @@ from .scenario_editor import SCENARIO_ACTIONS
 from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .symmetry_control import SymmetryControl
+from .team_editor import TEAM_ACTIONS
 from .tools import TOOL_CLASSES
 from .tools.base import Selection, Tool
 from .tools.select import SelectTool
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
     from .roster_editor.dialog import RosterEditorDialog
     from .rules_editor.dialog import RulesEditor
     from .scenario_editor.dialog import ScenarioDialog
+    from .team_editor.dialog import TeamEditor
 
 #: width a dock starts with; afterwards only the user changes it (DockBody)
 DOCK_WIDTH = 260
@@ -111,6 +113,7 @@ class MainWindow(QMainWindow):
     roster_editor: RosterEditorDialog | None = None
     rules_editor: RulesEditor | None = None
     scenario_editor: ScenarioDialog | None = None
+    team_editor: TeamEditor | None = None
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
                  settings: QSettings | None = None, recovery_dir: Path | None = None,
@@ -194,11 +197,11 @@ class MainWindow(QMainWindow):
             "shortcuts": self._show_shortcuts, "legend": self.show_legend,
             "balance_run": self.open_balance_dialog,
             "roster_editor": self.open_roster_editor, "rules_editor": self.open_rules_editor,
-            "scenario_editor": self.open_scenario_editor,
+            "scenario_editor": self.open_scenario_editor, "team_editor": self.open_team_editor,
         }
         a = self.action_map
         a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS + ROSTER_EDITOR_ACTIONS
-                               + RULES_ACTIONS + SCENARIO_ACTIONS, slots))
+                               + RULES_ACTIONS + SCENARIO_ACTIONS + TEAM_ACTIONS, slots))
         self.symmetry = SymmetryControl(d, self.state, self.scene, self)
         a.update(self.symmetry.build_actions(self))
         a.update(self.playtest.actions)
@@ -428,6 +431,15 @@ class MainWindow(QMainWindow):
         self.scenario_editor.raise_()
         return self.scenario_editor
 
+    def open_team_editor(self) -> TeamEditor:
+        """Tools > Teams and Formations: the window's team editor (made on first use)."""
+        from .team_editor.dialog import TeamEditor
+
+        if self.team_editor is None:
+            self.team_editor = TeamEditor.for_context(self.context, self)
+        self.team_editor.present()
+        return self.team_editor
+
     def _say_status(self, text: str) -> None:
         self.context.say(text, "status")
 
@@ -513,8 +525,9 @@ class MainWindow(QMainWindow):
         return self.files.maybe_save()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        if not self.maybe_save() or (self.roster_editor is not None
-                                     and not self.roster_editor.maybe_save()):
+        if not self.maybe_save() or any(
+                editor is not None and not editor.maybe_save()
+                for editor in (self.roster_editor, self.team_editor)):
             event.ignore()
             return
         self.playtest.stop()  # the scene back on the document's map, no timer left

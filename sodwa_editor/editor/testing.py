@@ -125,6 +125,8 @@ class WindowFactory:
     def close_all(self) -> None:
         for win in self.windows:
             win.document.undo_stack.setClean()
+            if win.team_editor is not None:  # no unsaved-team prompt either
+                win.team_editor.team.undo_stack.setClean()
             win.close()
             win.deleteLater()
         self.windows.clear()
