@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
@@ -62,17 +61,11 @@ from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .symmetry_control import SymmetryControl
 from .team_editor import TEAM_ACTIONS
+from .tool_dialogs import ToolDialogs
 from .tools import TOOL_CLASSES
 from .tools.base import Selection, Tool
 from .tools.select import SelectTool
 from .view import MapView
-
-if TYPE_CHECKING:
-    from .balance.dialog import BalanceDialog
-    from .roster_editor.dialog import RosterEditorDialog
-    from .rules_editor.dialog import RulesEditor
-    from .scenario_editor.dialog import ScenarioDialog
-    from .team_editor.dialog import TeamEditor
 
 #: width a dock starts with; afterwards only the user changes it (DockBody)
 DOCK_WIDTH = 260
@@ -103,17 +96,12 @@ def default_settings() -> QSettings:
     return QSettings("SODWA", "SODWA Editor")
 
 
-class MainWindow(QMainWindow):
+class MainWindow(ToolDialogs, QMainWindow):
     #: menus built from the action table (Open Recent follows the file controller)
     view_menu: QMenu
     recent_menu: QMenu
     help_menu: QMenu
     tools_menu: QMenu
-    balance_dialog: BalanceDialog | None = None
-    roster_editor: RosterEditorDialog | None = None
-    rules_editor: RulesEditor | None = None
-    scenario_editor: ScenarioDialog | None = None
-    team_editor: TeamEditor | None = None
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
                  settings: QSettings | None = None, recovery_dir: Path | None = None,
@@ -377,71 +365,6 @@ class MainWindow(QMainWindow):
         from .help import show_shortcuts
 
         show_shortcuts(self)
-
-    def open_balance_dialog(self) -> BalanceDialog:
-        """Tools > Balance Run: the window's dialog (made on first use, kept)."""
-        from .balance.dialog import BalanceDialog
-
-        dialog = self.balance_dialog
-        if dialog is None:
-            dialog = self.balance_dialog = BalanceDialog(self.document, self,
-                                                         settings=self.context.settings)
-            dialog.heat_map_requested.connect(self.heat_map.show_report)
-            dialog.message.connect(self._say_status)  # the heat map's caption: no note
-        dialog.show()
-        dialog.raise_()
-        dialog.activateWindow()
-        return dialog
-
-    def open_roster_editor(self) -> RosterEditorDialog:
-        """Tools > Roster Editor: the window's roster editor (made on first use over the
-        roster opened last, kept with its history until the window closes)."""
-        from .roster_editor.dialog import RosterEditorDialog, remembered_roster
-
-        dialog = self.roster_editor
-        if dialog is None:
-            settings = self.context.settings
-            dialog = self.roster_editor = RosterEditorDialog(
-                remembered_roster(settings), self, settings=settings)
-        dialog.show()
-        dialog.raise_()
-        dialog.activateWindow()
-        return dialog
-
-    def open_rules_editor(self) -> RulesEditor:
-        """Tools > Rules Editor: the window's editor (made on first use, kept)."""
-        from .rules_editor.dialog import RulesEditor
-
-        if self.rules_editor is None:
-            self.rules_editor = RulesEditor(parent=self, settings=self.context.settings)
-        self.rules_editor.show()
-        self.rules_editor.raise_()
-        return self.rules_editor
-
-    def open_scenario_editor(self) -> ScenarioDialog:
-        """Tools > Scenario Editor: the window's dialog on its document (kept); its Play
-        starts the playtest with the scenario."""
-        from .scenario_editor.dialog import ScenarioDialog
-
-        if self.scenario_editor is None:
-            self.scenario_editor = ScenarioDialog(self.document, self,
-                                                  settings=self.context.settings)
-            self.scenario_editor.play_requested.connect(self.playtest.start)
-        self.scenario_editor.show()
-        self.scenario_editor.raise_()
-        return self.scenario_editor
-
-    def open_team_editor(self) -> TeamEditor:
-        """Tools > Teams and Formations: the window's team editor (made on first use)."""
-        from .team_editor.dialog import TeamEditor
-
-        if self.team_editor is None:
-            self.team_editor = TeamEditor.for_context(self.context, self)
-        self.team_editor.present()
-        return self.team_editor
-
-    def _say_status(self, text: str) -> None:
-        self.context.say(text, "status")
 
     # ----------------------------------------------------------- doc events
     def _on_model_replaced(self, model: MapModel) -> None:
