@@ -201,3 +201,42 @@ def test_export_map_pack_carries_scenario_files(skirmish, tmp_path, monkeypatch)
     pack = read_json(tmp_path / "pack.json")
     assert [s["name"] for s in pack["scenarios"]] == ["As placed"]
     assert pack["scenarios"][0]["map"] == "Outdoor skirmish"
+
+
+def test_f5s_setup_offers_a_packs_scenario_and_plays_it(make_window, tmp_path, monkeypatch):
+    """F5's setup dialog takes a scenario of a pack on this map: its teams, rules and cap
+    replace the rows, the person chooses who plays, Start plays it."""
+    from sodwa_editor.editor.playtest.setup_dialog import SetupDialog
+
+    path = tmp_path / "skirmish.json"
+    shutil.copy(MAPS / "outdoor-skirmish.json", path)
+    pack, problems = build_pack([path], name="p", version="1")
+    assert pack is not None, problems
+    knights = read_json(team_file(tmp_path, "Knights", "Knight", "Knight"))
+    archers = read_json(team_file(tmp_path, "Archers", "Archer", "Archer"))
+    pack["scenarios"] = [{
+        "format": "sodwa-scenario", "format_version": 1, "name": "Ford", "map":
+        "Outdoor skirmish", "point_cap": 300,
+        "rules": {"format": "sodwa-rules", "format_version": 1, "clock": {"turn_cost": 400}},
+        "sides": [{"team": knights, "zone": "north", "formation": "column",
+                   "controller": "human"},
+                  {"team": archers, "zone": "south", "controller": "ai", "ai": "random"}]}]
+    pack_path = tmp_path / "pack.json"
+    save_pack(pack, pack_path)
+    win = make_window(read_map(path)[0], path)
+    dialog = SetupDialog(win.document.model.copy(), win)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(pack_path), ""))
+    click(dialog, "playtest_pick_scenario")
+    assert dialog.scenario_label.text() == "Ford (its sides, rules and cap)"
+    assert dialog.problem.text() == "", dialog.problem.text()
+    assert [b.points.text() for b in dialog.teams] == ["240 / 300 cap", "200 / 300 cap"]
+    assert [b.controller.currentData() for b in dialog.teams] == ["human", "random"]
+    assert not dialog.teams[0].pick.isEnabled() and not dialog.cap.isEnabled()
+    choice = dialog.choice()
+    assert choice.scenario is not None and choice.scenario["name"] == "Ford"
+    assert win.playtest.start(choice)
+    assert win.playtest.session.state.rules.clock.turn_cost == 400
+    win.playtest.stop()
+    click(dialog, "playtest_no_scenario")
+    assert dialog.choice().scenario is None and dialog.teams[0].pick.isEnabled()
+    dialog.deleteLater()

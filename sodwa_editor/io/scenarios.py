@@ -135,3 +135,24 @@ def scenario_file_text(doc: Mapping[str, Any], scenario_path: Path, map_path: Pa
 def pack_scenarios_for(pack: Mapping[str, Any], map_name: str) -> list[dict[str, Any]]:
     """The pack's scenarios on the map called ``map_name``."""
     return [s for s in pack.get("scenarios", []) if s.get("map") == map_name]
+
+
+def scenarios_in_file(path: Path, map_name: str) -> list[dict[str, Any]]:
+    """The scenarios a file offers for the map called ``map_name``: a map pack's
+    scenarios on that map, or a scenario file's one (played on that map whatever file
+    it names).  :class:`~sodwa_editor.battle.jsonfiles.BattleInputError` (one line)
+    for a file that is neither, or a pack with none on the map."""
+    from ..battle.jsonfiles import BattleInputError, read_json, validate
+
+    doc = read_json(path)
+    if isinstance(doc, dict) and doc.get("format") == "sodwa-mappack":
+        found = pack_scenarios_for(doc, map_name)
+        if not found:
+            have = ", ".join(repr(s.get("name")) for s in doc.get("scenarios", [])) or "none"
+            raise BattleInputError(f"{path}: the pack has no scenario on the map {map_name!r} "
+                                   f"(its scenarios: {have})")
+        return found
+    if isinstance(doc, dict) and doc.get("format") == "sodwa-scenario":
+        validate(doc, "scenario", str(path))
+        return [{**doc, "map": map_name}]
+    raise BattleInputError(f"{path}: not a scenario file or a map pack")

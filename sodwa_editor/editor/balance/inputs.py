@@ -38,7 +38,7 @@ from ...battle.scenario import scenario_setup
 from ...battle.setup import BattleSetup
 from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
 from ...battle.teams import combatants_from_map, team_cost, teams_from_files
-from ...io.scenarios import pack_scenarios_for
+from ...io.scenarios import scenarios_in_file
 from ..dialogs import text_box
 
 if TYPE_CHECKING:
@@ -182,22 +182,16 @@ class RunForm(QWidget):
         if not text:
             return None
         base, _, name = text.partition("#")
-        doc = read_json(Path(base))
-        here = self.document.model.name
-        if isinstance(doc, dict) and doc.get("format") == "sodwa-mappack":
-            found = pack_scenarios_for(doc, here)
-            names = [s["name"] for s in found]
-            if name in names:
-                return found[names.index(name)]
-            if not name and len(found) == 1:
-                return found[0]
-            raise BattleInputError(
-                f"{base}: " + (f"no scenario {name!r} on the map {here!r}" if name else
-                               f"name one of its scenarios on this map as {base}#NAME")
-                + f" (it has: {', '.join(map(repr, names)) or 'none'})")
-        if isinstance(doc, dict) and doc.get("format") == "sodwa-scenario" and not name:
-            return {**doc, "map": here}  # played on the open map, as it stands
-        raise BattleInputError(f"{text}: not a scenario file or a map pack's scenario")
+        found = scenarios_in_file(Path(base), self.document.model.name)
+        names = [s["name"] for s in found]
+        if name in names:
+            return found[names.index(name)]
+        if not name and len(found) == 1:
+            return found[0]
+        raise BattleInputError(
+            f"{base}: " + (f"no scenario {name!r} on the map {self.document.model.name!r}"
+                           if name else f"name one of its scenarios on this map as {base}#NAME")
+            + f" (it has: {', '.join(map(repr, names))})")
 
     def refresh_teams(self, *_args: object) -> None:
         """Each side's point total (against the rules' cap) and why no run can start

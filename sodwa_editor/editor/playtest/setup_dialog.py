@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QLayout,
     QPushButton,
@@ -36,11 +37,12 @@ from ...battle.ai import CONTROLLERS
 from ...battle.describe import side_label
 from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.rules import DEFAULT_RULES_PATH, Rules, load_rules
-from ...battle.scenario import scenario_setup
+from ...battle.scenario import playtest_controllers, scenario_setup
 from ...battle.setup import HUMAN, BattleSetup
 from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
 from ...battle.teams import Team, combatants_from_map, load_team, team_cost
 from ...engine.model import MapModel
+from ...io.scenarios import scenarios_in_file
 from ..dialogs import text_box
 
 #: controller names offered, Human first
@@ -230,6 +232,24 @@ class SetupDialog(QDialog):
         rules_row.addWidget(QLabel("Rules"))
         rules_row.addWidget(self.rules_label, 1)
         rules_row.addWidget(choose)
+        self.rules_button = choose
+        #: a scenario (a scenario file's or a map pack's on this map): its sides, rules
+        #: and cap replace the rows below; the controllers stay the person's choice
+        self.scenario: dict[str, Any] | None = None
+        scenario_row = QHBoxLayout()
+        self.scenario_label = QLabel()
+        self.scenario_label.setObjectName("playtest_scenario")
+        pick_scenario = QPushButton("Scenario...")
+        pick_scenario.setObjectName("playtest_pick_scenario")
+        pick_scenario.clicked.connect(lambda: self.pick_scenario())
+        no_scenario = QPushButton("None")
+        no_scenario.setObjectName("playtest_no_scenario")
+        no_scenario.clicked.connect(lambda: self.set_scenario(None))
+        scenario_row.addWidget(QLabel("Scenario"))
+        scenario_row.addWidget(self.scenario_label, 1)
+        scenario_row.addWidget(pick_scenario)
+        scenario_row.addWidget(no_scenario)
+        lay.addLayout(scenario_row)
         lay.addLayout(rules_row)
         self.teams = [TeamBox(0, self), TeamBox(1, self)]
         for box in self.teams:
@@ -285,14 +305,79 @@ class SetupDialog(QDialog):
         self.cap.setValue(choice.cap or 0)
         self.seed.setValue(choice.seed)
         self._refreshing = False
-        self.refresh()
+        self.set_scenario(choice.scenario, keep_controllers=True)
 
     def choice(self) -> PlaytestChoice:
         c0, c1 = (b.controller.currentData() for b in self.teams)
         f0, f1 = (b.team_file for b in self.teams)
         z0, z1 = (b.zone.currentText() or None if b.team_file else None for b in self.teams)
         return PlaytestChoice((c0, c1), (f0, f1), (z0, z1), self.rules_path,
-                              self.cap.value() or None, self.seed.value())
+                              self.cap.value() or None, self.seed.value(), self.scenario)
+
+    def set_scenario(self, doc: dict[str, Any] | None, *,
+                     keep_controllers: bool = False) -> None:
+        """Play ``doc`` (None: the rows below): its sides, rules and cap replace the
+        team, rules and cap rows; who plays each team starts as the scenario says."""
+        self.scenario = doc
+        for box in self.teams:
+            for w in (box.pick, box.placed, box.zone):
+                w.setEnabled(doc is None and (w is not box.zone or box.team_file is not None))
+        self.rules_button.setEnabled(doc is None)
+        self.cap.setEnabled(doc is None)
+        if doc is None:
+            self.scenario_label.setText("none: the teams, rules and cap below")
+        else:
+            self.scenario_label.setText(f"{doc['name']} (its sides, rules and cap)")
+            if not keep_controllers:
+                try:
+                    names = playtest_controllers(doc, self.model)
+                except BattleInputError:
+                    names = None
+                for box, name in zip(self.teams, names or (), strict=False):
+                    box.controller.setCurrentIndex(CONTROLLER_CHOICES.index(name))
+        self.refresh()
+
+    def _scenario_points(self) -> None:
+        """Each team's points and cap as the scenario sets them up."""
+        setup = self.setup
+        for box in self.teams:
+            box.setTitle(side_label(None, box.index))
+            box.points.setText("?")
+        if setup is None:
+            return
+        cap = setup.rules.battle.point_cap
+        if setup.teams is not None:
+            costs = [team_cost(t) for _z, t, _f in setup.teams]
+            sides = [z for z, _t, _f in setup.teams]
+        else:
+            placed = combatants_from_map(setup.model, setup.roster)
+            costs = [team_cost(c.sheet for c in placed if c.team == t) for t in (0, 1)]
+            sides = map_sides(setup.model)
+        for box, cost, side in zip(self.teams, costs, sides, strict=False):
+            box.setTitle(side_label(side, box.index))
+            box.points.setText(f"{cost} / {cap} cap" if cap else f"{cost} (no cap)")
+
+    def pick_scenario(self, path: Path | None = None, name: str | None = None) -> bool:
+        """Play a scenario of a file: a scenario file, or a map pack's scenario on this
+        map (``name``, else chosen from its list); one line when there is none."""
+        if path is None:
+            text, _ = QFileDialog.getOpenFileName(self, "Scenario", "",
+                                                  "Scenarios and map packs (*.json)")
+            if not text:
+                return False
+            path = Path(text)
+        try:
+            found = scenarios_in_file(path, self.model.name)
+        except BattleInputError as exc:
+            self.problem.setText(str(exc))
+            return False
+        names = [s["name"] for s in found]
+        if name is None and len(found) > 1:
+            name, ok = QInputDialog.getItem(self, "Scenario", "Scenario:", names, 0, False)
+            if not ok:
+                return False
+        self.set_scenario(found[names.index(name)] if name in names else found[0])
+        return True
 
     def _pick_rules(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Rules File", "", "Rules (*.json)")
@@ -325,6 +410,8 @@ class SetupDialog(QDialog):
             box.points.setText(f"{text} / {cap} cap" if cap else f"{text} (no cap)")
             box.points.setStyleSheet("color: #b00020" if over else "")
         why = self.check()
+        if self.scenario is not None:
+            self._scenario_points()
         self.problem.setText(why or "")
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(why is None)
 

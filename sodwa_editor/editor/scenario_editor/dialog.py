@@ -39,7 +39,7 @@ from ...battle.sheet import DEFAULT_ROSTER_PATH, roster_from_dict
 from ...io.files import atomic_write_text
 from ...io.packs import save_scenario_into_pack
 from ...io.problems import MapLoadError
-from ...io.scenarios import pack_scenarios_for, scenario_file_text
+from ...io.scenarios import scenario_file_text, scenarios_in_file
 from ..dialogs import text_box
 from ..playtest.setup_dialog import MAX_SEED, PlaytestChoice
 from .side_box import SideBox
@@ -224,23 +224,14 @@ class ScenarioDialog(QDialog):
                 return False
             path = Path(text)
         try:
-            doc = read_json(path)
-            if isinstance(doc, dict) and doc.get("format") == "sodwa-mappack":
-                found = pack_scenarios_for(doc, self.document.model.name)
-                if not found:
-                    raise BattleInputError(f"{path}: the pack has no scenario on the map "
-                                           f"{self.document.model.name!r}")
-                names = [s["name"] for s in found]
-                if name is None and len(names) > 1:
-                    name, ok = QInputDialog.getItem(self, "Open Scenario", "Scenario:",
-                                                    names, 0, False)
-                    if not ok:
-                        return False
-                doc = found[names.index(name) if name in names else 0]
-            elif isinstance(doc, dict) and doc.get("format") == "sodwa-scenario":
-                doc = {**doc, "map": self.document.model.name}  # played on the open map
-            else:
-                raise BattleInputError(f"{path}: not a scenario file or a map pack")
+            found = scenarios_in_file(path, self.document.model.name)
+            names = [s["name"] for s in found]
+            if name is None and len(names) > 1:
+                name, ok = QInputDialog.getItem(self, "Open Scenario", "Scenario:",
+                                                names, 0, False)
+                if not ok:
+                    return False
+            doc = found[names.index(name) if name in names else 0]
             self.set_scenario(doc, str(path))
         except BattleInputError as exc:
             self.say(str(exc))
