@@ -18,6 +18,9 @@ as constants.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from functools import cache
 from typing import Any, Literal
@@ -223,3 +226,70 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
         return list(obj) if isinstance(obj, tuple) else obj
 
     return {"format": "sodwa-rules", "format_version": 1, **plain(rules)}
+
+
+# ------------------------------------------------------------------ identity and variants
+#: Keys of a rules document that name or label it but set no rule.
+LABEL_KEYS = ("format", "format_version", "name", "description")
+
+
+def rules_values(rules: Rules) -> dict[str, Any]:
+    """Every rule value of a rule set as plain JSON, sections as in the file, without
+    its name (what :func:`rules_hash` covers)."""
+    doc = rules_to_dict(rules)
+    return {k: v for k, v in doc.items() if k not in LABEL_KEYS}
+
+
+def canonical_json(doc: Any) -> str:
+    """A JSON document's canonical text: sorted keys, no spaces, UTF-8 kept."""
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def rules_hash(rules: Rules) -> str:
+    """``sha256:`` of the canonical JSON of every rule value (:func:`rules_values`): the
+    one name of a rule set that battle logs, replays and reports print.  Two rule sets
+    with the same values have the same hash whatever they are called (the name is a
+    label, not a rule), and a value written as ``2`` or in another key order hashes
+    the same.
+
+    >>> rules_hash(default_rules()) == rules_hash(rules_from_dict(
+    ...     {"format": "sodwa-rules", "format_version": 1, "name": "mine"}))
+    True
+    """
+    text = canonical_json(rules_values(rules))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _leaves(doc: dict[str, Any], at: str = "") -> Iterator[tuple[str, Any]]:
+    for key, value in doc.items():
+        path = f"{at}.{key}" if at else key
+        if isinstance(value, dict):
+            yield from _leaves(value, path)
+        else:
+            yield path, value
+
+
+def rules_diff(rules: Rules) -> list[tuple[str, Any, Any]]:
+    """``(key, value, default)`` of every rule whose value differs from the default
+    file's, keys dotted (``clock.move_cost``, ``terrain.liquid.accuracy``) in the
+    file's order; lists as lists.  Empty for the defaults.  What reports name and
+    the rules editor highlights.
+
+    >>> rules_diff(rules_from_dict({"format": "sodwa-rules", "format_version": 1,
+    ...                             "clock": {"move_cost": 300}}))
+    [('clock.move_cost', 300, 250)]
+    """
+    defaults = dict(_leaves(rules_values(default_rules())))
+    return [(key, value, defaults.get(key)) for key, value in _leaves(rules_values(rules))
+            if key not in defaults or defaults[key] != value]
+
+
+def describe_rules(rules: Rules) -> str:
+    """One line naming a rule set for a report: its name, hash and every key that
+    differs from the defaults (``rules 'x' sha256:0a1b2c3d4e5f: clock.move_cost 300
+    (default 250)``)."""
+    name = f" {rules.name!r}" if rules.name else ""
+    diff = rules_diff(rules)
+    changed = "; ".join(f"{k} {json.dumps(v)} (default {json.dumps(d)})" for k, v, d in diff)
+    return (f"rules{name} {rules_hash(rules)[:19]}: "
+            + (changed if diff else "the defaults"))
