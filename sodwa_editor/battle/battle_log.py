@@ -33,7 +33,7 @@ from .. import __version__
 from .ability_defs import AbilityDef
 from .loop import Outcome
 from .replay import seed_doc
-from .rules import rules_diff, rules_hash, rules_to_dict
+from .rules import rules_hash, rules_report, rules_to_dict
 from .setup import Seed
 from .sheet import Sheet
 from .state import BattleState
@@ -75,11 +75,6 @@ def sheet_from_doc(doc: dict[str, Any]) -> Sheet:
     return Sheet(**{k: v for k, v in doc.items() if k in names and k != "abilities"})
 
 
-def rules_changed(rules: Any) -> list[dict[str, Any]]:
-    """:func:`.rules.rules_diff` as JSON objects (``key``, ``value``, ``default``)."""
-    return [{"key": k, "value": v, "default": d} for k, v, d in rules_diff(rules)]
-
-
 def header(start: BattleState, *, map_name: str, map_hash: str, seed: Seed,
            controllers: Sequence[str], profiles: Sequence[dict[str, Any] | None],
            swapped: bool = False) -> dict[str, Any]:
@@ -90,7 +85,7 @@ def header(start: BattleState, *, map_name: str, map_hash: str, seed: Seed,
         "format": LOG_FORMAT, "format_version": LOG_VERSION, "engine_version": __version__,
         "map": {"name": map_name, "hash": map_hash},
         "seed": seed_doc(seed), "swapped": swapped,
-        "rules_hash": rules_hash(rules), "rules_changed": rules_changed(rules),
+        "rules_hash": rules_hash(rules), "rules_changed": rules_report(rules)["changed"],
         "rules": rules_to_dict(rules),
         "ai": list(controllers), "ai_profiles": list(profiles),
         "characters": [{"index": i, "id": f.id, "team": f.team, "side": f.side,

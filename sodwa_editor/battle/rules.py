@@ -284,12 +284,29 @@ def rules_diff(rules: Rules) -> list[tuple[str, Any, Any]]:
             if key not in defaults or defaults[key] != value]
 
 
+def rules_report(rules: Rules) -> dict[str, Any]:
+    """A rule set as reports name it: ``name``, ``hash`` (:func:`rules_hash`) and
+    ``changed``, every key that differs from the defaults as ``{key, value, default}``
+    (:func:`rules_diff`)."""
+    return {"name": rules.name, "hash": rules_hash(rules),
+            "changed": [{"key": k, "value": v, "default": d} for k, v, d in rules_diff(rules)]}
+
+
+def rules_line(report: dict[str, Any]) -> str:
+    """One line naming a rule set (a :func:`rules_report`): its name, hash and every key
+    that differs from the defaults.
+
+    >>> line = rules_line(rules_report(rules_from_dict({"format": "sodwa-rules",
+    ...     "format_version": 1, "name": "slow", "clock": {"move_cost": 300}})))
+    >>> line.startswith("rules 'slow' sha256:"), line.split(": ")[1]
+    (True, 'clock.move_cost 300 (default 250)')
+    """
+    name = f" {report['name']!r}" if report.get("name") else ""
+    changed = "; ".join(f"{c['key']} {json.dumps(c['value'])} (default "
+                        f"{json.dumps(c['default'])})" for c in report["changed"])
+    return f"rules{name} {report['hash'][:19]}: " + (changed or "the defaults")
+
+
 def describe_rules(rules: Rules) -> str:
-    """One line naming a rule set for a report: its name, hash and every key that
-    differs from the defaults (``rules 'x' sha256:0a1b2c3d4e5f: clock.move_cost 300
-    (default 250)``)."""
-    name = f" {rules.name!r}" if rules.name else ""
-    diff = rules_diff(rules)
-    changed = "; ".join(f"{k} {json.dumps(v)} (default {json.dumps(d)})" for k, v, d in diff)
-    return (f"rules{name} {rules_hash(rules)[:19]}: "
-            + (changed if diff else "the defaults"))
+    """:func:`rules_line` of a rule set (the text log's and reports' rules line)."""
+    return rules_line(rules_report(rules))
