@@ -43,6 +43,7 @@ Case = tuple[int, int, tuple[str, str], int]
 #: Event keys (by kind) and event kinds the log carries only for a reader: they follow
 #: from the battle's inputs and its other events (issue 28, docs/battle-log.md).
 FOR_READERS: dict[str, tuple[str, ...]] = {"attacked": ("los", "aware"),
+                                           "area_hit": ("los", "aware"),
                                            "terrain_attacked": ("left",)}
 READER_EVENTS = frozenset({"first_tie"})
 

@@ -144,9 +144,7 @@ class _Reader:
             return
         a, d = self.sheets[e["actor"]], self.sheets[e["target"]]
         melee = e["attack_kind"] == "melee"
-        self.modifiers(e, melee)
-        if self.rules.awareness.mode == "always":
-            self.same(e, "aware", True)
+        self.modifiers(e, melee, attacker_acts=True)
         self.roll(e, a.accuracy(melee), d, damage_on_hit(a, d, melee, self.rules)[1],
                   karma=True)
 
@@ -160,29 +158,34 @@ class _Reader:
             return
         counts = self.team[e["target"]] != self.team[e["actor"]] \
             or self.rules.abilities.karma_against_own_team
+        # at the cast the caster's own modifiers count; at an effect's upkeep nobody attacks
+        self.modifiers(e, e["attack_kind"] == "melee", attacker_acts=e["effect"] < 0)
         self.roll(e, ability["accuracy"], self.sheets[e["target"]], None, karma=counts)
 
-    def modifiers(self, e: dict[str, Any], melee: bool) -> None:
-        """The modifiers the rulebook names, against the rules and the log's facts."""
-        m, liquid, k = self.rules.modifiers, self.rules.terrain.liquid, self.k
+    def modifiers(self, e: dict[str, Any], melee: bool, *, attacker_acts: bool) -> None:
+        """The modifiers the rulebook names, against the rules and the log's facts
+        (``attacker_acts``: the attacker's own Move Action counts, AB10); awareness."""
+        m, liquid, k, kind = self.rules.modifiers, self.rules.terrain.liquid, self.k, e["kind"]
+        if self.rules.awareness.mode == "always":
+            self.same(e, "aware", True)
         logged: dict[str, list[dict[str, Any]]] = {}
         for mod in e["modifiers"]:
             logged.setdefault(mod["source"], []).append(mod)
         expect = {  # source -> (it must be there, stat, amount)
             "impeded line of sight": (not melee and e["los"] == "impeded"
                                       and m.impeded_defense != 0, "defense", m.impeded_defense),
-            "attacker moved": (self.moved[e["actor"]] and m.moved_accuracy != 0, "accuracy",
-                               m.moved_accuracy),
+            "attacker moved": (attacker_acts and self.moved[e["actor"]]
+                               and m.moved_accuracy != 0, "accuracy", m.moved_accuracy),
             "defender moved": (self.moved[e["target"]] and m.moved_defense != 0, "defense",
                                m.moved_defense),
         }
         for source, (present, stat, amount) in expect.items():
             got = logged.get(source, [])
             if present != bool(got):
-                self.bad(f"events[{k}] (attacked): modifier {source!r} "
+                self.bad(f"events[{k}] ({kind}): modifier {source!r} "
                          f"{'missing' if present else 'should not apply'}")
             elif got and (got[0]["stat"], got[0]["amount"]) != (stat, amount):
-                self.bad(f"events[{k}] (attacked): modifier {source!r} is {got[0]['stat']} "
+                self.bad(f"events[{k}] ({kind}): modifier {source!r} is {got[0]['stat']} "
                          f"{got[0]['amount']:+d}, the rules give {stat} {amount:+d}")
         for source, stat, step, per_level in (
                 ("higher ground", "accuracy", m.elevation_higher_accuracy, m.elevation_per_level),
@@ -192,14 +195,14 @@ class _Reader:
                 n = mod["amount"] // step if step else 0
                 if mod["stat"] != stat or not step or mod["amount"] != n * step or n < 1 \
                         or (n > 1 and not per_level):
-                    self.bad(f"events[{k}] (attacked): modifier {source!r} is {mod['stat']} "
+                    self.bad(f"events[{k}] ({kind}): modifier {source!r} is {mod['stat']} "
                              f"{mod['amount']:+d}, the rules give {stat} {step:+d}"
                              + (" per level" if per_level else ""))
         for mod in logged.get("defender in liquid", []):
             want = liquid.defense if mod["stat"] == "defense" else liquid.evasion \
                 if mod["stat"] == "evasion" and e["aware"] else None
             if mod["amount"] != want:
-                self.bad(f"events[{k}] (attacked): modifier 'defender in liquid' "
+                self.bad(f"events[{k}] ({kind}): modifier 'defender in liquid' "
                          f"{mod['stat']} {mod['amount']:+d} does not follow the rules")
 
     def roll(self, e: dict[str, Any], accuracy: int, defender: Sheet, dealt: int | None, *,
@@ -210,11 +213,7 @@ class _Reader:
         tens, ones = e["dice"]
         self.same(e, "roll", tens * 10 + ones or 100)
         self.same(e, "doubles", tens == ones)
-        if "aware" in e:
-            self.same(e, "evasion", defender.evasion if e["aware"] else 0)
-        elif e["evasion"] not in (0, defender.evasion):  # (an area's victim: aware or not)
-            self.bad(f"events[{self.k}] ({e['kind']}): evasion {e['evasion']} is neither 0 "
-                     f"nor the defender's Evasion {defender.evasion}")
+        self.same(e, "evasion", defender.evasion if e["aware"] else 0)
         tav = accuracy + sum(m["amount"] for m in e["modifiers"] if m["stat"] == "accuracy")
         tdv = defender.defense(melee) + e["evasion"] + sum(
             m["amount"] for m in e["modifiers"] if m["stat"] != "accuracy")

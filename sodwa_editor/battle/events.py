@@ -230,7 +230,9 @@ class AbilityUsed(Event):
 class AreaHit(Event):
     """One victim's roll against an area (AB5-AB9): as :class:`Attacked`, plus whether
     the victim is on the caster's team (``ally``), the effect it came from (-1: the
-    cast itself) and the Maim roll (0: none) and its outcome."""
+    cast itself) and the Maim roll (0: none) and its outcome; ``los``: ``"impeded"``
+    when the area's line to the victim is impeded (its Impeding modifier, AE), else
+    ``"clear"``; ``aware``: the victim's Evasion counts (B19)."""
 
     kind: ClassVar[str] = "area_hit"
     actor: int
@@ -258,6 +260,8 @@ class AreaHit(Event):
     hp_after: int
     maim_roll: int
     maimed: bool
+    los: str
+    aware: bool
 
 
 @quick_init
