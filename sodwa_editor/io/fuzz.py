@@ -20,6 +20,7 @@ separate process with limits.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -398,7 +399,9 @@ class Mutator:
     def rehash(self, doc: Any) -> tuple[Any, str]:
         """A replay's header hashes recomputed for its (changed) documents, as someone
         editing the file would: the change then reaches the checks behind them."""
+        from ..battle.jsonfiles import BattleInputError
         from ..battle.replay import header_hashes
+        from ..battle.rules import rules_from_dict, rules_hash
 
         try:
             plain = json.loads(dump(doc))
@@ -406,6 +409,11 @@ class Mutator:
             doc["hashes"] = hashes
         except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError):
             return doc, "rehash (none)"
+        if isinstance(doc, dict) and "rules_hash" in doc:  # (format_version 2, issue 28)
+            # rules the reader refuses keep their hash: the replay's own check says so
+            with contextlib.suppress(BattleInputError, TypeError, KeyError, ValueError,
+                                     AttributeError):
+                doc["rules_hash"] = rules_hash(rules_from_dict(plain["rules"]))
         return doc, "rehash"
 
     GENTLE = ("tile_terrain", "tile_elevation", "place", "attribute", "grow", "drop_entry",
