@@ -445,3 +445,39 @@ def test_an_area_hit_is_audited_too(fifty_logs):
 
     doc, k = tampered(fifty_logs, karma)
     assert problems_at(doc) == [k]
+
+
+def test_a_mangled_log_is_reported_never_a_crash():
+    """Any value of a log changed to another type or deleted: the audit reports it (a
+    schema error, a mismatch) or finds nothing wrong, and never raises."""
+    import random
+
+    base = json.loads(GOLDEN.read_text())
+
+    def paths(x: Any, at: tuple[Any, ...] = ()):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                yield from paths(v, (*at, k))
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                yield from paths(v, (*at, i))
+        if at:
+            yield at
+
+    every = list(paths(base))
+    rng = random.Random(7)
+    found = 0
+    for _ in range(100):
+        doc = copy.deepcopy(base)
+        where = rng.choice(every)
+        parent = doc
+        for k in where[:-1]:
+            parent = parent[k]
+        value = rng.choice([None, "x", -1, 10**30, [], {}, 0, True, 99])
+        if value is None and isinstance(parent, dict):
+            del parent[where[-1]]
+        else:
+            parent[where[-1]] = value
+        result = audit(doc, "m")
+        found += not result.ok
+    assert found > 50  # (most changes are caught; a few change nothing the audit reads)
