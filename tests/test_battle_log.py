@@ -16,10 +16,11 @@ from sodwa_editor.battle.audit_log import audit
 from sodwa_editor.battle.battle_log import battle_log
 from sodwa_editor.battle.jsonfiles import BattleInputError, validate
 from sodwa_editor.battle.loop import run_battle
-from sodwa_editor.battle.replay import load_replay
+from sodwa_editor.battle.replay import digest, load_replay
 from sodwa_editor.battle.rules import (
     default_rules,
     rules_diff,
+    rules_doc_hash,
     rules_from_dict,
     rules_hash,
     rules_to_dict,
@@ -481,3 +482,21 @@ def test_a_mangled_log_is_reported_never_a_crash():
         result = audit(doc, "m")
         found += not result.ok
     assert found > 50  # (most changes are caught; a few change nothing the audit reads)
+
+
+def test_a_log_and_a_replay_from_before_a_rules_key_was_added_still_check(fifty_logs, tmp_path,
+                                                                         capsys):
+    """A program that adds a rules key must still audit older logs and load older
+    replays: their hash is of the rules as written, not with the new key filled in."""
+    log = copy.deepcopy(fifty_logs[0])
+    del log["rules"]["abilities"]  # as if the section did not exist when it was written
+    log["rules_hash"] = rules_doc_hash(log["rules"])
+    assert log["rules_hash"] != rules_hash(rules_from_dict(log["rules"]))
+    assert audit(log, "older").ok
+    rep = tmp_path / "rep.json"
+    log_of(capsys, COMPOUND, "--seed", "2", "--ai", "random,random", "--replay", rep)
+    doc = json.loads(rep.read_text())
+    del doc["rules"]["abilities"]
+    doc["hashes"]["rules"] = digest(doc["rules"])
+    doc["rules_hash"] = rules_doc_hash(doc["rules"])
+    assert load_replay(doc, "older").rules_hash == doc["rules_hash"]

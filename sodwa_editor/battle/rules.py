@@ -256,8 +256,15 @@ def rules_hash(rules: Rules) -> str:
     ...     {"format": "sodwa-rules", "format_version": 1, "name": "mine"}))
     True
     """
-    text = canonical_json(rules_values(rules))
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return rules_doc_hash(rules_to_dict(rules))
+
+
+def rules_doc_hash(doc: dict[str, Any]) -> str:
+    """:func:`rules_hash` of a complete rules document as written (a log's or a
+    replay's ``rules``), without filling in keys a later version added: the hash the
+    program that wrote it printed."""
+    values = {k: v for k, v in doc.items() if k not in LABEL_KEYS}
+    return "sha256:" + hashlib.sha256(canonical_json(values).encode("utf-8")).hexdigest()
 
 
 def _leaves(doc: dict[str, Any], at: str = "") -> Iterator[tuple[str, Any]]:

@@ -399,9 +399,8 @@ class Mutator:
     def rehash(self, doc: Any) -> tuple[Any, str]:
         """A replay's header hashes recomputed for its (changed) documents, as someone
         editing the file would: the change then reaches the checks behind them."""
-        from ..battle.jsonfiles import BattleInputError
         from ..battle.replay import header_hashes
-        from ..battle.rules import rules_from_dict, rules_hash
+        from ..battle.rules import rules_doc_hash
 
         try:
             plain = json.loads(dump(doc))
@@ -410,10 +409,8 @@ class Mutator:
         except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError):
             return doc, "rehash (none)"
         if isinstance(doc, dict) and "rules_hash" in doc:  # (format_version 2, issue 28)
-            # rules the reader refuses keep their hash: the replay's own check says so
-            with contextlib.suppress(BattleInputError, TypeError, KeyError, ValueError,
-                                     AttributeError):
-                doc["rules_hash"] = rules_hash(rules_from_dict(plain["rules"]))
+            with contextlib.suppress(TypeError, KeyError, ValueError, AttributeError):
+                doc["rules_hash"] = rules_doc_hash(plain["rules"])
         return doc, "rehash"
 
     GENTLE = ("tile_terrain", "tile_elevation", "place", "attribute", "grow", "drop_entry",
