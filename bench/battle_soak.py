@@ -2,7 +2,7 @@
 
     python bench/battle_soak.py [--battles 1000] [--seed 0] [--min-size 8] [--max-size 16]
                                 [--max-turns 300] [--no-check] [--verify-every 10]
-                                [--roster FILE]
+                                [--roster FILE] [--flanking]
 
 Battle ``k`` is fully determined by ``(--seed, k)``: a mixed map
 (``engine/generate.py``) of a size in ``--min-size..--max-size``, two teams of 2-4
@@ -10,7 +10,11 @@ roster archetypes placed by formation into the map's start zones, and a battle
 seed, all drawn from ``numpy.random.SeedSequence(seed, spawn_key=(k,))``.  Both
 teams are played by the ``random`` controller (random legal actions), area abilities
 included (the shipped roster's, or ``--roster FILE``'s): their uses are re-derived and
-their effects checked too (docs/rules.md AB1-AB12).
+their effects checked too (docs/rules.md AB1-AB12), and the roster's Large and Huge
+archetypes (their footprints checked: no overlap, none in a wall or across levels;
+S21-S26).  Teams with a footprint that has no room on the map are refused (the rule,
+S22), counted in ``refused_setups``, and drawn again from the same stream.  ``--flanking``
+turns the rules key ``flanking.enabled`` on.
 
 With checks on (the default) every action is re-derived through the engine's
 public functions before it is applied and every state is checked after each turn
@@ -41,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sodwa_editor.battle import invariants  # noqa: E402
 from sodwa_editor.battle.ai import make_controllers  # noqa: E402
+from sodwa_editor.battle.jsonfiles import BattleInputError  # noqa: E402
 from sodwa_editor.battle.loop import run_battle  # noqa: E402
 from sodwa_editor.battle.rules import Rules, default_rules  # noqa: E402
 from sodwa_editor.battle.sheet import Roster, load_roster  # noqa: E402
@@ -48,9 +53,12 @@ from sodwa_editor.battle.state import BattleState  # noqa: E402
 from sodwa_editor.battle.teams import team_from_dict  # noqa: E402
 from sodwa_editor.engine.generate import make_mixed_map  # noqa: E402
 
+#: Team draws tried for one battle when a footprint has no room (then it is refused).
+REDRAWS = 20
+
 
 def setup(seed: int, k: int, min_size: int, max_size: int, rules: Rules,
-          roster: Roster | None = None) -> BattleState:
+          roster: Roster | None = None, refused: Counter[str] | None = None) -> BattleState:
     """Battle ``k`` of a soak seeded ``seed`` (map, teams and battle seed); the teams are
     drawn from ``roster`` (default the shipped one, whose area abilities take part)."""
     ss = np.random.SeedSequence(seed, spawn_key=(k,))
@@ -59,14 +67,25 @@ def setup(seed: int, k: int, min_size: int, max_size: int, rules: Rules,
     model = make_mixed_map(size, seed=int(rng.integers(1 << 31)))
     roster = roster or load_roster()
     names = roster.names()
-    sides = []
-    for side in ("red", "blue"):
-        n = int(rng.integers(2, 5))
-        members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
-                   for i in range(n)]
-        doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
-        sides.append((side, team_from_dict(doc, roster), None))
-    return BattleState.from_teams(model, sides, rules=rules, seed=ss.spawn(1)[0])
+    battle_seed = ss.spawn(1)[0]
+    for attempt in range(REDRAWS + 1):
+        sides = []
+        for side in ("red", "blue"):
+            n = int(rng.integers(2, 5))
+            members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
+                       for i in range(n)]
+            doc = {"format": "sodwa-team", "format_version": 1, "name": side,
+                   "members": members}
+            sides.append((side, team_from_dict(doc, roster), None))
+        try:
+            return BattleState.from_teams(model, sides, rules=rules, seed=battle_seed)
+        except BattleInputError as exc:  # no room for large members (S22): draw again
+            if refused is not None:
+                refused[str(exc).split(" footprint")[0].split("'s ")[-1] + " footprint"] += 1
+            if attempt == REDRAWS or not any(m.sheet.size != "medium" for _s, t, _f in sides
+                                             for m in t.members):
+                raise
+    raise AssertionError("unreachable")
 
 
 def play(state: BattleState, check: bool, problems: Counter[str], moves: bool = True) -> None:
@@ -97,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="skip re-deriving each move's range (the slowest check)")
     p.add_argument("--verify-every", type=int, default=10,
                    help="replay every N-th battle and compare (0: never)")
+    p.add_argument("--flanking", action="store_true",
+                   help="play with the rules key flanking.enabled on")
     p.add_argument("--roster", default=None,
                    help="roster file the teams are drawn from (default the shipped one)")
     args = p.parse_args(argv)
@@ -106,13 +127,18 @@ def main(argv: list[str] | None = None) -> int:
     base = default_rules()
     rules = dataclasses.replace(base, battle=dataclasses.replace(base.battle,
                                                                  max_turns=args.max_turns))
+    if args.flanking:
+        rules = dataclasses.replace(rules, flanking=dataclasses.replace(rules.flanking,
+                                                                        enabled=True))
     problems: Counter[str] = Counter()
     results: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
-    turns = with_abilities = 0
+    turns = with_abilities = sized = 0
+    refused: Counter[str] = Counter()
     start = time.perf_counter()
     for k in range(args.battles):
-        state = setup(args.seed, k, args.min_size, args.max_size, rules, roster)
+        state = setup(args.seed, k, args.min_size, args.max_size, rules, roster, refused)
+        sized += state.sized
         play(state, not args.no_check, problems, not args.no_move_check)
         if state.result is None:
             problems[f"battle {k} did not end"] += 1
@@ -136,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         "turns_per_s": round(turns / seconds, 1) if seconds else None,
         "turns": turns, "results": dict(sorted(results.items())),
         "battles_with_area_abilities": with_abilities,
+        "battles_with_large_creatures": sized,
+        "refused_setups": dict(sorted(refused.items())),
         "events": dict(sorted(kinds.items())),
         "violations": sum(problems.values()),
         "first_violations": [f"{n} x {msg}" for msg, n in problems.most_common(5)],

@@ -27,6 +27,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
+from .bench_teams import (  # noqa: F401 - the team builders, re-exported for callers
+    ability_rosters,
+    ability_teams,
+    huge_teams,
+    medium_names,
+    random_teams,
+)
+
 if TYPE_CHECKING:
     from .engine.model import MapModel
 
@@ -360,61 +368,6 @@ class BattleMetric:
     higher_is_better: bool
 
 
-def random_teams(seed: int | np.random.Generator, n: int, roster: Any = None
-                 ) -> list[tuple[str, object, None]]:
-    """Two seeded teams of ``n`` roster archetypes (the same for every run; ``seed``
-    may be a generator to draw from; ``roster``: default the shipped one).  Used by the
-    battle benchmark and the AI tests."""
-    from .battle.sheet import load_roster
-    from .battle.teams import team_from_dict
-
-    roster = roster or load_roster()
-    names = roster.names()
-    rng = np.random.default_rng(seed)
-    sides: list[tuple[str, object, None]] = []
-    for side in ("red", "blue"):
-        members = [{"id": f"m{i}", "archetype": names[int(rng.integers(len(names)))]}
-                   for i in range(n)]
-        doc = {"format": "sodwa-team", "format_version": 1, "name": side, "members": members}
-        sides.append((side, team_from_dict(doc, roster), None))
-    return sides
-
-
-def ability_rosters() -> tuple[Any, Any]:
-    """The shipped roster and the same roster with every ability taken off (equal sheets
-    otherwise), for the abilities' speed ratio."""
-    import copy
-
-    from .battle.jsonfiles import read_json
-    from .battle.sheet import DEFAULT_ROSTER_PATH, roster_from_dict
-
-    doc = read_json(DEFAULT_ROSTER_PATH)
-    bare = copy.deepcopy(doc)
-    for entry in bare["characters"]:
-        entry.pop("abilities", None)
-    return roster_from_dict(doc), roster_from_dict(bare)
-
-
-def ability_teams(seed: int, n: int, roster: Any, casters: Any = None
-                  ) -> list[tuple[str, object, None]]:
-    """Two seeded teams of ``n`` archetypes of ``roster``, each with ``min(2, n)`` of the
-    archetypes that have area abilities in the shipped roster (``casters``: their names)
-    and the rest drawn from all: area abilities in both teams."""
-    from .battle.teams import team_from_dict
-
-    names = roster.names()
-    casters = casters or [a.name for a in ability_rosters()[0].archetypes if a.abilities]
-    rng = np.random.default_rng(seed)
-    sides: list[tuple[str, object, None]] = []
-    for side in ("red", "blue"):
-        picks = [casters[int(rng.integers(len(casters)))] for _ in range(min(2, n))]
-        picks += [names[int(rng.integers(len(names)))] for _ in range(n - len(picks))]
-        doc = {"format": "sodwa-team", "format_version": 1, "name": side,
-               "members": [{"id": f"m{i}", "archetype": a} for i, a in enumerate(picks)]}
-        sides.append((side, team_from_dict(doc, roster), None))
-    return sides
-
-
 class _Timed:
     """A controller wrapper that records the CPU time of each decision (this thread's
     CPU clock, so time slices lost to other processes on a shared machine do not
@@ -497,7 +450,39 @@ def run_battles(*, battles: int = 8, size: int = 32, members: int = 4,
     out.append(BattleMetric("expectimax_turn_p95_ms",
                             "expectimax AI decision (depth 2), against greedy, same map",
                             _p95_ms(searched), 200, 50, False))
-    return out + ability_speed(battles, model, board, members, progress) + machine_references()
+    return (out + ability_speed(battles, model, board, members, progress)
+            + huge_speed(battles, model, board, members, battles / total, progress)
+            + machine_references())
+
+
+def huge_speed(battles: int, model: Any, board: Any, members: int, without: float,
+               progress: TextIO | None = None) -> list[BattleMetric]:
+    """Greedy battles with one Huge creature a side (:func:`huge_teams`: the first member
+    of each :func:`random_teams` team a Giant, the same seeds as ``battles_per_s_core``'s
+    battles), and their rate over ``without``, that figure (issue 26: at least 70 %)."""
+    from .battle.ai import make_controllers
+    from .battle.loop import run_battle
+    from .battle.state import BattleState
+
+    def seconds(k: int) -> float:
+        state = BattleState.from_teams(model, huge_teams(k, members),  # type: ignore[arg-type]
+                                       seed=k, board=board)
+        t0 = time.process_time()
+        run_battle(state, make_controllers(["greedy", "greedy"], state))
+        return time.process_time() - t0
+
+    seconds(10_000)  # warm, as the figure without was: the footprint code
+    total = 0.0
+    for k in range(battles):
+        if progress:
+            print(f"  Huge battles {k + 1}/{battles} ...", file=progress, flush=True)
+        total += seconds(k)
+    work = (f"greedy vs greedy, {members}v{members}, one Huge (4x4) creature a side, the "
+            "benchmark's map and seeds")
+    rate = battles / total
+    return [BattleMetric("battles_per_s_core_huge", work, rate, 25, 100, True),
+            BattleMetric("huge_speed_ratio", "over battles_per_s_core (issue 26)",
+                         rate / without, 0.7, 1.0, True)]
 
 
 def ability_speed(battles: int, model: Any, board: Any, members: int,

@@ -96,7 +96,7 @@ def test_a_version_1_roster_is_read_and_has_no_abilities():
     """AB1: format_version bumped to 2; a version 1 roster is still read (no abilities),
     and a version 1 roster listing abilities is refused in one line."""
     old = json.loads((DEFAULT_ROSTER_PATH.parents[0] / "roster.json").read_text())
-    assert old["format_version"] == 2
+    assert old["format_version"] == 3
     v1 = roster_from_dict(json.loads(V1.read_text(encoding="utf-8")))
     assert v1.find("Mage").sheet().abilities == ()
     bad = copy.deepcopy(old)

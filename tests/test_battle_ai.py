@@ -124,17 +124,19 @@ def test_bench_battles_reports_the_battle_figures(capsys):
 
     metrics = run_battles(battles=1, size=12, members=2, expectimax_turns=2)
     names = [m.name for m in metrics]
-    assert names[:7] == ["battles_per_s_core", "ai_turn_p95_ms", "expectimax_turn_p95_ms",
+    assert names[:9] == ["battles_per_s_core", "ai_turn_p95_ms", "expectimax_turn_p95_ms",
                          "battles_per_s_core_abilities", "battles_per_s_core_abilities_off",
-                         "abilities_speed_ratio", "python_reference_ms"]
-    assert names[7:] in ([], ["tcod_fov_128_mixed_ms"])
+                         "abilities_speed_ratio", "battles_per_s_core_huge",
+                         "huge_speed_ratio", "python_reference_ms"]
+    assert names[9:] in ([], ["tcod_fov_128_mixed_ms"])
     assert all(m.value > 0 for m in metrics)
     table = format_battle_table(metrics)
     assert "| `battles_per_s_core` |" in table and ">= 25" in table
     assert "| `abilities_speed_ratio` |" in table and ">= 0.7" in table
+    assert "| `huge_speed_ratio` |" in table
     # the references carry no bounds and no verdict
     assert "| `python_reference_ms` (machine reference) |" in table
-    assert table.count("MISSED") + table.count("met |") == 6
+    assert table.count("MISSED") + table.count("met |") == 8
 
 
 def test_bench_battles_refuses_zero_battles(capsys):

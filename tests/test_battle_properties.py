@@ -10,12 +10,13 @@ from collections import Counter
 from pathlib import Path
 
 from battle_maps import turn_of, with_rules
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from sodwa_editor.battle import invariants
 from sodwa_editor.battle.actions import Attack, Move
 from sodwa_editor.battle.ai import make_controllers
+from sodwa_editor.battle.jsonfiles import BattleInputError
 from sodwa_editor.battle.loop import run_battle
 from sodwa_editor.battle.sheet import load_roster
 from sodwa_editor.battle.state import BattleState
@@ -54,7 +55,11 @@ def test_random_legal_battles_keep_every_invariant_and_end(setup):
     every move and attack legal by the engine's range, LoS and adjacency at the moment
     it is made (re-derived independently), every battle ends; and the same inputs give
     the same log."""
-    state = build(setup)
+    try:
+        state = build(setup)
+    except BattleInputError as exc:  # a Huge member with no room on a small map (S22)
+        assume("footprint" not in str(exc))
+        raise
     problems: Counter[str] = Counter()
     run_battle(state, make_controllers(["random", "random"], state),
                before_action=lambda s, a: problems.update(invariants.action_problems(s, a)),

@@ -120,7 +120,7 @@ def test_negative_move_is_refused():
     (lambda d: d["characters"][1]["attributes"].pop("power"),
      "roster.json: characters[1].attributes.power: missing required key"),
     (lambda d: d["characters"].append(dict(d["characters"][0], name="KNIGHT")),
-     "roster.json: characters[13].name: archetype 'KNIGHT' appears twice"),
+     "roster.json: characters[15].name: archetype 'KNIGHT' appears twice"),
     (lambda d: d.pop("defaults"), "roster.json: defaults: missing required key"),
 ])
 def test_bad_roster_gets_one_line_naming_the_key(change, message):

@@ -146,7 +146,8 @@ def test_a_character_panel_shows_every_sheet_attribute_grouped_and_hp_as_a_bar(q
     shown = {" ".join(w.capitalize() for w in f.name.split("_"))
              for f in dataclasses.fields(sheet)} - {"Name", "Archetype", "Health",
                                                     "Damage Type", "Damage Reduction",
-                                                    "Abilities"}  # (issue 25: buttons)
+                                                    "Abilities",  # (issue 25: buttons)
+                                                    "Dimensions"}  # (in Size: "Huge 4x4")
     assert shown <= {label for (_, label) in panel.values}
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..engine.footprint import cannot_stand
 from . import abilities as ab
 from .abilities import UseAbility
 from .attack import resolve_attack
@@ -140,8 +141,9 @@ def begin_turn(state: BattleState, actor: int, roll: Roll | None = None) -> Turn
     team = state.team[actor]
     state.last_actor[team] = actor
     pos, sheet, board = state.pos[actor], state.sheets[actor], state.board
-    budget, halved = board.move_budget(pos[0], pos[1], sheet.move, sheet.flight)
-    if board.liquid[pos[1]][pos[0]]:
+    budget, halved = board.move_budget(pos[0], pos[1], sheet.move, sheet.flight,
+                                       state.fp[actor])
+    if state.on_liquid(actor):
         budget = max(0, budget + state.rules.terrain.liquid.move)
     for ability in state.abilities:
         hook = getattr(ability, "turn_move", None)
@@ -310,6 +312,8 @@ def _move_refusal(state: BattleState, turn: Turn, actor: int, to: Tile) -> str |
         return f"({x}, {y}) is off the map"
     if to == state.pos[actor]:
         return "a Move Action must leave the tile"
+    if state.sized and state.fp[actor] != (1, 1):
+        return _footprint_move_refusal(state, actor, to, allowance)
     other = state.at(to)
     if other is not None:
         return f"({x}, {y}) is taken by {state.names[other]!r}"
@@ -317,6 +321,26 @@ def _move_refusal(state: BattleState, turn: Turn, actor: int, to: Tile) -> str |
         return f"({x}, {y}) is Obstructing terrain"
     if state.reach_of(actor, allowance).steps[y, x] < 0:
         return f"({x}, {y}) is out of reach ({allowance} step{'s' * (allowance != 1)} " \
+               "allowed, and hindering terrain ends a move)"
+    return None
+
+
+def _footprint_move_refusal(state: BattleState, actor: int, to: Tile, allowance: int
+                            ) -> str | None:
+    """:func:`_move_refusal` for a creature larger than a tile: ``to`` is the top-left
+    tile its footprint would cover from (S23)."""
+    fp = state.fp[actor]
+    for t in fp.squares(to):
+        other = state.at(t)
+        if other is not None and other != actor:
+            return f"{to} is no room for its {fp} footprint: ({t[0]}, {t[1]}) is taken by " \
+                   f"{state.names[other]!r}"
+    why = cannot_stand(state.board.model, to, fp)
+    if why is not None:
+        return f"{to} is no room for its {fp} footprint: {why.text}"
+    x, y = to
+    if state.reach_of(actor, allowance).steps[y, x] < 0:
+        return f"{to} is out of reach ({allowance} step{'s' * (allowance != 1)} " \
                "allowed, and hindering terrain ends a move)"
     return None
 
@@ -361,9 +385,12 @@ def apply_checked(state: BattleState, action: Action, roll: Roll | None = None) 
         path = state.reach_of(actor, allowance).path_to(action.to)
         assert path is not None
         clock.take(turn, MOVE)
-        del state.occ[state.pos[actor]]
-        state.pos[actor] = action.to
-        state.occ[action.to] = actor
+        if state.sized:
+            state.move_to(actor, action.to)
+        else:
+            del state.occ[state.pos[actor]]
+            state.pos[actor] = action.to
+            state.occ[action.to] = actor
         state.moved[actor] = True
         state.changed()
         events = [Moved(actor, tuple(path), len(path) - 1, allowance, clock.ip[actor])]

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ..engine.area_notation import AreaType
 from ..engine.areas import Area
 from ..engine.distance import distance
+from ..engine.footprint import creatures_adjacent
 from ..engine.terrain import Crossing
 from .abilities import UseAbility
 from .ability_defs import AbilityDef
@@ -112,6 +113,13 @@ class AreaAbility:
     def engaged(self, state: AreaState, actor: int) -> list[Tile]:
         """The tiles of the enemies adjacent to ``actor`` (B38), row-major."""
         a, board = state.pos[actor], state.board
+        if state.sized:  # every square of each enemy adjacent by footprints (S5, S25)
+            fp = state.fp
+            return sorted((t for j in range(len(state.pos))
+                           if state.alive(j) and state.team[j] != state.team[actor]
+                           and creatures_adjacent(board.model, a, fp[actor], state.pos[j],
+                                                  fp[j])
+                           for t in fp[j].squares(state.pos[j])), key=lambda t: (t[1], t[0]))
         return sorted((state.pos[j] for j in range(len(state.pos))
                        if state.alive(j) and state.team[j] != state.team[actor]
                        and board.adjacent(a, state.pos[j])), key=lambda t: (t[1], t[0]))

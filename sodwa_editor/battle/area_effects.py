@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..engine.footprint import creatures_adjacent
 from ..engine.los import crossing_among
 from ..engine.terrain import Crossing
 from .abilities import UseAbility
@@ -132,8 +133,10 @@ class EffectKeeper:
         (the object is above the characters), never by a character beside an enemy."""
         a, board = state.pos[actor], state.board
         for j in range(len(state.pos)):
-            if state.alive(j) and state.team[j] != state.team[actor] and \
-                    board.adjacent(a, state.pos[j]):
+            if state.alive(j) and state.team[j] != state.team[actor] and (
+                    creatures_adjacent(board.model, a, state.fp[actor], state.pos[j],
+                                       state.fp[j]) if state.sized
+                    else board.adjacent(a, state.pos[j])):
                 return f"must target the adjacent enemy: {state.names[j]!r}"
         rng = state.sheets[actor].range
         if not within_range(a, e.origin, rng, state.rules):

@@ -22,6 +22,7 @@ from typing import Any, Literal, Protocol
 
 from ..engine.area_notation import AreaSpec, AreaType, Shape
 from ..engine.areas import Area, AreaError, area
+from ..engine.footprint import Footprint, creatures_adjacent, creatures_hit
 from ..engine.los import LosBoard
 from ..engine.terrain import Crossing
 from . import karma as karma_rules
@@ -34,6 +35,7 @@ from .events import AreaHit, Event, TerrainAttacked, TerrainDestroyed
 from .records import quick_init
 from .rules import Rules
 from .sheet import Sheet
+from .terrain_effects import area_modifiers
 
 Roll = Callable[[], D100]
 #: ``state.effects`` key of a Maimed character (AB9).
@@ -52,6 +54,8 @@ class AreaState(Protocol):
     hp: list[int]
     moved: list[bool]
     occ: dict[Tile, int]
+    fp: tuple[Footprint, ...]
+    sized: bool
     clock: Clock
     karma: int
     damage: dict[Feature, int]
@@ -187,11 +191,21 @@ def on_tiles(state: AreaState, tiles: Sequence[Tile], mover: int | None = None,
     to stand on ``at`` instead of its tile: an AI weighing a move first)."""
     occ = state.occ
     if mover is None or at is None:
-        return sorted(occ[t] for t in tiles if t in occ)
-    out = [occ[t] for t in tiles if t in occ and occ[t] != mover and t != at]
-    if at in tiles:
-        out.append(mover)
+        return sorted({occ[t] for t in tiles if t in occ})  # a creature once (S11)
+    out = {occ[t] for t in tiles if t in occ and occ[t] != mover and t != at}
+    if any(t in tiles for t in state.fp[mover].squares(at)):
+        out.add(mover)
     return sorted(out)
+
+
+def hit_square(state: AreaState, a: Area, v: int, tile: Tile) -> Tile:
+    """The square of character ``v`` (top-left tile ``tile``) that area ``a`` hits it on
+    (S11: where most of a Blast's damage is left, else the first reached row-major); its
+    one tile for a one-tile character."""
+    fp = state.fp[v]
+    if fp == (1, 1):
+        return tile
+    return creatures_hit(a.affected, {"v": (tile, fp)}, a.damage).get("v", tile)
 
 
 def spared(state: AreaState, d: AbilityDef, i: int) -> str | None:
@@ -214,7 +228,11 @@ def situation(state: AreaState, d: AbilityDef, caster: int, victim: int, origin:
     c = state.pos[caster] if at is None else at
     v = c if victim == caster else state.pos[victim]
     board = state.board
-    adjacent = cast and victim != caster and board.adjacent(c, v)
+    if state.sized and victim != caster:  # by footprints (S5, S25)
+        adjacent = cast and creatures_adjacent(board.model, c, state.fp[caster], v,
+                                               state.fp[victim])
+    else:
+        adjacent = cast and victim != caster and board.adjacent(c, v)
     level = board.level
     vl = level[v[1]][v[0]]
     from_caster = cast and d.spec.type not in (AreaType.FALLING, AreaType.RISING)
@@ -223,6 +241,8 @@ def situation(state: AreaState, d: AbilityDef, caster: int, victim: int, origin:
     extra: tuple[Modifier, ...] = ()
     for ability in state.abilities:
         extra += tuple(ability.modifiers(state, caster, victim))
+    if state.abilities:  # terrain properties (docs/rules.md TP-B4)
+        extra += area_modifiers(state, caster, victim, origin)
     liquid = board.liquid
     return Situation(
         adjacent=adjacent, impeded=impeded and not adjacent,
@@ -288,7 +308,8 @@ def victims(state: AreaState, d: AbilityDef, caster: int, a: Area, *, cast: bool
     out = []
     for v in on_tiles(state, a.affected, caster if at is not None else None, at):
         if spared(state, d, v) is None:
-            tile = at if v == caster and at is not None else state.pos[v]
+            tile = hit_square(state, a, v, at if v == caster and at is not None
+                              else state.pos[v])
             damage = d.damage if a.damage is None else a.damage[tile]
             out.append(preview_victim(state, d, caster, team, v, damage, a.origin,
                                       tile in a.impeded, cast, at, moved))

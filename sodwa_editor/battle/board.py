@@ -79,20 +79,23 @@ class Board:
         self.reaches: OrderedDict[tuple[object, ...], Reach] = OrderedDict()  # oldest first
         self.reach_bytes = 0  # what the ranges in ``reaches`` hold (``Reach.nbytes``)
         self.kept: dict[str, Any] = {}
-        self._budgets: dict[tuple[int, int, int, bool], tuple[int, bool]] = {}
+        self._budgets: dict[tuple[Any, ...], tuple[int, bool]] = {}
 
-    def move_budget(self, x: int, y: int, move: int, flight: bool) -> tuple[int, bool]:
+    def move_budget(self, x: int, y: int, move: int, flight: bool,
+                    size: tuple[int, int] = (1, 1)) -> tuple[int, bool]:
         """The engine's :func:`~sodwa_editor.engine.movement.move_budget` for a turn begun
-        on ``(x, y)``: ``(steps allowed, halved)``, cached for this terrain."""
-        key = (x, y, move, flight)
+        on ``(x, y)``: ``(steps allowed, halved)``, cached for this terrain.  ``size``:
+        the footprint of a creature whose top-left tile is ``(x, y)`` (S7)."""
+        key = (x, y, move, flight) if size == (1, 1) else (x, y, move, flight, *size)
         hit = self._budgets.get(key)
         if hit is None:
-            hit = self._budgets[key] = move_budget(self.model, (x, y), move, flight=flight)
+            hit = self._budgets[key] = move_budget(self.model, (x, y), move, flight=flight,
+                                                   size=(size[0], size[1]))
         return hit
 
-    def hinders(self, x: int, y: int, flight: bool) -> bool:
+    def hinders(self, x: int, y: int, flight: bool, size: tuple[int, int] = (1, 1)) -> bool:
         """Whether a turn begun on ``(x, y)`` is hindered (Move halved, a start group)."""
-        return self.move_budget(x, y, 0, flight)[1]
+        return self.move_budget(x, y, 0, flight, size)[1]
 
     def fork(self) -> Board:
         """A board on a copy of this model, for a battle about to change its terrain."""

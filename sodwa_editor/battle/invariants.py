@@ -12,10 +12,14 @@ battle's map with the characters put on it as map characters.
 from __future__ import annotations
 
 from ..engine.adjacency import pair_crossing
+from ..engine.footprint import cannot_stand, creatures_adjacent
+from ..engine.footprint_los import footprint_los
+from ..engine.footprint_movement import footprint_reach
 from ..engine.los import los
 from ..engine.model import Character, Edge, MapModel
 from ..engine.movement import reach
 from ..engine.terrain import Base, Crossing
+from . import altitude as alt
 from .abilities import UseAbility
 from .actions import Action, Attack, AttackTerrain, Move, Pass, move_allowance
 from .area_abilities import USES, AreaAbility, find_area
@@ -23,10 +27,13 @@ from .area_effects import EFFECT, FALLING, STRIKE, Effect
 from .attack import within_range
 from .clock import ActionType
 from .state import BattleState
+from .terrain_effects import attack_adjacent, targeting_refusal
 
 
 def state_problems(state: BattleState) -> list[str]:
     """Every broken state invariant, as one line each (empty: all hold)."""
+    if state.sized:
+        return _sized_problems(state) + effect_problems(state)
     out: list[str] = []
     seen: dict[tuple[int, int], int] = {}
     model = state.board.model
@@ -46,6 +53,32 @@ def state_problems(state: BattleState) -> list[str]:
     if seen != state.occ:
         out.append("the tile index disagrees with the positions")
     return out + effect_problems(state)
+
+
+def _sized_problems(state: BattleState) -> list[str]:
+    """:func:`state_problems` for a battle with creatures larger than a tile (S21-S23):
+    no footprint off the map, on an Obstructing tile, across two levels or cut by an
+    Obstructing border; no two footprints sharing a tile; the tile index holding every
+    square of every undefeated character."""
+    out: list[str] = []
+    seen: dict[tuple[int, int], int] = {}
+    model = state.board.model
+    for i, (x, y) in enumerate(state.pos):
+        if state.hp[i] > state.sheets[i].health:
+            out.append(f"{state.names[i]}: HP {state.hp[i]} above {state.sheets[i].health}")
+        if not state.alive(i):
+            continue
+        fp = state.fp[i]
+        why = cannot_stand(model, (x, y), fp)
+        if why is not None:
+            out.append(f"{state.names[i]}: its {fp} footprint at ({x}, {y}): {why.text}")
+        for t in fp.squares((x, y)):
+            if t in seen:
+                out.append(f"{state.names[i]} and {state.names[seen[t]]} share {t}")
+            seen[t] = i
+    if seen != state.occ:
+        out.append("the tile index disagrees with the footprints")
+    return out
 
 
 def effect_problems(state: BattleState) -> list[str]:
@@ -81,8 +114,11 @@ def with_characters(state: BattleState) -> MapModel:
     for i, (x, y) in enumerate(state.pos):
         if state.alive(i):
             s = state.sheets[i]
-            m.characters[state.names[i]] = Character(state.names[i], str(state.team[i]), x, y,
-                                                     move=s.move, range=s.range, flight=s.flight)
+            fp = state.fp[i]
+            m.characters[state.names[i]] = Character(
+                state.names[i], str(state.team[i]), x, y, move=s.move, range=s.range,
+                flight=s.flight, size=s.size if fp != (1, 1) else "medium",
+                footprint=fp if fp != (1, 1) else None)
     m.notify_bulk_change("characters")
     return m
 
@@ -95,10 +131,14 @@ def action_problems(state: BattleState, action: Action, *, moves: bool = True) -
     actor = state.actor
     if actor is None or isinstance(action, Pass):
         return []
+    if isinstance(action, UseAbility) and action.ability in (alt.UP, alt.DOWN):
+        return _fly_problems(state, actor, action)
     if isinstance(action, UseAbility):
         return _ability_problems(state, actor, action)
     if isinstance(action, Move) and not moves:
         return []
+    if state.sized:
+        return _sized_action_problems(state, actor, action)
     m = with_characters(state)
     a = state.pos[actor]
     name = state.names[actor]
@@ -109,6 +149,9 @@ def action_problems(state: BattleState, action: Action, *, moves: bool = True) -
         return []
     enemies = [state.pos[j] for j in state.enemies(actor)]
     engaged = [e for e in enemies if pair_crossing(m, a, e)[0] is not Crossing.BLOCKED]
+    if state.abilities:  # terrain heights and altitude layers (docs/rules.md TP-B3, VS2)
+        engaged = [state.pos[j] for j in state.enemies(actor)
+                   if attack_adjacent(state, actor, j)]
     rng = state.sheets[actor].range
     if isinstance(action, Attack):
         d = state.pos[action.target]
@@ -122,9 +165,63 @@ def action_problems(state: BattleState, action: Action, *, moves: bool = True) -
             return [f"{name} attacks {state.names[action.target]} out of Range {rng}"]
         if los(m, a, d).crossing is Crossing.BLOCKED:
             return [f"{name} attacks {state.names[action.target]} through blocked LoS"]
-        return []
+        why = targeting_refusal(state, actor, action.target, False)
+        return [f"{name} attacks {state.names[action.target]}: {why}"] if why else []
     assert isinstance(action, AttackTerrain)
     return _terrain_problems(state, m, a, engaged, action)
+
+
+def _others(state: BattleState, actor: int, *also: int) -> list[tuple[int, int]]:
+    """Every square of every undefeated character but ``actor`` and ``also``."""
+    return [t for j in range(len(state.pos)) if state.alive(j) and j != actor
+            and j not in also for t in state.squares(j)]
+
+
+def _sized_action_problems(state: BattleState, actor: int, action: Action) -> list[str]:
+    """:func:`action_problems` by footprints (S21-S26), through the engine's
+    ``footprint_reach``, ``creatures_adjacent`` and ``footprint_los`` and the range
+    metric between every two squares."""
+    m = with_characters(state)
+    a, fa, name = state.pos[actor], state.fp[actor], state.names[actor]
+    if isinstance(action, Move):
+        occupants = [(x, y, str(state.team[j]), state.sheets[j].size)
+                     for j in range(len(state.pos)) if state.alive(j) and j != actor
+                     for x, y in state.squares(j)]
+        r = footprint_reach(m, a, fa, state.sheets[actor].move, team=str(state.team[actor]),
+                            flight=state.sheets[actor].flight, budget=move_allowance(state),
+                            occupants=occupants, hindered_start=state.turn_hindered,
+                            size=state.sheets[actor].size,
+                            pass_hostile_by_size=state.rules.movement.pass_hostile_by_size)
+        if action.to == a or action.to not in r:
+            return [f"{name} moves to {action.to}, outside its range"]
+        return []
+    engaged = [j for j in state.enemies(actor)
+               if creatures_adjacent(m, a, fa, state.pos[j], state.fp[j])]
+    if isinstance(action, Attack):
+        j = action.target
+        if not state.alive(j) or state.team[j] == state.team[actor]:
+            return [f"{name} attacks {state.names[j]}, not a living enemy"]
+        if j in engaged:
+            return []
+        if engaged:
+            return [f"{name} is adjacent to an enemy but attacks {state.names[j]}"]
+        rng = state.sheets[actor].range
+        if not any(within_range(p, q, rng, state.rules) for p in state.squares(actor)
+                   for q in state.squares(j)):
+            return [f"{name} attacks {state.names[j]} out of Range {rng}"]
+        line = footprint_los(m, a, fa, state.pos[j], state.fp[j],
+                             occupied=_others(state, actor, j))
+        if line.crossing is Crossing.BLOCKED:
+            return [f"{name} attacks {state.names[j]} through blocked LoS"]
+        return []
+    if isinstance(action, AttackTerrain):
+        bare = with_characters(state)
+        del bare.characters[name]
+        bare.notify_bulk_change("characters")
+        tiles = [state.pos[j] for j in engaged]
+        found = [_terrain_problems(state, bare, t, tiles, action) for t in state.squares(actor)]
+        return [] if any(not f for f in found) else found[0]
+    return []
 
 
 def _terrain_problems(state: BattleState, m: MapModel, a: tuple[int, int],
@@ -159,6 +256,18 @@ def _terrain_problems(state: BattleState, m: MapModel, a: tuple[int, int],
     return []
 
 
+def _fly_problems(state: BattleState, actor: int, action: UseAbility) -> list[str]:
+    """A change of altitude layer (docs/rules.md VS1, VS3): a flyer, within Ground .. the
+    highest layer, up one or down at most ``altitude.descend_layers``."""
+    name, now = state.names[actor], alt.altitude_of(state, actor)
+    if not state.rules.altitude.enabled or not state.sheets[actor].flight:
+        return [f"{name} changes layer without flying"]
+    after = now + 1 if action.ability == alt.UP else now - int(action.args[0])
+    if not 0 <= after <= alt.max_layer(state) or now - after > state.rules.altitude.descend_layers:
+        return [f"{name} flies from layer {now} to {after}"]
+    return []
+
+
 def _ability_problems(state: BattleState, actor: int, action: UseAbility) -> list[str]:
     """An area ability's use or a strike at a falling object, re-derived through the
     engine's public ``los`` and ``pair_crossing`` (docs/rules.md AB1-AB3, AB12)."""
@@ -167,8 +276,13 @@ def _ability_problems(state: BattleState, actor: int, action: UseAbility) -> lis
     assert turn is not None
     m = with_characters(state)
     a = state.pos[actor]
-    engaged = [state.pos[j] for j in state.enemies(actor)
-               if pair_crossing(m, a, state.pos[j])[0] is not Crossing.BLOCKED]
+    if state.sized:  # every square of an adjacent enemy (S5, S25)
+        engaged = [t for j in state.enemies(actor)
+                   if creatures_adjacent(m, a, state.fp[actor], state.pos[j], state.fp[j])
+                   for t in state.squares(j)]
+    else:
+        engaged = [state.pos[j] for j in state.enemies(actor)
+                   if pair_crossing(m, a, state.pos[j])[0] is not Crossing.BLOCKED]
     if action.ability == STRIKE:
         e = state.effects.get((EFFECT, action.args[0])) if action.args else None
         if not isinstance(e, Effect) or e.kind != FALLING:

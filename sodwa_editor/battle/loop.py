@@ -29,6 +29,7 @@ from typing import Protocol
 import numpy as np
 
 from ..engine.areas import Area
+from ..engine.footprint import Footprint
 from ..engine.los import LosBoard
 from ..engine.model import MapModel
 from ..engine.movement import Reach
@@ -129,7 +130,20 @@ class View:
         return self._state.sheets
 
     def tile(self, i: int) -> tuple[int, int]:
+        """Character ``i``'s tile (the top-left tile of a larger creature's footprint)."""
         return self._state.pos[i]
+
+    @property
+    def sized(self) -> bool:
+        """Some character is larger than a tile (docs/rules.md S21)."""
+        return self._state.sized
+
+    def footprint(self, i: int) -> Footprint:
+        return self._state.fp[i]
+
+    def squares(self, i: int) -> list[tuple[int, int]]:
+        """The tiles character ``i`` covers."""
+        return self._state.squares(i)
 
     @property
     def placement(self) -> tuple[tuple[int, int] | None, ...]:

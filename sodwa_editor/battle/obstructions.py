@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.los import LosBoard
 from ..engine.model import Edge
 from . import kernels as kn
 from .attack import distance
@@ -84,19 +85,33 @@ def _near(a: Tile, feature: Feature) -> Tile:
 
 def _reach(state: BattleState, attacker: int, fx: np.ndarray, fy: np.ndarray,
            fs: np.ndarray) -> np.ndarray:
+    """Per feature: reached, out of range or blocked from the attacker.  A creature
+    larger than a tile strikes from any of its squares, the best answer of any (S26;
+    its own squares do not block its lines)."""
     a = state.pos[attacker]
-    board = state.los_board()
+    fp = state.fp[attacker]
+    if fp == (1, 1):
+        board = state.los_board()
+        squares = [a]
+    else:
+        board = LosBoard(state.board.model,
+                         sorted(t for t, j in state.occ.items() if j != attacker))
+        squares = fp.squares(a)
     ctx, tcs, ecs, scs = board.stack(state.board.level[a[1]][a[0]])
     out = np.empty(fx.shape[0], np.int8)
-    kn.features(a[0], a[1], state.sheets[attacker].range,
-                kn.METRICS[state.rules.targeting.range_metric], ctx, tcs, ecs, scs,
-                board.inputs.target, fx, fy, fs, out)
-    return out
+    best = np.full(fx.shape[0], kn.BLOCKED, np.int8)
+    for x, y in squares:
+        kn.features(x, y, state.sheets[attacker].range,
+                    kn.METRICS[state.rules.targeting.range_metric], ctx, tcs, ecs, scs,
+                    board.inputs.target, fx, fy, fs, out)
+        np.minimum(best, out, out=best)
+    return best
 
 
 def feature_kind(state: BattleState, attacker: int, feature: Feature) -> str:
     """``"melee"`` when the attacker touches the feature, else ``"ranged"``."""
-    return "melee" if _touching(state.pos[attacker], feature) else "ranged"
+    return "melee" if any(_touching(t, feature) for t in state.squares(attacker)) \
+        else "ranged"
 
 
 def feature_targets(state: BattleState, attacker: int) -> list[Feature]:

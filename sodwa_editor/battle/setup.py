@@ -42,7 +42,14 @@ from .loop import Controller
 from .rules import Rules, default_rules
 from .sheet import DEFAULT_ROSTER_PATH, Roster, load_roster, roster_from_dict
 from .state import BattleState
-from .teams import Team, check_point_cap, combatants_from_map, place_teams, team_cost
+from .teams import (
+    Team,
+    check_footprints,
+    check_point_cap,
+    combatants_from_map,
+    place_teams,
+    team_cost,
+)
 
 Seed = int | np.random.SeedSequence
 
@@ -123,15 +130,17 @@ class BattleSetup:
     def check(self) -> None:
         """Raise :class:`BattleInputError` for inputs no battle can start from."""
         cap = self.rules.battle.point_cap
+        scale = self.rules.sizes.grid_scale_m
         if self.teams is None:
-            combatants_from_map(self.model, self.roster, cap)
+            check_footprints(self.model, combatants_from_map(self.model, self.roster, cap),
+                             scale)
             return
         if len(self.teams) != 2:
             raise BattleInputError(f"a battle needs exactly 2 teams, not {len(self.teams)}")
         for _zone, team, _formation in self.teams:
             check_point_cap(team.name, team_cost(team), cap)
         for swapped in (False, True):
-            place_teams(self.model, self.sides(swapped), cap)
+            place_teams(self.model, self.sides(swapped), cap, scale)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the prepared board (each process prepares its own) and with

@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..engine.model import Character
+from ..engine.sizes import Footprint, footprint_for, size_rank
 from .ability_defs import AbilityDef, abilities_from_list
 from .jsonfiles import RESOURCE_DIR, BattleInputError, PathLike, read_json, validate
 
@@ -76,6 +77,17 @@ class Sheet:
     damage_type: str
     #: The archetype's area abilities (docs/rules.md *Abilities*).
     abilities: tuple[AbilityDef, ...] = ()
+    #: Size category (docs/rules.md S1, S21) and free dimensions replacing the size
+    #: table's, in the table's 1 m squares (None: the table's).
+    size: str = "medium"
+    dimensions: Footprint | None = None
+
+    def footprint(self, grid_scale_m: float = 1.0) -> Footprint:
+        """The tiles this character covers on a grid of ``grid_scale_m`` metres per tile
+        (the rules key ``sizes.grid_scale_m``; :func:`~..engine.sizes.footprint_for`)."""
+        if self.size == "medium" and self.dimensions is None:
+            return Footprint(1, 1)
+        return footprint_for(self.size, dimensions=self.dimensions, grid_scale_m=grid_scale_m)
 
     def accuracy(self, melee: bool) -> int:
         """Accuracy of the attack's kind (RB: "When attacking an adjacent target, the
@@ -102,12 +114,16 @@ class Archetype:
     damage_type: str
     values: Mapping[str, int]
     abilities: tuple[AbilityDef, ...] = ()
+    #: Size category and free dimensions (``format_version`` 3; docs/rules.md S21).
+    size: str = "medium"
+    dimensions: Footprint | None = None
 
     def sheet(self, name: str | None = None) -> Sheet:
         """The archetype's own sheet (a character of this archetype with nothing changed)."""
         return Sheet(name=self.name if name is None else name, archetype=self.name,
                      move=self.move, range=self.range, flight=self.flight,
                      damage_type=self.damage_type, abilities=self.abilities,
+                     size=self.size, dimensions=self.dimensions,
                      **{k: self.values[k] for k in SHEET_KEYS})
 
 
@@ -134,13 +150,15 @@ def _key(name: str) -> str:
 
 
 #: The roster format this program writes; it reads every version up to it (version 1
-#: has no abilities and no portraits).
-ROSTER_VERSION = 2
+#: has no abilities and no portraits, version 2 no sizes).
+ROSTER_VERSION = 3
+#: The first roster version with each optional archetype key.
+ADDED_IN = {"abilities": 2, "portrait": 2, "size": 3, "footprint": 3}
 
 
 def roster_from_dict(doc: Any, source: str = "roster") -> Roster:
     """The roster of a parsed roster document (``schemas/roster.schema.json``; version 1,
-    without abilities, or 2)."""
+    without abilities, 2, without sizes, or 3)."""
     validate(doc, "roster", source)
     seen: set[str] = set()
     known: dict[str, AbilityDef] = {}
@@ -153,20 +171,33 @@ def roster_from_dict(doc: Any, source: str = "roster") -> Roster:
         seen.add(key)
         damage_type = entry.get("damage_type", doc["defaults"]["damage_type"])
         listed = entry.get("abilities", [])
-        for added in ("abilities", "portrait"):  # both new in version 2
-            if entry.get(added) and doc["format_version"] < 2:
+        for added, version in ADDED_IN.items():
+            if entry.get(added) and doc["format_version"] < version:
                 raise BattleInputError(f"{source}: characters[{i}].{added}: a roster of "
-                                       f"format_version 1 has no {added} (write "
-                                       "format_version 2)")
+                                       f"format_version {doc['format_version']} has no "
+                                       f"{added} (write format_version {version})")
+        size, dims = _size(entry, f"{source}: characters[{i}]")
         archetypes.append(Archetype(
             name=entry["name"], move=entry["move"], range=entry["range"],
             flight=entry["flight"], damage_type=damage_type,
             values=_frozen(entry["attributes"]),
             abilities=abilities_from_list(listed, damage_type,
-                                          f"{source}: characters[{i}].abilities", known)))
+                                          f"{source}: characters[{i}].abilities", known),
+            size=size, dimensions=dims))
     return Roster(tuple(archetypes), _frozen(doc["defaults"]["attributes"]),
                   doc["defaults"]["damage_type"], tuple(doc.get("objects", ())),
                   MappingProxyType({_key(a.name): a for a in archetypes}))
+
+
+def _size(entry: Mapping[str, Any], where: str) -> tuple[str, Footprint | None]:
+    """An archetype's ``size`` (default medium) and ``footprint`` ``[w, h]`` (None)."""
+    size = str(entry.get("size", "medium")).lower()
+    try:
+        size_rank(size)
+    except ValueError as exc:
+        raise BattleInputError(f"{where}.size: {exc}") from None
+    dims = entry.get("footprint")
+    return size, (Footprint(int(dims[0]), int(dims[1])) if dims is not None else None)
 
 
 def _frozen(values: Mapping[str, int]) -> Mapping[str, int]:
@@ -188,8 +219,8 @@ def _default_roster() -> Roster:
 def sheet_for(character: Character, roster: Roster) -> Sheet:
     """The battle sheet of a map character (decision B6).
 
-    Move, Range and flight are the character's own fields (the map rules use
-    them).  Each key of :data:`SHEET_KEYS` comes from, in order: the character's
+    Move, Range, flight, size and footprint are the character's own fields (the map
+    rules use them; S21).  Each key of :data:`SHEET_KEYS` comes from, in order: the character's
     ``attributes``; an alias there (``accuracy``, ``defense``, ``damage``); the
     archetype whose name matches the character's name; the roster defaults.
     Raises :class:`BattleInputError` naming the character and the key for a value
@@ -216,8 +247,14 @@ def sheet_for(character: Character, roster: Roster) -> Sheet:
         if value < 0:
             raise BattleInputError(f"character {character.id!r}: {key} must be at least 0, "
                                    f"not {value}")
+    size = character.size
+    try:
+        size_rank(size)
+    except ValueError as exc:
+        raise BattleInputError(f"character {character.id!r}: {exc}") from None
     return Sheet(
         name=character.name or character.id, archetype=arch.name if arch else "",
         move=character.move, range=character.range, flight=character.flight,
         damage_type=arch.damage_type if arch else roster.default_damage_type,
-        abilities=arch.abilities if arch else (), **values)
+        abilities=arch.abilities if arch else (), size=size,
+        dimensions=character.footprint, **values)

@@ -30,11 +30,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..engine.footprint import Footprint
+from ..engine.footprint_movement import footprint_reach
 from ..engine.los import LosBoard, crossing_among
 from ..engine.model import MapModel
 from ..engine.movement import Reach, placed_reach
 from ..engine.terrain import Crossing
 from .abilities import Ability
+from .altitude import altitude_for
 from .area_abilities import abilities_for
 from .board import Board, Feature, Tile, prepare
 from .clock import Clock, Turn, first_tie_team
@@ -43,7 +46,8 @@ from .events import BattleEnded, Defeated, Event
 from .jsonfiles import BattleInputError
 from .rules import Rules, default_rules
 from .sheet import Roster, Sheet, load_roster
-from .teams import Combatant, Team, combatants_from_map, place_teams
+from .teams import Combatant, Team, check_footprints, combatants_from_map, place_teams
+from .terrain_effects import terrain_effects_for
 
 
 class Result(NamedTuple):
@@ -67,7 +71,7 @@ class _Cache:
     Shared by copies of a state until one of them changes; then that one gets a new
     cache, so an entry is never wrong for anyone holding it."""
 
-    __slots__ = ("los", "crossings", "occupied", "reach", "engaged", "placement")
+    __slots__ = ("los", "crossings", "occupied", "reach", "engaged", "placement", "lines")
 
     def __init__(self) -> None:
         self.los: LosBoard | None = None
@@ -77,6 +81,8 @@ class _Cache:
         self.crossings: dict[tuple[Tile, Tile], Crossing] = {}  # :meth:`BattleState.crossing`
         self.reach: dict[tuple[int, int, bool], Reach] = {}
         self.engaged: dict[int, tuple[int, ...]] = {}  # :func:`.targeting.engaged_with`
+        #: LoS between two creatures, by their indices (:func:`.sized.line`)
+        self.lines: dict[tuple[int, int], object] = {}
 
 
 class BattleState:
@@ -84,7 +90,8 @@ class BattleState:
     :mod:`.actions`."""
 
     __slots__ = ("rules", "board", "_own_board", "fighters", "sheets", "team", "names",
-                 "pos", "hp", "moved", "occ", "clock", "karma", "last_actor", "turn_start",
+                 "fp", "sized", "pos", "hp", "moved", "occ", "clock", "karma", "last_actor",
+                 "turn_start",
                  "turn_move", "turn_hindered", "damage", "destroyed", "events", "result",
                  "streams", "abilities", "effects", "revision", "_cache")
 
@@ -95,15 +102,11 @@ class BattleState:
         if teams != [0, 1]:
             raise BattleInputError("a battle needs characters on both teams 0 and 1; it has "
                                    + (", ".join(map(str, teams)) or "none"))
-        taken: dict[Tile, str] = {}
-        for f in fighters:
-            if not board.in_bounds(f.x, f.y) or not board.standable[f.y][f.x]:
-                raise BattleInputError(f"character {f.id!r} stands on ({f.x}, {f.y}), where "
-                                       "no character may stand")
-            if (f.x, f.y) in taken:
-                raise BattleInputError(f"characters {taken[(f.x, f.y)]!r} and {f.id!r} "
-                                       f"share the tile ({f.x}, {f.y})")
-            taken[(f.x, f.y)] = f.id
+        fps = check_footprints(board.model, fighters, rules.sizes.grid_scale_m)
+        #: Every character's footprint (docs/rules.md S21), and whether any is larger
+        #: than a tile (then the rules of creatures of any size apply, S23).
+        self.fp: tuple[Footprint, ...] = fps
+        self.sized = any(fp != (1, 1) for fp in fps)
         self.rules = rules
         self.board = board
         self._own_board = False
@@ -114,7 +117,9 @@ class BattleState:
         self.pos: list[Tile] = [(f.x, f.y) for f in fighters]
         self.hp = [s.health for s in self.sheets]
         self.moved = [False] * len(fighters)
-        self.occ: dict[Tile, int] = {p: i for i, p in enumerate(self.pos)}
+        #: Every tile a character covers -> its index (all its squares, S21).
+        self.occ: dict[Tile, int] = {t: i for i, p in enumerate(self.pos)
+                                     for t in fps[i].squares(p)}
         self.streams: Streams | None = seed if isinstance(seed, Streams) else Streams(seed)
         self.clock = Clock([s.initiative for s in self.sheets], self.team, rules.clock,
                            first_tie_team(rules.order, self.streams.setup))
@@ -129,8 +134,10 @@ class BattleState:
         self.result: Result | None = None
         #: The abilities given, then the roster's area abilities of the sheets (and their
         #: effects' keeper), when some sheet has any (docs/rules.md *Abilities*).
-        self.abilities: tuple[Ability[BattleState], ...] = (tuple(abilities)
-                                                            + abilities_for(self.sheets))
+        self.abilities: tuple[Ability[BattleState], ...] = (
+            tuple(abilities) + abilities_for(self.sheets)
+            + terrain_effects_for(board.model, rules)  # docs/rules.md TP-B
+            + altitude_for(self.sheets, rules))  # docs/rules.md VS
         #: Abilities' own state (effects, charges, ...): immutable keys and values with a
         #: stable ``repr`` (copied shallowly with the state, part of its hash).
         self.effects: dict[Any, Any] = {}
@@ -157,7 +164,8 @@ class BattleState:
         """A battle of two teams placed by formation into the start zones named by
         ``sides`` (``(zone, team, formation)``, team 0 first; B4, B5)."""
         rules = rules or default_rules()
-        fighters = place_teams(model, sides, rules.battle.point_cap)
+        fighters = place_teams(model, sides, rules.battle.point_cap,
+                               rules.sizes.grid_scale_m)
         return cls(board or prepare(model), fighters, rules, seed, abilities)
 
     # ------------------------------------------------------------ queries
@@ -246,6 +254,8 @@ class BattleState:
         return hit
 
     def _reach(self, i: int, budget: int, hindered: bool) -> Reach:
+        if self.fp[i] != (1, 1) or self.rules.movement.pass_hostile_by_size:
+            return self._footprint_reach(i, budget, hindered)
         (mx, my), mine, sheet = self.pos[i], self.team[i], self.sheets[i]
         team, board = self.team, self.board
         if hindered and not board.hinders(mx, my, sheet.flight):
@@ -270,6 +280,59 @@ class BattleState:
             board.reach_bytes += size
         return hit
 
+    def _footprint_reach(self, i: int, budget: int, hindered: bool) -> Reach:
+        """:meth:`_reach` for a creature larger than a tile, or any creature when hostiles
+        may be passed by size (S6-S8, S23: :func:`~..engine.footprint_movement.
+        footprint_reach` with every square of every other creature; kept on the board
+        as :meth:`_reach`'s ranges are, the window widened by the footprint)."""
+        (mx, my), mine, sheet, fp = self.pos[i], self.team[i], self.sheets[i], self.fp[i]
+        board, team = self.board, self.team
+        if hindered and not board.hinders(mx, my, sheet.flight, fp):
+            hindered = False
+        x0, y0 = mx - budget, my - budget
+        x1, y1 = mx + budget + fp.width - 1, my + budget + fp.height - 1
+        sheets = self.sheets
+        near = tuple(sorted((x, y, str(team[j]), sheets[j].size)
+                            for (x, y), j in self.occ.items()
+                            if j != i and x0 <= x <= x1 and y0 <= y <= y1))
+        passing = self.rules.movement.pass_hostile_by_size
+        key = ("fp", mx, my, fp, sheet.move, sheet.flight, sheet.size, mine, budget, hindered,
+               passing, near)
+        cache = board.reaches
+        hit = cache.get(key)
+        if hit is None:
+            hit = footprint_reach(board.model, (mx, my), fp, sheet.move, team=str(mine),
+                                  flight=sheet.flight, budget=budget, occupants=near,
+                                  hindered_start=hindered, size=sheet.size,
+                                  pass_hostile_by_size=passing)
+            size = hit.nbytes
+            while cache and board.reach_bytes + size > REACH_CACHE_BYTES:
+                board.reach_bytes -= cache.popitem(last=False)[1].nbytes
+            cache[key] = hit
+            board.reach_bytes += size
+        return hit
+
+    def squares(self, i: int) -> list[Tile]:
+        """The tiles character ``i`` covers (its footprint from its top-left tile)."""
+        return self.fp[i].squares(self.pos[i])
+
+    def on_liquid(self, i: int) -> bool:
+        """Whether character ``i`` is in Liquid: any of its squares is (S23)."""
+        liquid = self.board.liquid
+        if self.fp[i] == (1, 1):
+            x, y = self.pos[i]
+            return liquid[y][x]
+        return any(liquid[y][x] for x, y in self.squares(i))
+
+    def move_to(self, i: int, to: Tile) -> None:
+        """Character ``i``'s top-left tile becomes ``to`` (every square follows)."""
+        fp = self.fp[i]
+        for t in fp.squares(self.pos[i]):
+            del self.occ[t]
+        self.pos[i] = to
+        for t in fp.squares(to):
+            self.occ[t] = i
+
     # ------------------------------------------------------------ changes (actions.py)
     def defeat(self, i: int, by: int, *, end: bool = True) -> list[Event]:
         """Character ``i`` is defeated: it leaves the board and the clock (B32, B35); with
@@ -277,7 +340,8 @@ class BattleState:
         characters at once judges the end itself, AB6)."""
         self.clock.remove(i)
         tile = self.pos[i]
-        self.occ.pop(tile, None)
+        for t in self.fp[i].squares(tile):
+            self.occ.pop(t, None)
         self.changed()
         events: list[Event] = [Defeated(i, by, tile)]
         if end:
@@ -330,6 +394,7 @@ class BattleState:
         # shared: never changed in place (replaced when they change)
         other.rules, other.board, other.fighters = self.rules, self.board, self.fighters
         other.sheets, other.team, other.names = self.sheets, self.team, self.names
+        other.fp, other.sized = self.fp, self.sized
         other.karma, other.result, other.abilities = self.karma, self.result, self.abilities
         other.turn_start, other.turn_move = self.turn_start, self.turn_move
         other.turn_hindered, other.revision = self.turn_hindered, self.revision

@@ -17,9 +17,16 @@ from __future__ import annotations
 
 from ..engine.terrain import Crossing
 from . import karma as karma_rules
+from . import sized
 from .attack import AttackPreview, Modifier, Situation, distance, is_aware, within_range
 from .attack import preview_attack as _preview
 from .state import BattleState
+from .terrain_effects import (
+    attack_adjacent,
+    attack_modifiers,
+    heights_apart,
+    targeting_refusal,
+)
 
 
 class IllegalAction(ValueError):
@@ -33,8 +40,11 @@ def engaged_with(state: BattleState, i: int) -> list[int]:
     cache = state.derived.engaged
     hit = cache.get(i)
     if hit is None:
-        me, board, pos = state.pos[i], state.board, state.pos
-        hit = cache[i] = tuple(j for j in state.enemies(i) if board.adjacent(me, pos[j]))
+        if state.sized:  # (the height rule, TP-B3, read at the anchors' tiles)
+            hit = cache[i] = tuple(j for j in state.enemies(i) if sized.adjacent(state, i, j)
+                                   and not heights_apart(state, i, j))
+        else:
+            hit = cache[i] = tuple(j for j in state.enemies(i) if attack_adjacent(state, i, j))
     return list(hit)
 
 
@@ -54,8 +64,10 @@ def attack_refusal(state: BattleState, attacker: int, target: int) -> str | None
         return "a character cannot attack itself"
     if state.team[target] == state.team[attacker]:
         return f"{name!r} is on your own team"
+    if state.sized:
+        return _sized_refusal(state, attacker, target)
     a, d = state.pos[attacker], state.pos[target]
-    if state.board.adjacent(a, d):
+    if attack_adjacent(state, attacker, target):
         return None
     engaged = engaged_with(state, attacker)
     if engaged:
@@ -67,7 +79,26 @@ def attack_refusal(state: BattleState, attacker: int, target: int) -> str | None
         return f"out of range: {name!r} is {dist:g} tiles away, Range {rng}"
     if state.crossing(a, d) is Crossing.BLOCKED:
         return f"line of sight {state.los_board().los(a, d).describe()}"
-    return None
+    return targeting_refusal(state, attacker, target, False) if state.abilities else None
+
+
+def _sized_refusal(state: BattleState, attacker: int, target: int) -> str | None:
+    """:func:`attack_refusal` by footprints (S23-S24): melee from any square adjacent
+    to any square of the target, Range to its nearest square, the best line of sight;
+    the terrain properties' limits (TP-B3, TP-B5) read at the anchors' tiles."""
+    if sized.adjacent(state, attacker, target) and not heights_apart(state, attacker, target):
+        return None
+    engaged = engaged_with(state, attacker)
+    if engaged:
+        names = ", ".join(repr(state.names[j]) for j in engaged)
+        return f"must target the adjacent enem{'y' if len(engaged) == 1 else 'ies'}: {names}"
+    rng, name = state.sheets[attacker].range, state.names[target]
+    dist = sized.gap(state, attacker, target)
+    if dist > rng:
+        return f"out of range: {name!r} is {dist:g} tiles away, Range {rng}"
+    if sized.crossing(state, attacker, target) is Crossing.BLOCKED:
+        return f"line of sight {sized.describe_line(state, attacker, target)}"
+    return targeting_refusal(state, attacker, target, False) if state.abilities else None
 
 
 def attack_targets(state: BattleState, attacker: int) -> list[int]:
@@ -75,11 +106,17 @@ def attack_targets(state: BattleState, attacker: int) -> list[int]:
     engaged = engaged_with(state, attacker)
     if engaged:
         return engaged
+    if state.sized:
+        rng = state.sheets[attacker].range
+        return [j for j in state.enemies(attacker) if sized.gap(state, attacker, j) <= rng
+                and sized.crossing(state, attacker, j) is not Crossing.BLOCKED
+                and (not state.abilities or targeting_refusal(state, attacker, j, False) is None)]
     a, rng, rules = state.pos[attacker], state.sheets[attacker].range, state.rules
     out = []
     for j in state.enemies(attacker):
         d = state.pos[j]
-        if within_range(a, d, rng, rules) and state.crossing(a, d) is not Crossing.BLOCKED:
+        if within_range(a, d, rng, rules) and state.crossing(a, d) is not Crossing.BLOCKED \
+                and (not state.abilities or targeting_refusal(state, attacker, j, False) is None):
             out.append(j)
     return out
 
@@ -88,9 +125,11 @@ def situation(state: BattleState, attacker: int, target: int) -> Situation:
     """The facts of an attack from where both stand (for :func:`.attack.preview_attack`):
     adjacency, impeded LoS (ranged only, B20), levels (B21), Move Action flags (B22),
     awareness (B19), Liquid (B23) and the abilities' modifiers."""
+    if state.sized:
+        return _sized_situation(state, attacker, target)
     a, d = state.pos[attacker], state.pos[target]
     level = state.board.level
-    adjacent = state.board.adjacent(a, d)
+    adjacent = attack_adjacent(state, attacker, target)
     impeded = False
     if not adjacent:
         impeded = state.crossing(a, d) is Crossing.IMPEDED
@@ -99,6 +138,10 @@ def situation(state: BattleState, attacker: int, target: int) -> Situation:
     extra: tuple[Modifier, ...] = ()
     for ability in state.abilities:
         extra += tuple(ability.modifiers(state, attacker, target))
+    terrain = (attack_modifiers(state, attacker, target, adjacent, impeded,
+                                is_aware(mode, sees)) if state.abilities else ())
+    extra += best_cover(terrain, _companion(state, attacker, target, adjacent, impeded,
+                                            is_aware(mode, sees)))
     liquid = state.board.liquid
     moved = state.moved
     return Situation(
@@ -107,6 +150,62 @@ def situation(state: BattleState, attacker: int, target: int) -> Situation:
         defender_moved=moved[target], defender_aware=is_aware(mode, sees),
         attacker_on_liquid=liquid[a[1]][a[0]], defender_on_liquid=liquid[d[1]][d[0]],
         extra=extra)
+
+
+def _sized_situation(state: BattleState, attacker: int, target: int) -> Situation:
+    """:func:`situation` by footprints (S23-S25): adjacency and lines between footprints,
+    the level of each (one per footprint), in Liquid when any square is."""
+    adjacent = (sized.adjacent(state, attacker, target)
+                and not heights_apart(state, attacker, target))
+    impeded = not adjacent and sized.crossing(state, attacker, target) is Crossing.IMPEDED
+    mode = state.rules.awareness.mode
+    sees = mode == "los" and sized.crossing(state, target, attacker) is not Crossing.BLOCKED
+    aware = is_aware(mode, sees)
+    extra: tuple[Modifier, ...] = ()
+    for ability in state.abilities:
+        extra += tuple(ability.modifiers(state, attacker, target))
+    terrain = (attack_modifiers(state, attacker, target, adjacent, impeded, aware)
+               if state.abilities else ())
+    extra += best_cover(terrain, _companion(state, attacker, target, adjacent, impeded, aware))
+    return Situation(
+        adjacent=adjacent, impeded=impeded, attacker_level=sized.level(state, attacker),
+        defender_level=sized.level(state, target), attacker_moved=state.moved[attacker],
+        defender_moved=state.moved[target], defender_aware=aware,
+        attacker_on_liquid=state.on_liquid(attacker),
+        defender_on_liquid=state.on_liquid(target), extra=extra)
+
+
+def best_cover(terrain: tuple[Modifier, ...], companion: tuple[Modifier, ...]
+               ) -> tuple[Modifier, ...]:
+    """The terrain properties' modifiers and the companion's (flanking, cover), cover
+    counted once: a Cover tile (TP-B1) and cover on the line (S20) are two readings of
+    one thing, so when both give Defense only the larger stands (S28)."""
+    tp = [m for m in terrain if m.source.startswith("cover (")]
+    cs = [m for m in companion if m.source in ("covered", "heavily covered")]
+    if not (tp and cs):
+        return terrain + companion
+    drop = tp[0] if cs[0].amount >= tp[0].amount else cs[0]
+    return tuple(m for m in terrain + companion if m is not drop)
+
+
+def _companion(state: BattleState, attacker: int, target: int, adjacent: bool,
+               impeded: bool, aware: bool) -> tuple[Modifier, ...]:
+    """The companion rulebook's modifiers (S19, S20): flanking lowers the Evasion an
+    aware defender adds; cover adds Defense against a ranged attack."""
+    out: list[Modifier] = []
+    rules = state.rules
+    if rules.flanking.enabled and aware:
+        evasion = state.sheets[target].evasion
+        if state.on_liquid(target) and rules.terrain.liquid.evasion:
+            evasion += rules.terrain.liquid.evasion
+        mod = sized.flanking_modifier(state, target, evasion)
+        if mod is not None:
+            out.append(mod)
+    if rules.cover.enabled and not adjacent:
+        mod = sized.cover_modifier(state, attacker, target, impeded)
+        if mod is not None:
+            out.append(mod)
+    return tuple(out)
 
 
 def preview_attack(state: BattleState, attacker: int, target: int) -> AttackPreview:

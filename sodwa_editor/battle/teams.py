@@ -26,7 +26,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..engine.area_notation import AreaType
+from ..engine.footprint import Footprint, cannot_stand
 from ..engine.model import MapModel
 from ..engine.terrain import Base
 from .ability_defs import AbilityDef
@@ -203,7 +206,8 @@ class Placement:
 
 
 def place_formation(model: MapModel, side: str, formation: Formation,
-                    taken: Iterable[Tile] = ()) -> Placement:
+                    taken: Iterable[Tile] = (),
+                    footprints: Sequence[Footprint] | None = None) -> Placement:
     """Place a formation into ``side``'s start zone (decision B4).
 
     For each facing of :func:`facings_towards_centre`, every anchor where all
@@ -211,6 +215,17 @@ def place_formation(model: MapModel, side: str, formation: Formation,
     that puts the formation's centre closest to the zone's centroid wins (ties:
     top row, then left).  If no facing fits, each member in order takes the free
     zone tile nearest its place in the best facing's centred position.
+
+    ``footprints`` (one per member; None or all 1x1: the rule above, unchanged) places
+    creatures larger than a tile (docs/rules.md S22): the formation is laid out as above
+    with one tile per member, then the members are placed largest first (ties in member
+    order), each on the anchor whose footprint may stand (:func:`.footprint.cannot_stand`:
+    on the map, no Obstructing tile or border inside, one level) on free tiles with
+    every square in the zone, nearest (its footprint's centre) to its formation tile;
+    where none has every square in the zone, an anchor with some square in it; else the
+    nearest within twice the team's largest side of the zone, never on another start
+    zone (``exact`` False: the placement was adjusted); where none at all, one line
+    naming the member's footprint and the zone.
     """
     zone_set = model.start_zones.get(side)
     if not zone_set:
@@ -242,6 +257,9 @@ def place_formation(model: MapModel, side: str, formation: Formation,
         return None if best is None else (best[2], best[1])
 
     facings = facings_towards_centre(model, zone)
+    if footprints is not None and any(fp != (1, 1) for fp in footprints):
+        return _place_sized(model, side, formation, zone, blocked, facings, spread,
+                            footprints)
     for facing in facings:
         offsets = oriented(formation, facing)
         anchor = spread(offsets, True)
@@ -259,24 +277,93 @@ def place_formation(model: MapModel, side: str, formation: Formation,
     return Placement(tuple(tiles), facings[0], False)
 
 
+def _place_sized(model: MapModel, side: str, formation: Formation, zone: list[Tile],
+                 blocked: set[Tile], facings: list[str], spread: Any,
+                 footprints: Sequence[Footprint]) -> Placement:
+    """:func:`place_formation` for a team with creatures larger than a tile (S22)."""
+    exact = True
+    for facing in facings:
+        offsets = oriented(formation, facing)
+        anchor = spread(offsets, True)
+        if anchor is not None:
+            break
+    else:
+        facing, exact = facings[0], False
+        offsets = oriented(formation, facing)
+        anchor = spread(offsets, False) or zone[0]
+    targets = [(anchor[0] + ox, anchor[1] + oy) for ox, oy in offsets]
+    in_zone = set(zone)
+    taken = set(blocked)  # and another team's start zone is never covered
+    taken.update(t for other, tiles in model.start_zones.items() if other != side
+                 for t in tiles if t not in in_zone)
+    tiles: list[Tile | None] = [None] * len(footprints)
+    order = sorted(range(len(footprints)), key=lambda k: (-footprints[k].area, k))
+    big = max(max(fp) for fp in footprints)
+    zone_grid = np.zeros((model.height + 1, model.width + 1), np.int64)
+    for x, y in zone:
+        zone_grid[y + 1, x + 1] = 1
+    zone_sum = zone_grid.cumsum(0).cumsum(1)  # summed-area tables: squares per anchor
+    for k in order:
+        fp, (tx, ty) = footprints[k], targets[k]
+        used = np.zeros((model.height + 1, model.width + 1), np.int64)
+        for x, y in taken:
+            if 0 <= x < model.width and 0 <= y < model.height:
+                used[y + 1, x + 1] = 1
+        used_sum = used.cumsum(0).cumsum(1)
+        margin = 2 * big
+        x0 = max(0, min(t[0] for t in zone) - fp.width + 1 - margin)
+        y0 = max(0, min(t[1] for t in zone) - fp.height + 1 - margin)
+        x1 = min(model.width - fp.width, max(t[0] for t in zone) + margin)
+        y1 = min(model.height - fp.height, max(t[1] for t in zone) + margin)
+        keys = []
+        for ay in range(y0, y1 + 1):
+            for ax in range(x0, x1 + 1):
+                bx, by = ax + fp.width, ay + fp.height
+                if used_sum[by, bx] - used_sum[ay, bx] - used_sum[by, ax] + used_sum[ay, ax]:
+                    continue
+                inside = int(zone_sum[by, bx] - zone_sum[ay, bx] - zone_sum[by, ax]
+                             + zone_sum[ay, ax])
+                tier = 0 if inside == fp.area else (1 if inside else 2)
+                dx, dy = 2 * ax + fp.width - 1 - 2 * tx, 2 * ay + fp.height - 1 - 2 * ty
+                keys.append((tier, dx * dx + dy * dy, ay, ax))
+        keys.sort()
+        best = next((key for key in keys if cannot_stand(model, (key[3], key[2]), fp) is None),
+                    None)
+        if best is None:
+            raise BattleInputError(
+                f"no room for member {k + 1}'s {fp} footprint in or near the start zone of "
+                f"team {side!r} (every square on a free tile a character may stand on, one "
+                "level, no wall inside)")
+        ax, ay = best[3], best[2]
+        exact = exact and best[0] == 0 and (ax, ay) == (tx, ty)
+        taken.update(fp.squares((ax, ay)))
+        tiles[k] = (ax, ay)
+    return Placement(tuple(t for t in tiles if t is not None), facing, exact)
+
+
 def place_team(model: MapModel, side: str, team_index: int, team: Team,
-               formation: str | None = None, taken: Iterable[Tile] = ()) -> list[Combatant]:
-    """The team's combatants in ``side``'s start zone (ids ``side.member``)."""
-    placement = place_formation(model, side, team.formation(formation), taken)
+               formation: str | None = None, taken: Iterable[Tile] = (),
+               grid_scale_m: float = 1.0) -> list[Combatant]:
+    """The team's combatants in ``side``'s start zone (ids ``side.member``); ``taken``:
+    tiles already covered (by the other team); ``grid_scale_m``: the rules key
+    ``sizes.grid_scale_m`` giving each member's footprint (S3)."""
+    fps = [m.sheet.footprint(grid_scale_m) for m in team.members]
+    placement = place_formation(model, side, team.formation(formation), taken, fps)
     return [Combatant(f"{side}.{m.id}", team_index, side, m.sheet, x, y)
             for m, (x, y) in zip(team.members, placement.tiles, strict=True)]
 
 
 def place_teams(model: MapModel, sides: Sequence[tuple[str, Team, str | None]],
-                cap: int | None = None) -> list[Combatant]:
+                cap: int | None = None, grid_scale_m: float = 1.0) -> list[Combatant]:
     """Both teams placed (team 0 first, so it chooses tiles first where zones overlap),
-    each checked against the point cap."""
+    each checked against the point cap; footprints by ``grid_scale_m`` (S22)."""
     if len(sides) != 2:
         raise BattleInputError(f"a battle needs exactly 2 teams, not {len(sides)}")
     out: list[Combatant] = []
     for index, (side, team, formation) in enumerate(sides):
         check_point_cap(team.name, team_cost(team), cap)
-        out += place_team(model, side, index, team, formation, [(c.x, c.y) for c in out])
+        taken = [t for c in out for t in c.sheet.footprint(grid_scale_m).squares((c.x, c.y))]
+        out += place_team(model, side, index, team, formation, taken, grid_scale_m)
     return out
 
 
@@ -296,6 +383,32 @@ def combatants_from_map(model: MapModel, roster: Roster, cap: int | None = None
     for index, side in enumerate(sides):
         check_point_cap(side, team_cost(c.sheet for c in out if c.team == index), cap)
     return out
+
+
+def check_footprints(model: MapModel, fighters: Sequence[Combatant], grid_scale_m: float
+                     ) -> tuple[Footprint, ...]:
+    """Every fighter's footprint (its sheet's, at ``grid_scale_m``), after checking that
+    each may stand where it is (:func:`.footprint.cannot_stand`: on the map, on no
+    Obstructing tile or border, on one level; S4, S22) and no two share a tile; else
+    :class:`BattleInputError` with one line naming the character and why."""
+    fps = tuple(f.sheet.footprint(grid_scale_m) for f in fighters)
+    taken: dict[Tile, str] = {}
+    for f, fp in zip(fighters, fps, strict=True):
+        if fp == (1, 1):
+            if not standable(model, f.x, f.y):
+                raise BattleInputError(f"character {f.id!r} stands on ({f.x}, {f.y}), "
+                                       "where no character may stand")
+        else:
+            why = cannot_stand(model, (f.x, f.y), fp)
+            if why is not None:
+                raise BattleInputError(f"character {f.id!r} ({f.sheet.size}, {fp} at "
+                                       f"({f.x}, {f.y})) cannot stand there: {why.text}")
+        for t in fp.squares((f.x, f.y)):
+            if t in taken:
+                raise BattleInputError(f"characters {taken[t]!r} and {f.id!r} "
+                                       f"share the tile ({t[0]}, {t[1]})")
+            taken[t] = f.id
+    return fps
 
 
 # ------------------------------------------------------------------ can it end

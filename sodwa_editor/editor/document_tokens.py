@@ -9,10 +9,10 @@ import dataclasses
 import itertools
 from typing import TYPE_CHECKING
 
-import numpy as np
-
+from ..engine.creatures import occupied_squares, where_refused
+from ..engine.footprint import cannot_stand
 from ..engine.model import MAX_ATTRIBUTE, MAX_MOVE, MAX_RANGE, Character, MapObject
-from ..engine.symmetry import other_team, tile_images
+from ..engine.symmetry import footprint_images, other_team
 from ..engine.terrain import Base
 from ..io.schemas import map_text_limits
 from ..io.values import lone_surrogate
@@ -110,9 +110,21 @@ class TokenEdits:
             texts += [("object kind", ch.kind, "object_kind")]
         return any(self._too_long(label, text, field) for label, text, field in texts)
 
+    def _refuse_footprint(self, ch: Character, verb: str) -> bool:
+        """Emit why ``ch`` may not stand where it is (its whole footprint, docs/rules.md
+        S4: off the map, a wall, two levels, a wall through it, another creature) and
+        return True, or return False."""
+        why = where_refused(self.model, ch)
+        if why is not None:
+            self.message.emit(f"Cannot {verb} {ch.name or ch.id} ({ch.size.capitalize()} "
+                              f"{ch.footprint_at()}) at {ch.x}, {ch.y}: {why.text}")
+        return why is not None
+
     def place_character(self, character: Character) -> bool:
         m = self.model
         if not m.in_bounds(character.x, character.y):
+            if not self._layer_refused("characters"):
+                self._refuse_footprint(character, "place")
             return False
         if self._layer_refused("characters"):
             return False
@@ -124,6 +136,9 @@ class TokenEdits:
             self.message.emit(f"({character.x}, {character.y}) already holds {other.id}")
             return False
         before = m.characters.get(character.id)
+        if (before is None or _placed_differently(before, character)) and \
+                self._refuse_footprint(character, "place"):
+            return False
         text = "Place Character" if before is None else "Edit Character"
         if before is not None or self.symmetry == "off":
             return self.push(c.PutCharacter(self, text, before, character))
@@ -140,15 +155,18 @@ class TokenEdits:
         symmetry swaps sides) on free tiles a character may stand on."""
         m = self.model
         out: list[Character] = []
-        for ix, iy, swap in tile_images(self.symmetry, m.width, m.height,
-                                        np.array([character.x]), np.array([character.y])):
-            x, y = int(ix[0]), int(iy[0])
-            if (x, y) == (character.x, character.y) or m.character_at(x, y) is not None \
-                    or m.base_at(x, y) is Base.OBSTRUCTING or \
-                    any((o.x, o.y) == (x, y) for o in out):
-                continue
+        fp = character.footprint_at()
+        for (x, y), _fp, swap in footprint_images(self.symmetry, m.width, m.height,
+                                                  (character.x, character.y), fp):
             team = (other_team(m, character.team) or character.team) if swap else character.team
-            out.append(dataclasses.replace(copy.deepcopy(character), x=x, y=y, team=team))
+            image = dataclasses.replace(copy.deepcopy(character), x=x, y=y, team=team)
+            # where it may stand, clear of the character and the images made before
+            taken = [(tx, ty, o.id) for o in (character, *out) for tx, ty in o.squares()]
+            if (x, y) == (character.x, character.y) or m.character_at(x, y) is not None \
+                    or cannot_stand(m, (x, y), fp, others=[
+                        *occupied_squares(m, exclude=[character.id]), *taken]) is not None:
+                continue
+            out.append(image)
         return out
 
     def update_character(self, character_id: str, **changes: object) -> bool:
@@ -164,12 +182,16 @@ class TokenEdits:
             return False
         if moved:
             other = self.model.character_at(after.x, after.y)
-            if other is not None:
+            if other is not None and other.id != character_id:
                 self.message.emit(f"({after.x}, {after.y}) already holds {other.id}")
                 return False
             text = "Move Character"
         else:
-            text = "Edit Character"
+            text = "Resize Character" if _placed_differently(before, after) else \
+                "Edit Character"
+        if _placed_differently(before, after) and \
+                self._refuse_footprint(after, "move" if moved else "resize"):
+            return False
         return self.push(c.PutCharacter(self, text, before, after))
 
     def remove_character(self, character_id: str) -> bool:
@@ -177,10 +199,12 @@ class TokenEdits:
         if before is None or self._layer_refused("characters"):
             return False
         m = self.model
-        images = [] if self.symmetry == "off" else [
-            ch for ix, iy, _swap in tile_images(self.symmetry, m.width, m.height,
-                                                np.array([before.x]), np.array([before.y]))
-            if (ch := m.character_at(int(ix[0]), int(iy[0]))) is not None and ch is not before]
+        fp = before.footprint_at()
+        images = [] if self.symmetry == "off" else [  # the creature standing on an image
+            ch for (ix, iy), _fp, _swap in footprint_images(self.symmetry, m.width, m.height,
+                                                            (before.x, before.y), fp)
+            if (ch := m.character_at(ix, iy)) is not None and ch is not before
+            and (ch.x, ch.y, ch.footprint_at()) == (ix, iy, fp)]
         if images:
             self.begin_macro("Remove Character")
         self.push(c.PutCharacter(self, "Remove Character", before, None))
@@ -205,3 +229,8 @@ class TokenEdits:
         if before is None or self._layer_refused("characters"):
             return False
         return self.push(c.PutObject(self, "Remove Object", before, None))
+
+
+def _placed_differently(a: Character, b: Character) -> bool:
+    """Whether two versions of a character cover different tiles (moved or resized)."""
+    return (a.x, a.y, a.size, a.footprint) != (b.x, b.y, b.size, b.footprint)

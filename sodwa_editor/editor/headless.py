@@ -24,16 +24,20 @@ def build_scene(model: MapModel, overlays=(), hidden=()) -> MapScene:
                              f"{model.width}x{model.height} map")
         if kind == "los":
             from ..engine.los import los_fan
+            from .footprint_previews import creature_fan
 
-            scene.previews["los"].set_fan(model, los_fan(model, tile))
+            c = model.character_at(*tile)
+            large = c is not None and c.footprint_at().area > 1  # its squares' best (S9)
+            fan = creature_fan(model, c) if large and c is not None else los_fan(model, tile)
+            scene.previews["los"].set_fan(model, fan)
             scene.previews["los"].setVisible(True)
         elif kind == "reach":
-            from ..engine.movement import reach
+            from .footprint_previews import tile_range
 
             c = model.character_at(*tile)
             move = n if n is not None else (c.move if c is not None else 5)
             try:
-                result = reach(model, tile, move)
+                result = tile_range(model, tile, move)
             except ValueError as exc:  # e.g. a negative Move: a rule error the map loads with
                 raise ValueError(f"no movement range from {tile[0]},{tile[1]}: {exc} (fix the "
                                  "map, or give reach:X,Y:MOVE)") from exc

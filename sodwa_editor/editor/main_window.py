@@ -52,17 +52,25 @@ from .playtest.battle_views import BattleViews
 from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
 from .playtest.lock import EditingLock
 from .playtest.mode import PlaytestMode
+from .previews import PREVIEWS
+from .properties.type_controller import TerrainTypeController
 from .recovery import Recovery
+from .roster_editor import ROSTER_EDITOR_ACTIONS
+from .rules_editor import RULES_ACTIONS
+from .scenario_editor import SCENARIO_ACTIONS
 from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .symmetry_control import SymmetryControl
 from .tools import TOOL_CLASSES
-from .tools.base import Tool
+from .tools.base import Selection, Tool
 from .tools.select import SelectTool
 from .view import MapView
 
 if TYPE_CHECKING:
     from .balance.dialog import BalanceDialog
+    from .roster_editor.dialog import RosterEditorDialog
+    from .rules_editor.dialog import RulesEditor
+    from .scenario_editor.dialog import ScenarioDialog
 
 #: width a dock starts with; afterwards only the user changes it (DockBody)
 DOCK_WIDTH = 260
@@ -100,6 +108,9 @@ class MainWindow(QMainWindow):
     help_menu: QMenu
     tools_menu: QMenu
     balance_dialog: BalanceDialog | None = None
+    roster_editor: RosterEditorDialog | None = None
+    rules_editor: RulesEditor | None = None
+    scenario_editor: ScenarioDialog | None = None
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
                  settings: QSettings | None = None, recovery_dir: Path | None = None,
@@ -116,6 +127,7 @@ class MainWindow(QMainWindow):
         self.recovery = Recovery(self.document, recovery_dir)
         self.files = FileController(c, self.recovery, self)
         self.notes = MapNotes(self.view, self)
+        self.terrain_types = TerrainTypeController(self.document, self.state, self)
         # what a playtest locks: the action table and the editing widgets, as built below
         self.action_map: dict[str, QAction] = {}
         self.editing_widgets: list[QWidget] = []
@@ -150,6 +162,7 @@ class MainWindow(QMainWindow):
         d.path_changed.connect(self._update_title)
         d.loaded.connect(self._go_to_place)  # a map opened: where it was left (never on save)
         self.view.hovered.connect(self._on_hover)
+        self.view.hovered.connect(self.inspector.show_hover)
         self.view.pin_requested.connect(self._pin)
         self.view.zoom_changed.connect(self.scene.set_view_scale)
         self.set_tool("brush")
@@ -169,7 +182,7 @@ class MainWindow(QMainWindow):
             "quit": self.close, "undo": d.undo, "redo": d.redo, "cut": self.cut,
             "copy": self.copy, "paste": self.paste, "delete": self.delete_selection,
             "properties": f.edit_properties, "indoor": self._toggle_indoor,
-            "resize": f.resize_map, "add_terrain": f.add_terrain_type,
+            "resize": f.resize_map, "add_terrain": self.terrain_types.add,
             "map_cw": lambda: f.transform_map("cw"), "map_ccw": lambda: f.transform_map("ccw"),
             "map_mirror_x": lambda: f.transform_map("mirror_x"),
             "map_mirror_y": lambda: f.transform_map("mirror_y"),
@@ -180,9 +193,12 @@ class MainWindow(QMainWindow):
             "reset_layout": lambda: self.window_layout.reset(),
             "shortcuts": self._show_shortcuts, "legend": self.show_legend,
             "balance_run": self.open_balance_dialog,
+            "roster_editor": self.open_roster_editor, "rules_editor": self.open_rules_editor,
+            "scenario_editor": self.open_scenario_editor,
         }
         a = self.action_map
-        a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS, slots))
+        a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS + ROSTER_EDITOR_ACTIONS
+                               + RULES_ACTIONS + SCENARIO_ACTIONS, slots))
         self.symmetry = SymmetryControl(d, self.state, self.scene, self)
         a.update(self.symmetry.build_actions(self))
         a.update(self.playtest.actions)
@@ -199,7 +215,7 @@ class MainWindow(QMainWindow):
             act.triggered.connect(lambda _c=False, n=name: self.set_tool(n))
             group.addAction(act)
             a[f"tool_{name}"] = act
-        for name in ("los", "reach", "graph"):
+        for name in PREVIEWS:
             a[f"preview_{name}"].toggled.connect(lambda on, n=name: p.set_enabled(n, on))
         p.enabled_changed.connect(self._show_preview_enabled)
 
@@ -217,9 +233,11 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         c, d, s = self.context, self.document, self.state
         self.palette_dock = PaletteDock(d, s)
-        self.palette_dock.add_requested.connect(self.files.add_terrain_type)
+        self.palette_dock.add_requested.connect(self.terrain_types.add)
+        self.palette_dock.edit_requested.connect(self.terrain_types.edit)
         self.inspector = InspectorDock(d, s)
         self.inspector.message.connect(self.show_note)
+        self.inspector.edit_type_requested.connect(self.terrain_types.edit)
         self.layers = LayersDock(c.layers, c.previews)
         self.layers.finished.connect(self.view.setFocus)
         self.validation = ValidationDock(d, s)
@@ -304,6 +322,8 @@ class MainWindow(QMainWindow):
         self.scene.focus.set_shape(place.tiles, place.edges)
         if place.centre is not None:
             self.center_on(*place.centre)
+        if place.select is not None:  # the Inspector shows what the problem is about
+            self.state.select(Selection(*place.select))
         self.context.say(place.text, "info")
 
     # ----------------------------------------------------------------- tools
@@ -369,6 +389,44 @@ class MainWindow(QMainWindow):
         dialog.raise_()
         dialog.activateWindow()
         return dialog
+
+    def open_roster_editor(self) -> RosterEditorDialog:
+        """Tools > Roster Editor: the window's roster editor (made on first use over the
+        roster opened last, kept with its history until the window closes)."""
+        from .roster_editor.dialog import RosterEditorDialog, remembered_roster
+
+        dialog = self.roster_editor
+        if dialog is None:
+            settings = self.context.settings
+            dialog = self.roster_editor = RosterEditorDialog(
+                remembered_roster(settings), self, settings=settings)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
+    def open_rules_editor(self) -> RulesEditor:
+        """Tools > Rules Editor: the window's editor (made on first use, kept)."""
+        from .rules_editor.dialog import RulesEditor
+
+        if self.rules_editor is None:
+            self.rules_editor = RulesEditor(parent=self, settings=self.context.settings)
+        self.rules_editor.show()
+        self.rules_editor.raise_()
+        return self.rules_editor
+
+    def open_scenario_editor(self) -> ScenarioDialog:
+        """Tools > Scenario Editor: the window's dialog on its document (kept); its Play
+        starts the playtest with the scenario."""
+        from .scenario_editor.dialog import ScenarioDialog
+
+        if self.scenario_editor is None:
+            self.scenario_editor = ScenarioDialog(self.document, self,
+                                                  settings=self.context.settings)
+            self.scenario_editor.play_requested.connect(self.playtest.start)
+        self.scenario_editor.show()
+        self.scenario_editor.raise_()
+        return self.scenario_editor
 
     def _say_status(self, text: str) -> None:
         self.context.say(text, "status")
@@ -455,7 +513,8 @@ class MainWindow(QMainWindow):
         return self.files.maybe_save()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        if not self.maybe_save():
+        if not self.maybe_save() or (self.roster_editor is not None
+                                     and not self.roster_editor.maybe_save()):
             event.ignore()
             return
         self.playtest.stop()  # the scene back on the document's map, no timer left

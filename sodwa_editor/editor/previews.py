@@ -27,12 +27,17 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from ..engine.terrain import Crossing
+from . import footprint_previews as fp
+from .flank_preview import COVER, FlankView, flank_view
+
 if TYPE_CHECKING:
     from ..engine.los_fan import FanTracker
     from .document import Document
+    from .scene.footprint_items import CreatureRings, FootprintGhost
     from .scene.map_scene import MapScene
 
-PREVIEWS = ("los", "reach", "graph")
+PREVIEWS = ("los", "reach", "graph", "flank")
 #: in ``live`` mode, a fan update computing more targets than this waits for the
 #: end of the stroke (a 128x128 fan's worth: a few ms on a quiet machine)
 DEFER_ABOVE = 16384
@@ -64,6 +69,10 @@ class PreviewController(QObject):
         self.last_error = ""
         self.timings: list[float] = []  # ms per recompute (benchmarks)
         self._tracker: FanTracker | None = None  # of the current model, made on first use
+        self._flank_rings: CreatureRings | None = None
+        self._reach_target: FootprintGhost | None = None
+        #: the Flanking/Cover preview shown last (tests, the status line)
+        self.last_flank: FlankView | None = None
         #: How the previews follow a stroke: ``defer`` (the editor's way) leaves
         #: them as they were, faded, until the stroke ends; ``live`` recomputes
         #: them after every step (the fan only behind the changed tiles) unless
@@ -101,6 +110,16 @@ class PreviewController(QObject):
     @property
     def culprit(self):
         return self.scene.previews["culprit"]
+
+    @property
+    def flank_rings(self) -> CreatureRings:
+        """The Flanking/Cover preview's rings (made on first use)."""
+        if self._flank_rings is None:
+            from .scene.footprint_items import CreatureRings
+
+            self._flank_rings = CreatureRings()
+            self.scene.add_transient(self._flank_rings)
+        return self._flank_rings
 
     def tracker(self) -> FanTracker:
         """The :class:`~sodwa_editor.engine.los_fan.FanTracker` of the open map."""
@@ -197,7 +216,8 @@ class PreviewController(QObject):
         self.scene.marker.set_shape([self.pinned] if self.pinned is not None else [])
         texts: list[str] = []
         self._line_set = False
-        for update in (self._update_los, self._update_reach, self._update_graph):
+        for update in (self._update_los, self._update_reach, self._update_graph,
+                       self._update_flank):
             try:
                 texts += update(m, src) or []
             except ImportError as exc:  # an engine module is not there yet
@@ -253,29 +273,64 @@ class PreviewController(QObject):
             return []
         from ..engine.los import los
 
-        tracker = self.tracker()
-        self.fan.set_fan(m, tracker.fan(src), tracker.last_rect)
+        c = m.character_at(*src)
+        large = c is not None and c.footprint_at().area > 1
+        if large:  # the best line from any of its squares (S9)
+            try:
+                self.fan.set_fan(m, fp.creature_fan(m, c))
+            except ValueError as exc:  # it stands where it may not (validation says so)
+                self.fan.setVisible(False)
+                return [f"no LoS fan from {c.id}: {exc}"]
+        else:
+            tracker = self.tracker()
+            self.fan.set_fan(m, tracker.fan(src), tracker.last_rect)
         target = self._target()
         if target is None:
-            return [f"LoS fan from {src[0]}, {src[1]} (level {int(m.elevation[src[1], src[0]])})"]
-        result = los(m, src, target)
-        self.line.set_line(src, target, result.crossing)
+            who = f" ({c.id}, {fp.size_label(c)})" if large else ""
+            return [f"LoS fan from {src[0]}, {src[1]}{who} "
+                    f"(level {int(m.elevation[src[1], src[0]])})"]
+        other = m.character_at(*target)
+        if other is not None and other is c:
+            return [f"LoS: {target[0]}, {target[1]} is {c.id}'s own tile"]
+        if large or (other is not None and other.footprint_at().area > 1):
+            try:
+                line = fp.creature_line(m, c or src, other or target)
+            except ValueError as exc:  # a footprint on two levels, or overlapping one
+                return [f"no line from {src[0]},{src[1]} to {target[0]},{target[1]}: {exc}"]
+            result, (a, b) = line.result, (line.src, line.dst)
+        else:
+            result, (a, b) = los(m, src, target), (src, target)
+        self.line.set_line(a, b, result.crossing)
         self.culprit.set_reason(result.reason, result.crossing)
         self._line_set = True
         self.last_los = result
-        return [f"LoS {src[0]},{src[1]} -> {target[0]},{target[1]}: {result.describe()}"]
+        between = f" (from {a} to {b})" if (a, b) != (src, target) else ""
+        return [f"LoS {src[0]},{src[1]} -> {target[0]},{target[1]}: {result.describe()}"
+                f"{between}"]
+
+    @property
+    def reach_target(self) -> FootprintGhost:
+        """Where a large creature would stand at the end of the path (made on first use)."""
+        if self._reach_target is None:
+            from .scene.footprint_items import FootprintGhost
+
+            self._reach_target = FootprintGhost()
+            self.scene.add_transient(self._reach_target)
+        return self._reach_target
 
     def _update_reach(self, m, src) -> list[str]:
         on = self.enabled["reach"] and src is not None
+        if self._reach_target is not None:
+            self.reach_target.clear()
         self.reach_item.setVisible(on)
         if not on:
             return []
-        from ..engine.movement import reach
-
         c = m.character_at(*src)
         move = c.move if c is not None else self.move_value
         try:
-            result = reach(m, src, move)
+            result = fp.tile_range(m, src, move)
+            if isinstance(result, fp.CoveredReach):
+                return self._update_covered(m, c, result)
         except ValueError as exc:  # e.g. a negative Move: a rule error the map opens with
             self.reach_item.setVisible(False)
             who = f"{c.id!r} on " if c is not None else ""
@@ -293,6 +348,64 @@ class PreviewController(QObject):
             self._line_set = True
         return [f"path to {target[0]}, {target[1]}: {len(path) - 1} step(s)"]
 
+    def _update_covered(self, m, c, covered: fp.CoveredReach) -> list[str]:
+        """The range of a creature larger than one tile: the tiles it can cover
+        (:mod:`.footprint_previews`), and the path of it centred on the hovered tile."""
+        move = covered.reach.move
+        self.reach_item.set_reach(m, covered)
+        what = (f"Move {move} from {c.id} ({fp.size_label(c)} at {c.x}, {c.y}): "
+                f"{covered.positions} position(s), {int((covered.steps >= 0).sum())} "
+                "tile(s) covered")
+        target = self._target()
+        if target is None:
+            return [what]
+        path = covered.path_through_middle(target)
+        if path is None:
+            return [what, f"{c.id} cannot stand centred on {target[0]}, {target[1]}"]
+        self.reach_target.show_at(fp.centred_anchor(target, covered.reach.footprint),
+                                  covered.reach.footprint, None)
+        if not self._line_set:
+            self.line.set_path(path)
+            self._line_set = True
+        return [what, f"path of {c.id} to {target[0]}, {target[1]}: {len(path) - 1} step(s)"]
+
     def _update_graph(self, m, src) -> list[str]:
         self.scene.show_graph(self.enabled["graph"], self.enabled["los"])
         return []
+
+    def _update_flank(self, m, src) -> list[str]:
+        """Flanking and cover (:mod:`.flank_preview`): the hovered character's flankers;
+        with a character pinned, the hovered one's cover from it."""
+        if not self.enabled["flank"] or src is None:
+            if self._flank_rings is not None:
+                self.flank_rings.clear()
+            self.last_flank = None
+            return []
+        pinned = m.character_at(*self.pinned) if self.pinned is not None else None
+        hovered = m.character_at(*self.hovered) if self.hovered is not None else None
+        target = hovered or pinned
+        if target is None:
+            self.flank_rings.clear()
+            self.last_flank = None
+            return ["Flanking: hover a character (pin an attacker with P to see cover)"]
+        attacker = pinned.id if pinned is not None and pinned is not target else None
+        try:
+            view = self.last_flank = flank_view(m, target.id, attacker)
+        except ValueError as exc:  # overlapping footprints, one on two levels
+            self.flank_rings.clear()
+            self.last_flank = None
+            return [f"Flanking: no answer for {target.id}: {exc}"]
+        rings, tile = view.rings(m)
+        if view.cover is not None and not self._line_set:  # the direct line it is read on
+            self.line.set_line(*view.direct_line(m), _COVER_LINE[view.cover.level])
+            self._line_set = True
+        self.flank_rings.set_rings(rings, tile, None if view.cover is None else
+                                   COVER[view.cover.level])
+        hint = "" if attacker is not None or pinned is None else \
+            f" (hover a target to see its cover from {pinned.id!r})"
+        return [view.describe() + hint]
+
+
+#: the direct line's style by the cover it gives (as an LoS line: heavy like blocked)
+_COVER_LINE = {"none": Crossing.CLEAR, "covered": Crossing.IMPEDED, "heavy": Crossing.BLOCKED}
+

@@ -8,7 +8,10 @@ them.  The tiles left behind become what Cut leaves: Clear ground at level 0
 without borders, in no start zone.  The moved tiles replace what was at their
 new place, except characters and objects, which are never overwritten: a move
 that would cover one that does not move with the selection is refused, as is a
-move of any tile off the map.
+move of any tile off the map.  A creature larger than one tile moves whole: it
+moves when all its tiles are selected, and a selection holding only some of them
+is refused (it would cut the creature in two); one that stays may not be covered
+by any moved tile.
 
 :func:`plan_move` works the move out (or says why it is refused);
 :class:`MoveSelection` is its one undo step, pushed by
@@ -23,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtGui import QUndoCommand
 
+from ..engine.creatures import placements, where_refused
 from ..engine.model import Character, MapModel, MapObject, Rect
 from .commands import FieldEdit, MapHolder, PasteStamp, SetStartZone, write_field
 from .stamp import Stamp
@@ -58,12 +62,42 @@ def refusal(model: MapModel, rect: Rect, mask: np.ndarray | None, dx: int, dy: i
     ys, xs = np.nonzero(src)
     dst[ys + dy, xs + dx] = True
     staying = dst & ~src  # tiles covered that do not move with the selection
-    for what, items in (("character", model.characters.values()),
-                        ("object", model.objects.values())):
-        for it in items:
-            if staying[it.y, it.x]:
-                return (f"the selection would cover {what} {it.id} at ({it.x}, {it.y}); "
-                        f"move or remove it first; not moved")
+    for cid, (anchor, fp) in placements(model).items():
+        squares = fp.squares(anchor)
+        inside = [t for t in squares if model.in_bounds(*t) and src[t[1], t[0]]]
+        if inside and len(inside) < len(squares):
+            return (f"the selection holds {len(inside)} of the {len(squares)} tiles of "
+                    f"character {cid} ({fp} at {anchor[0]}, {anchor[1]}): select all of "
+                    "them or none; not moved")
+        hit = next((t for t in squares if model.in_bounds(*t) and staying[t[1], t[0]]), None)
+        if hit is not None:
+            return (f"the selection would cover character {cid} at ({hit[0]}, {hit[1]}); "
+                    f"move or remove it first; not moved")
+    for it in model.objects.values():
+        if staying[it.y, it.x]:
+            return (f"the selection would cover object {it.id} at ({it.x}, {it.y}); "
+                    f"move or remove it first; not moved")
+    return None
+
+
+def paste_refusal(model: MapModel, stamp: Stamp, ox: int, oy: int) -> str | None:
+    """Why pasting ``stamp`` with its top-left tile at (ox, oy) (a paste, or what Cut
+    and Delete write) is refused, or None: it would leave a creature standing on
+    some of its tiles unable to stand there (a wall under it, two levels, a wall
+    through it; docs/rules.md S4)."""
+    tiles = set(stamp.footprint(ox, oy))
+    hit = [c for c in model.characters.values() if tiles.intersection(c.squares())]
+    if not hit:
+        return None
+    after = model.copy()
+    for e in stamp.edits(after, ox, oy):
+        write_field(after, e.field, e.idx, e.after)
+    for c in hit:
+        why = where_refused(after, c)
+        if why is not None and why.kind != "character":
+            return (f"it would leave character {c.id} ({c.size} {c.footprint_at()} at "
+                    f"{c.x}, {c.y}) where it cannot stand: {why.text}; move the character "
+                    "first")
     return None
 
 

@@ -31,7 +31,8 @@ ROWS: list[tuple[str, str]] = [
              "middle-drag or {Space}+drag pans, "
              "click or drag in the Minimap to go there"),
     ("Previews", "{Ctrl+Shift+L} LoS fan, {Ctrl+Shift+M} movement range, "
-                 "{Ctrl+Shift+G} adjacency graph, {P} (or Alt+click) pins the source tile"),
+                 "{Ctrl+Shift+G} adjacency graph, {Ctrl+Shift+F} flanking and cover, "
+                 "{P} (or Alt+click) pins the source tile"),
     ("Playtest", "{F5} playtest the open map (setup dialog), {Shift+F5} or {Esc} back to "
                  "editing (whatever has the focus; {Esc} first drops an attack previewed), "
                  "click a tile to move or a target to attack, {Return} / {Enter} confirms "

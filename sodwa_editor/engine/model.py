@@ -28,6 +28,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
+from .sizes import GRID_SCALE_M, Footprint, footprint_for
 from .terrain import BORDER_BASES, CLEAR_ID, Base, TerrainRegistry
 
 #: Largest map side the model, the files and the editor accept: the size for which
@@ -112,7 +113,18 @@ class Character:
 
     ``move`` and ``range`` are the rulebook's Move and Range attributes; ``flight``
     lets movement pass over Outdoor Obstructing terrain.  ``attributes`` keeps any
-    other attribute (Health, Initiative, ...) for the battle rules.
+    other attribute (Health, Initiative, ...) for the battle rules; ``custom``: custom values.
+
+    ``size`` is a size category of :data:`.sizes.SIZES` (``"medium"``: one tile) and
+    ``footprint`` optional free dimensions replacing the size table's (a 4x8 Massive
+    creature, docs/rules.md S1); ``(x, y)`` is then the footprint's top-left tile.  Its
+    tiles are :meth:`footprint_at`'s.
+
+    >>> Character("wyrm", "red", 2, 3, size="huge").footprint_at()
+    Footprint(width=4, height=4)
+    >>> Character("eel", "red", 0, 0, size="massive", footprint=Footprint(4, 8)
+    ...           ).footprint_at(grid_scale_m=2)
+    Footprint(width=2, height=4)
     """
 
     id: str
@@ -124,6 +136,20 @@ class Character:
     flight: bool = False
     name: str = ""
     attributes: dict[str, int] = field(default_factory=dict)
+    custom: dict[str, Any] = field(default_factory=dict)
+    size: str = "medium"
+    footprint: Footprint | None = None
+
+    def footprint_at(self, *, grid_scale_m: float = GRID_SCALE_M) -> Footprint:
+        """The tiles this character covers, ``width`` x ``height`` from ``(x, y)``: its
+        ``footprint`` or its ``size``'s by the table, on a grid of ``grid_scale_m``
+        metres per tile (:func:`.sizes.footprint_for`, S1-S3).  A ``ValueError`` for an
+        unknown size."""
+        return footprint_for(self.size, dimensions=self.footprint, grid_scale_m=grid_scale_m)
+
+    def squares(self, *, grid_scale_m: float = GRID_SCALE_M) -> list[tuple[int, int]]:
+        """The tiles this character covers, row-major from ``(x, y)``."""
+        return self.footprint_at(grid_scale_m=grid_scale_m).squares((self.x, self.y))
 
 
 @dataclass
@@ -132,7 +158,7 @@ class MapObject:
 
     ``impedes_los``: objects count as Impeding for line of sight by default (the
     rulebook lists "grounded objects" beside "grounded Impeding Terrain" as what
-    elevated characters see over), see docs/rules.md.
+    elevated characters see over), see docs/rules.md; ``radius``: lights (:mod:`.property_layers`).
     """
 
     id: str
@@ -140,7 +166,8 @@ class MapObject:
     x: int
     y: int
     impedes_los: bool = True
-    properties: dict[str, Any] = field(default_factory=dict)
+    custom: dict[str, Any] = field(default_factory=dict)
+    radius: int = 1
 
 
 Listener = Callable[[Change], None]
@@ -180,6 +207,7 @@ class MapModel:
         self.start_zones: dict[str, set[tuple[int, int]]] = {}
         self.characters: dict[str, Character] = {}
         self.objects: dict[str, MapObject] = {}
+        self.zone_custom: dict[str, dict[str, Any]] = {}  # team -> its zone's custom values
         self.revision = 0
         self._listeners: list[Listener] = []
 
@@ -241,8 +269,14 @@ class MapModel:
                 yield Edge(int(x), int(y), side)  # type: ignore[arg-type]
 
     def character_at(self, x: int, y: int) -> Character | None:
+        """The character covering tile (x, y): its anchor or any square of its footprint
+        (at the default grid scale)."""
         for c in self.characters.values():
             if c.x == x and c.y == y:
+                return c
+        for c in self.characters.values():
+            if (c.size != "medium" or c.footprint is not None) and \
+                    c.footprint_at().covers((c.x, c.y), (x, y)):
                 return c
         return None
 
@@ -250,10 +284,11 @@ class MapModel:
         return [o for o in self.objects.values() if o.x == x and o.y == y]
 
     def occupancy(self) -> np.ndarray:
-        """bool (H, W): tiles occupied by a character."""
+        """bool (H, W): tiles occupied by a character (every square of its footprint)."""
         occ = np.zeros(self.shape, np.bool_)
         for c in self.characters.values():
-            occ[c.y, c.x] = True
+            fp = c.footprint_at()
+            occ[max(c.y, 0) : c.y + fp.height, max(c.x, 0) : c.x + fp.width] = True
         return occ
 
     def object_impeding(self) -> np.ndarray:
@@ -352,20 +387,37 @@ class MapModel:
             self.start_zones.pop(team, None)
         self._changed("start_zones", None)
 
+    def set_zone_custom(self, team: str, custom: dict[str, Any]) -> None:
+        """Replace the custom properties of ``team``'s start zone ({} removes them)."""
+        self.zone_custom = {k: v for k, v in {**self.zone_custom, team: dict(custom)}.items() if v}
+        self._changed("start_zones", None)
+
+    def set_terrain_properties(self, name: str, *, properties: Any = None, custom: Any = None
+                               ) -> None:
+        """Replace the properties and/or custom properties of special type ``name``."""
+        self.registry.update(name, properties=properties, custom=custom)
+        self._changed("terrain_properties", None)
+
     def put_character(self, character: Character) -> None:
         """Add or replace (by id) a character."""
         self._check_tile(character.x, character.y)
         old = self.characters.get(character.id)
         self.characters[character.id] = character
-        rect = Rect(character.x, character.y, character.x, character.y)
+        rect = self._character_rect(character)
         if old is not None:
-            rect = _union(rect, Rect(old.x, old.y, old.x, old.y))
+            rect = _union(rect, self._character_rect(old))
         self._changed("characters", rect)
 
     def remove_character(self, character_id: str) -> Character:
         c = self.characters.pop(character_id)
-        self._changed("characters", Rect(c.x, c.y, c.x, c.y))
+        self._changed("characters", self._character_rect(c))
         return c
+
+    def _character_rect(self, c: Character) -> Rect:
+        """The tiles a character covers, clipped to the map."""
+        fp = c.footprint_at()
+        return Rect(c.x, c.y, min(c.x + fp.width, self.width) - 1,
+                    min(c.y + fp.height, self.height) - 1)
 
     def put_object(self, obj: MapObject) -> None:
         self._check_tile(obj.x, obj.y)
@@ -424,6 +476,7 @@ class MapModel:
         other.start_zones = {k: set(v) for k, v in self.start_zones.items()}
         other.characters = {k: copy.deepcopy(v) for k, v in self.characters.items()}
         other.objects = {k: copy.deepcopy(v) for k, v in self.objects.items()}
+        other.zone_custom = {k: dict(v) for k, v in self.zone_custom.items()}
         return other
 
     def same_content(self, other: MapModel) -> bool:
@@ -436,6 +489,7 @@ class MapModel:
             and self.start_zones == other.start_zones
             and self.characters == other.characters
             and self.objects == other.objects
+            and self.zone_custom == other.zone_custom
         )
 
     def _check_tile(self, x: int, y: int) -> None:

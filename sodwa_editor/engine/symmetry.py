@@ -17,7 +17,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .footprint import transform_anchor
 from .model import Edge
+from .sizes import Footprint
+from .transform import Symmetry
 
 if TYPE_CHECKING:
     from .model import MapModel
@@ -61,6 +64,19 @@ def tile_images(mode: str, w: int, h: int, xs: np.ndarray, ys: np.ndarray
             for fx, fy, swap in IMAGES[check_mode(mode)]]
 
 
+def footprint_images(mode: str, w: int, h: int, anchor: tuple[int, int], fp: Footprint
+                     ) -> list[tuple[tuple[int, int], Footprint, bool]]:
+    """The images of a creature's footprint under ``mode``: (top-left tile, footprint,
+    other team) each; the covered rectangle is mirrored and its new top-left tile is the
+    image's anchor (:func:`.footprint.transform_anchor`, docs/rules.md S10).
+
+    >>> footprint_images("x", 10, 10, (0, 0), Footprint(2, 3))
+    [((8, 0), Footprint(width=2, height=3), True)]
+    """
+    return [(*transform_anchor(Symmetry(False, fx, fy), anchor, fp, w, h), swap)
+            for fx, fy, swap in IMAGES[check_mode(mode)]]
+
+
 def edge_images(mode: str, w: int, h: int, edges: Iterable[Edge]) -> list[Edge]:
     """The edges and their images under ``mode``, each once, in order."""
     edges = list(edges)
@@ -96,11 +112,12 @@ def differences(model: MapModel, mode: str) -> list[tuple[str, object, object, s
     """Where the map differs from its image under ``mode``, each pair once:
     (``"tile"``, (x, y), its image, what differs) or (``"edge"``, Edge, its image,
     what differs).  Compared: terrain, elevation, transition tile, Indoor flag,
-    start zone (the image's team swapped), character (present, team swapped);
+    start zone (the image's team swapped), character (present on every square of a
+    footprint, team swapped);
     border type with its Indoor flag and transition border of each edge."""
     w, h = model.width, model.height
     zone = {t: team for team, tiles in model.start_zones.items() for t in tiles}
-    chars = {(c.x, c.y): c.team for c in model.characters.values()}
+    chars = {t: c.team for c in model.characters.values() for t in c.squares()}
     out: list[tuple[str, object, object, str]] = []
     seen: set[tuple[object, object]] = set()
     for fx, fy, swap in IMAGES[check_mode(mode)]:

@@ -56,6 +56,19 @@ class Symmetry(NamedTuple):
         w, h = self.shape(width, height)
         return (w - 1 - x if self.flip_x else x, h - 1 - y if self.flip_y else y)
 
+    def rect(self, anchor: Tile, size: tuple[int, int], width: int, height: int
+             ) -> tuple[Tile, tuple[int, int]]:
+        """Where a ``size`` = (w, h) rectangle of tiles whose top-left tile is ``anchor``
+        goes: its new top-left tile and size (w and h swapped by a transpose).
+
+        >>> Symmetry(True, True, False).rect((0, 0), (4, 2), 10, 10)  # a quarter turn
+        ((8, 0), (2, 4))
+        """
+        ends = [self.tile(t, width, height) for t in
+                (anchor, (anchor[0] + size[0] - 1, anchor[1] + size[1] - 1))]
+        new = (size[1], size[0]) if self.transpose else (size[0], size[1])
+        return (min(e[0] for e in ends), min(e[1] for e in ends)), new
+
     def array(self, a: np.ndarray) -> np.ndarray:
         """A tile layer ``a[y, x]`` (or any per-tile array) transformed like the tiles."""
         return _tiles(a, self)
@@ -95,9 +108,12 @@ def apply(model: MapModel, s: Symmetry) -> MapModel:
         setattr(out, south, _tiles(so, flips))
     out.start_zones = {team: {s.tile(t, model.width, model.height) for t in tiles}
                        for team, tiles in model.start_zones.items()}
-    for c in model.characters.values():
+    for c in model.characters.values():  # a creature's whole footprint moves (S10)
         moved = copy.deepcopy(c)
-        moved.x, moved.y = s.tile((c.x, c.y), model.width, model.height)
+        (moved.x, moved.y), _size = s.rect((c.x, c.y), c.footprint_at(), model.width,
+                                           model.height)
+        if c.footprint is not None and s.transpose:  # free dimensions turn with it
+            moved.footprint = type(c.footprint)(c.footprint[1], c.footprint[0])
         out.characters[c.id] = moved
     for o in model.objects.values():
         moved_o = copy.deepcopy(o)

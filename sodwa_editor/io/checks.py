@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.footprint import Refusal, cannot_stand
 from ..engine.model import (
     INDOOR_DEFAULT,
     MAX_ATTRIBUTE,
@@ -28,6 +29,7 @@ from ..engine.model import (
     MapModel,
 )
 from ..engine.regions import region_sizes, regions
+from ..engine.sizes import Footprint
 from ..engine.terrain import BORDER_BASES, Base
 from .encode import edge_layers, entry_edges
 from .problems import Problem, capped, edge_label, error, pointer, warning
@@ -294,6 +296,53 @@ def check_occupants(model: MapModel, loc: Locator) -> Iterator[Problem]:
         if model.in_bounds(o.x, o.y) and walls[o.y, o.x]:
             yield error(f"object {o.id!r} stands on Obstructing tile ({o.x}, {o.y})",
                         loc.obj(o.id), code="object-on-obstructing", tile=(o.x, o.y))
+
+
+@register_check
+def check_footprints(model: MapModel, loc: Locator) -> Iterator[Problem]:
+    """A creature larger than one tile stands where its footprint may (docs/rules.md S4,
+    :func:`.footprint.cannot_stand`): every square on the map, none on an Obstructing
+    tile, all on one level, no Obstructing border through it, none on another creature.
+    One line per creature, the first reason, in file order; what the one-tile checks
+    report already (an anchor outside the map or on a wall, two anchors on one tile) is
+    not said again."""
+    placed: dict[str, tuple[tuple[int, int], Footprint]] = {}
+    earlier: dict[tuple[int, int], str] = {}  # square -> the first character on it
+    for c in _sorted_characters(model, loc):
+        try:
+            fp = c.footprint_at()
+        except ValueError as exc:  # a model built in memory (a file's schema refuses it)
+            yield error(f"character {c.id!r}: {exc}", loc.character(c.id, "size"),
+                        code="footprint")
+            continue
+        if not model.in_bounds(c.x, c.y):
+            continue
+        anchor = placed[c.id] = ((c.x, c.y), fp)
+        squares = fp.squares(anchor[0])
+        others = [(x, y, earlier[x, y]) for x, y in squares if (x, y) in earlier]
+        for t in squares:
+            earlier.setdefault(t, c.id)
+        if fp.area == 1 and all(placed[o[2]][1].area == 1 for o in others):
+            continue  # one-tile characters among themselves: check_occupants
+        why = cannot_stand(model, anchor[0], fp, others=others)
+        if why is None or _said_already(why, anchor[0], placed, others):
+            continue
+        yield error(f"character {c.id!r} ({c.size} {fp} at {c.x}, {c.y}) cannot stand "
+                    f"there: {why.text}", loc.character(c.id), code="footprint",
+                    tile=why.tile, edge=why.edge)
+
+
+def _said_already(why: Refusal, anchor: tuple[int, int],
+                  placed: dict[str, tuple[tuple[int, int], Footprint]],
+                  others: list[tuple[int, int, str]]) -> bool:
+    """Whether :func:`check_occupants` reports this refusal already: the anchor on an
+    Obstructing tile, or two characters' anchors on one tile."""
+    if why.tile != anchor:
+        return False
+    if why.kind == "tile":
+        return True
+    return why.kind == "character" and any(
+        (x, y) == anchor and placed[who][0] == anchor for x, y, who in others)
 
 
 @register_check

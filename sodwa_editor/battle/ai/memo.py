@@ -272,6 +272,11 @@ class Memo:
                        if t is not None and view.team_of(j) != team]
             tiles: list[tuple[int, int]] = [placement[j] for j in enemies]  # type: ignore[misc]
             occupied = [t for j, t in enumerate(placement) if t is not None and j != actor]
+            if view.sized:  # an enemy larger than a tile once per square (S27)
+                tiles = [t for j in enemies for t in view.squares(j)]
+                enemies = [j for j in enemies for _t in view.squares(j)]
+                occupied = [t for j, p in enumerate(placement) if p is not None and j != actor
+                            for t in view.squares(j)]
             if len(self.arrangements) >= 256:
                 self.arrangements.clear()
             hit = self.arrangements[key] = Placed(

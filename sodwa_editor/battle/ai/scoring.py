@@ -43,7 +43,7 @@ from ..attack import Situation, difficulty_and_damage, is_aware
 from ..clock import ActionType, move_after_attack
 from ..kernels import METRICS
 from ..loop import View
-from . import ability_plans, approach
+from . import ability_plans, approach, sized_plans
 from . import kernels as k
 from . import plan_passes as pp
 from .memo import Memo
@@ -300,15 +300,26 @@ class TurnFacts:
         zones = np.zeros((m, self.board.height, self.board.width), bool)
         q = np.zeros((m, len(levels), 2))
         dmg = np.zeros(m, np.int64)
+        first: set[int] = set()
         for b in np.flatnonzero(strike).tolist():
-            zones[b] = self._zone(b)
             j = self.enemies[b]
+            if j in first:  # a larger enemy is listed once per square: its threat once
+                continue
+            first.add(j)
+            zones[b] = self._zone(b)
             melee = bool(self.numbers.melee[j])
             ax, ay = self.enemy_tiles[b]
             at = int(self.level[ay, ax])
             for li, level in enumerate(levels.tolist()):
                 q[b, li, 0], q[b, li, 1], dmg[b] = self._threat_hit(j, melee, at, level)
         return zones, q, dmg
+
+
+def allowed_plans(view: View, weights: GreedyWeights, memo: Memo | None = None) -> list[Plan]:
+    """Every plan whose first step the rules allow now, best first: the plans' scores
+    do not see every rule (the terrain properties' targeting limits, docs/rules.md
+    TP-B3, TP-B5), so a refused best plan gives way to the next (Pass always remains)."""
+    return [p for p in plans(view, weights, None, memo) if view.refusal(p.steps[0]) is None]
 
 
 def plans(view: View, weights: GreedyWeights, limit: int | None = None,
@@ -323,6 +334,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         kept = memo.take(view, weights, limit)
         if kept is not None:
             return kept
+    if view.sized and view.footprint(view.actor) != (1, 1):  # type: ignore[arg-type]
+        return sized_plans.plans(view, weights, limit)
     f = TurnFacts(view, weights, memo)
     rules, w, sheet, m = f.rules, weights, f.sheet, len(f.enemies)
     cost = rules.clock

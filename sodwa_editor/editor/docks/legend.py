@@ -13,6 +13,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
+    QGraphicsItem,
     QGridLayout,
     QLabel,
     QStyleOptionGraphicsItem,
@@ -20,9 +21,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...engine.footprint import Refusal
+from ...engine.sizes import Footprint
 from ...engine.terrain import Base, Crossing
+from .. import flank_preview as fpv
 from .. import style
 from ..scene import preview_items as pv
+from ..scene.footprint_items import CreatureRings, FootprintGhost
+from .property_legend import property_entries
 
 SW, SH = 56, 28  # swatch size in pixels
 Painter = Callable[[QPainter, QRectF], None]
@@ -160,23 +166,49 @@ def _graph(c: Crossing) -> Painter:
     return paint
 
 
+def _scene_item(p: QPainter, r: QRectF, item: QGraphicsItem, tiles: int = 2,
+                fill: float = 0.8, down: float = 0.0) -> None:
+    """Paint a scene item laid on tiles (0, 0) .. (tiles - 1, 0), scaled to ``fill`` of
+    the swatch's height (``down`` pixels below its middle): drawn by the item itself, as
+    on the map."""
+    _ground(p, r)
+    tile = style.TILE
+    scale = r.height() / tile * fill
+    p.save()
+    p.translate(r.left() + (r.width() - tiles * tile * scale) / 2,
+                r.top() + (r.height() - tile * scale) / 2 + down)
+    p.scale(scale, scale)
+    item.paint(p, QStyleOptionGraphicsItem())
+    p.restore()
+
+
 def _area(look_name: str, stopped: bool = False) -> Painter:
     """A swatch of an area drawn by :class:`~..scene.area_item.AreaItem` itself."""
     def paint(p: QPainter, r: QRectF) -> None:
         from ..scene import area_item
 
-        _ground(p, r)
         item = area_item.AreaItem(getattr(area_item, look_name))
-        tile = style.TILE
-        scale = r.height() / tile * 0.8
-        p.save()
-        p.translate(r.left() + (r.width() - 2 * tile * scale) / 2,
-                    r.top() + (r.height() - tile * scale) / 2)
-        p.scale(scale, scale)
         item.set_area([] if stopped else [(0, 0), (1, 0)], [(0, 0), (1, 0)] if stopped
                       else [])
-        item.paint(p, QStyleOptionGraphicsItem())
-        p.restore()
+        _scene_item(p, r, item)
+    return paint
+
+
+def _footprint(fits: bool) -> Painter:
+    """A 2x1 footprint as the Character tool shows it under the pointer."""
+    def paint(p: QPainter, r: QRectF) -> None:
+        ghost = FootprintGhost()
+        ghost.show_at((0, 0), Footprint(2, 1), None if fits else Refusal("tile", "", (1, 0)))
+        _scene_item(p, r, ghost)
+    return paint
+
+
+def _creature_ring(color: QColor, badge: str = "") -> Painter:
+    """A one-tile creature ringed as the Flanking and Cover preview rings it."""
+    def paint(p: QPainter, r: QRectF) -> None:
+        item = CreatureRings()
+        item.set_rings([((0, 0), Footprint(1, 1), color, badge)])
+        _scene_item(p, r, item, tiles=1, fill=0.62, down=3)  # room for the badge
     return paint
 
 
@@ -198,6 +230,7 @@ def entries() -> list[tuple[str, list[tuple[Painter, str]]]]:
                       "ceiling); outdoor ones are brown-gray rock"),
             (_zone, "Start zone: team colour, dashed outline in it"),
         ]),
+        property_entries(),
         ("LoS fan from the source tile", [
             (_los(Crossing.CLEAR), "Clear: the map as it is"),
             (_los(Crossing.IMPEDED), "Impeded: hatched"),
@@ -220,6 +253,18 @@ def entries() -> list[tuple[str, list[tuple[Painter, str]]]]:
                                      "a pair without a mark is adjacent)"),
             (_graph(Crossing.IMPEDED), "Adjacent, impeded"),
             (_graph(Crossing.BLOCKED), "Neighbours that are not adjacent"),
+        ]),
+        ("Creature sizes, flanking and cover", [
+            (_footprint(True), "Character tool, paste: the footprint fits here"),
+            (_footprint(False), "It cannot stand here: hatched, what refuses it ringed "
+                                "(the reason in the status bar)"),
+            (_creature_ring(fpv.TARGET, "x3"), "Flanking preview: the hovered character, "
+                                               "the foe squares that flank it"),
+            (_creature_ring(fpv.FLANKER, "2"), "A flanking foe and the squares it counts"),
+            (_creature_ring(fpv.STANDING_BY), "An adjacent foe that does not flank"),
+            (_creature_ring(fpv.ATTACKER), "The pinned attacker"),
+            (_creature_ring(fpv.COVER["covered"], "cover"),
+             "What covers the target (vermillion: heavily covered)"),
         ]),
         ("Areas of effect (AoE template tool, an area ability aimed in a playtest)", [
             (_area("TEMPLATE"), "Affected: reddish purple, edged; its point of origin "

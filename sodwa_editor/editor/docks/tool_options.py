@@ -15,10 +15,15 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSpinBox, QToolBar, QWidget
 
+from ...engine.creatures import SIZE_NAMES
 from ...engine.model import MAX_ELEVATION
+from ...engine.property_layers import LIGHT_KIND
+from ...engine.sizes import footprint_for
 from ...engine.symmetry import MODES as SYMMETRY_MODES
 from ...engine.terrain import BORDER_BASES
+from ...engine.terrain_properties import PRESETS
 from ...io.schemas import map_text_limits
+from ..properties.document_props import max_light_radius, preset_id, preset_of
 from ..roster import load_roster
 from ..tools.area import read_notation, roster_areas
 from ..tools.border import BORDER_MODES
@@ -110,19 +115,44 @@ class ToolOptionsBar(QToolBar):
         roster = load_roster()
         self.roster = QComboBox()
         for entry in roster["characters"]:
+            size = str(entry.get("size", "medium"))
             self.roster.addItem(f"{entry['name']} (Move {entry.get('move', 5)}, "
-                                f"Range {entry.get('range', 5)})", entry)
+                                f"Range {entry.get('range', 5)}"
+                                + ("" if size == "medium" else f", {size.capitalize()}")
+                                + ")", entry)
         self.roster.currentIndexChanged.connect(
             lambda i: st.set("roster_entry", self.roster.itemData(i)))
         st.roster_entry = roster["characters"][0]
         self._add("roster_entry", "Character", self.roster)
 
+        self.creature_size = QComboBox()
+        self.creature_size.setObjectName("creature_size")
+        self.creature_size.setToolTip("The size of the creature placed: its footprint in "
+                                      "tiles (the roster entry's size when it has one)")
+        for name in SIZE_NAMES:
+            self.creature_size.addItem(f"{name.capitalize()} {footprint_for(name)}", name)
+        self.creature_size.setCurrentIndex(SIZE_NAMES.index(st.creature_size))
+        self.creature_size.currentIndexChanged.connect(
+            lambda i: self._chosen(i, "creature_size", self.creature_size))
+        self._add("creature_size", "Size", self.creature_size)
+
         self.kind = QComboBox()
         self.kind.setEditable(True)
         self.kind.setLineEdit(_capped_edit(map_text_limits()["object_kind"]))
-        self.kind.addItems(roster.get("objects", ["crate"]))
+        kinds = list(roster.get("objects", ["crate"]))
+        self.kind.addItems(kinds + ([LIGHT_KIND] if LIGHT_KIND not in kinds else []))
         self.kind.currentTextChanged.connect(lambda t: st.set("object_kind", t.strip()))
         self._add("object_kind", "Object", self.kind)
+
+        # a light source's radius (the object tool, while the kind is "light")
+        self.light_radius = QSpinBox()
+        self.light_radius.setObjectName("tool_light_radius")
+        self.light_radius.setRange(0, max_light_radius())
+        self.light_radius.setValue(st.light_radius)
+        self.light_radius.setToolTip("Light radius: tiles up to this many adjacency steps "
+                                     "away are lit (Dark and Full Dark suppressed there)")
+        self.light_radius.valueChanged.connect(lambda v: st.set("light_radius", v))
+        self._add("light_radius", "Radius", self.light_radius)
 
         # the AoE template's area: typed, or one of the roster's abilities or the
         # recent entries; what is wrong with it in one line beside it
@@ -160,8 +190,10 @@ class ToolOptionsBar(QToolBar):
         self.none_label.setEnabled(False)  # greyed: says the tool has nothing to set
         self.none_action = self.addWidget(self.none_label)
 
+        self._types: list = []  # the map's types the lists show
         document.model_replaced.connect(self._model_replaced)
         document.edited.connect(self._refresh_teams)
+        document.edited.connect(self._follow_types)
         st.changed.connect(self._state_changed)
         self.refresh_lists()
         # The bar keeps the height of its tallest widgets whatever the tool shows (a
@@ -218,16 +250,28 @@ class ToolOptionsBar(QToolBar):
         self.widgets[key] = [la, wa]
 
     def show_for(self, tool: Tool) -> None:
-        """Show the options of ``tool`` (its ``options``), or say it has none."""
+        """Show the options of ``tool`` (its ``options``), or say it has none; a
+        light's radius only while the object kind is a light."""
+        self._tool = tool
         for key, acts in self.widgets.items():
             for a in acts:
-                a.setVisible(key in tool.options)
+                a.setVisible(key in tool.options and (
+                    key != "light_radius" or self.state.object_kind == LIGHT_KIND))
         self.none_label.setText(f" {tool.label}: no options")
         self.none_action.setVisible(not tool.options)
 
+    def _follow_types(self) -> None:
+        """A step declared or changed a terrain type (a preset's first stroke)."""
+        if list(self.document.model.registry) != self._types:
+            self.refresh_lists()
+
     def refresh_lists(self) -> None:
         reg = self.document.model.registry
+        self._types = list(reg)
         st = self.state
+        chosen = preset_of(st.terrain_id)
+        if chosen is not None and chosen.name in reg:  # a preset painted: the map's type
+            st.set("terrain_id", reg.id_of(chosen.name))
         for combo, pred, key in ((self.terrain, lambda t: True, "terrain_id"),
                                  (self.border, lambda t: t.base in BORDER_BASES, "border_id")):
             combo.blockSignals(True)
@@ -235,6 +279,10 @@ class ToolOptionsBar(QToolBar):
             for tid, t in enumerate(reg):
                 if pred(t):
                     combo.addItem(t.name.capitalize(), tid)
+            if combo is self.terrain:  # the presets this map has not declared yet
+                for name, preset in PRESETS.items():
+                    if name not in reg:
+                        combo.addItem(f"{preset.label} (preset)", preset_id(name))
             idx = combo.findData(getattr(st, key))
             combo.setCurrentIndex(max(idx, 0))
             combo.blockSignals(False)
@@ -287,9 +335,18 @@ class ToolOptionsBar(QToolBar):
                 self.indoor.setCurrentIndex(i)
         elif name == "symmetry" and self.symmetry.currentData() != st.symmetry:
             self.symmetry.setCurrentIndex(self.symmetry.findData(st.symmetry))
-        elif name == "object_kind" and self.kind.currentText() != st.object_kind:
-            self.kind.setCurrentText(st.object_kind)
+        elif name == "object_kind":
+            if self.kind.currentText() != st.object_kind:
+                self.kind.setCurrentText(st.object_kind)
+            if getattr(self, "_tool", None) is not None:
+                self.show_for(self._tool)  # the radius shows for a light only
+        elif name == "light_radius" and self.light_radius.value() != st.light_radius:
+            self.light_radius.setValue(st.light_radius)
+        elif name == "creature_size" and self.creature_size.currentData() != st.creature_size:
+            self.creature_size.setCurrentIndex(self.creature_size.findData(st.creature_size))
         elif name == "roster_entry":
+            if st.roster_entry:  # the archetype's size is the default of the placed size
+                st.set("creature_size", str(st.roster_entry.get("size", "medium")))
             i = self.roster.findText(f"{st.roster_entry['name']} (", Qt.MatchFlag.MatchStartsWith) \
                 if st.roster_entry else -1
             if i >= 0 and i != self.roster.currentIndex():

@@ -18,17 +18,24 @@ and takes them off when the playtest ends.
 from __future__ import annotations
 
 import dataclasses
+from typing import NamedTuple
 
+import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
+from ...battle import sized
 from ...battle.actions import move_allowance
 from ...battle.clock import ActionType
 from ...battle.describe import side_label
 from ...battle.state import BattleState
 from ...battle.targeting import attack_targets
+from ...engine.creatures import centred_anchor
+from ...engine.footprint import Footprint
+from ...engine.footprint_movement import FootprintReach
 from ...engine.model import Character
+from ...engine.movement import Reach
 from .. import style
 from ..scene.map_scene import MapScene
 from ..scene.overlay_items import ShapeOverlay, cosmetic
@@ -40,6 +47,32 @@ from .model import PlaytestModel
 TOKENS_Z, RING_Z, TARGETS_Z = 6.0, 6.5, 5.5
 ACTIVE = QColor(255, 200, 0)
 TARGET = style.OKABE_ITO["vermillion"]
+
+
+class Covered(NamedTuple):
+    """What the range item draws of a larger creature's range (``steps``, ``must_stop``
+    per tile)."""
+
+    steps: np.ndarray
+    must_stop: np.ndarray
+
+
+def covered(reach: FootprintReach | Reach, fp: Footprint) -> Covered:
+    """A larger creature's range shown as the tiles its footprint can cover (for the
+    range item): per tile the fewest steps of an end position covering it, and a stop
+    where every such position ends the move (as the editor's movement preview)."""
+    h, w = reach.steps.shape
+    big = np.iinfo(np.int32).max
+    steps = np.full((h, w), big, np.int64)
+    goes_on = np.zeros((h, w), np.bool_)
+    ys, xs = np.nonzero(reach.steps >= 0)
+    values, free = reach.steps[ys, xs], ~reach.must_stop[ys, xs]
+    for j in range(fp.height):
+        for i in range(fp.width):
+            np.minimum.at(steps, (ys + j, xs + i), values)
+            goes_on[ys[free] + j, xs[free] + i] = True
+    shown = steps != big
+    return Covered(np.where(shown, steps, -1).astype(np.int32), shown & ~goes_on)
 
 
 class BattleToken(CharacterToken):
@@ -64,8 +97,10 @@ class BattleToken(CharacterToken):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         super().paint(painter, option, widget)
-        w, h = TILE * 0.8, TILE * 0.11
-        box = QRectF((TILE - w) / 2, TILE - h - 1, w, h)
+        whole = self.boundingRect()  # the whole footprint of a larger creature
+        scale = min(whole.width(), whole.height()) / TILE
+        w, h = whole.width() - TILE * 0.2, TILE * 0.11 * min(scale, 2)
+        box = QRectF((whole.width() - w) / 2, whole.height() - h - 1, w, h)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(0, 0, 0, 170))
         painter.drawRect(box)
@@ -76,23 +111,32 @@ class BattleToken(CharacterToken):
 
 
 class ActiveRing(QGraphicsItem):
-    """A thick ring around the active character's tile."""
+    """A thick ring around the active character's tile (its whole footprint)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(RING_Z)
         self.setVisible(False)
+        self.footprint = Footprint(1, 1)
+
+    def set_footprint(self, fp: Footprint) -> None:
+        if fp != self.footprint:
+            self.prepareGeometryChange()
+            self.footprint = fp
 
     def boundingRect(self) -> QRectF:  # noqa: N802
-        return QRectF(-4, -4, TILE + 8, TILE + 8)
+        return QRectF(-4, -4, TILE * self.footprint.width + 8,
+                      TILE * self.footprint.height + 8)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setBrush(Qt.BrushStyle.NoBrush)
+        w, h = TILE * self.footprint.width, TILE * self.footprint.height
         for color, width in ((QColor(0, 0, 0), TILE * 0.2), (ACTIVE, TILE * 0.12)):
             painter.setPen(QPen(color, width))
-            painter.drawEllipse(QRectF(TILE * 0.08, TILE * 0.08, TILE * 0.84, TILE * 0.84))
+            painter.drawEllipse(QRectF(TILE * 0.08, TILE * 0.08, w - TILE * 0.16,
+                                       h - TILE * 0.16))
 
 
 class _Tokens(QGraphicsItem):
@@ -175,7 +219,7 @@ class BattleBoard:
         """Draw ``state``: its board, the characters left, the actor and its options;
         ``candidates``: the characters a person is to pick the actor from."""
         self.state = state
-        self.candidates.set_shape(sorted(state.pos[i] for i in candidates))
+        self.candidates.set_shape(sorted(t for i in candidates for t in state.squares(i)))
         board_model = state.board.model
         if self.scene.model is not board_model:  # a wall fell (the board forked), or a step
             self.scene.set_model(board_model)
@@ -187,6 +231,7 @@ class BattleBoard:
         self.move_tiles, self.target_tiles = set(), {}
         if actor is not None and state.result is None:
             x, y = state.pos[actor]
+            self.ring.set_footprint(state.fp[actor])
             self.ring.setPos(x * TILE, y * TILE)
             self._show_options(state, actor)
         else:
@@ -208,9 +253,11 @@ class BattleBoard:
                 continue
             x, y = state.pos[i]
             if token is None:
+                fp = state.fp[i]  # tiles: the token covers the whole footprint
                 ch = dataclasses.replace(self._character(f.id, f.side), x=x, y=y,
                                          move=f.sheet.move, range=f.sheet.range,
-                                         flight=f.sheet.flight)
+                                         flight=f.sheet.flight, size=f.sheet.size,
+                                         footprint=fp if fp != (1, 1) else None)
                 self.tokens[i] = BattleToken(ch, colors[f.side], self._labels[f.id],
                                              state.hp[i], f.sheet.health,
                                              side_label(f.side, f.team), self.tokens_root)
@@ -230,15 +277,24 @@ class BattleBoard:
             reach = state.reach_of(actor, allowance)
             if reach is not self._reach:  # the same range object: already drawn
                 self._reach = reach
-                self.reach_item.set_reach(state.board.model, reach)
-                ys, xs = (reach.steps > 0).nonzero()
-                self._reach_tiles = set(zip(xs.tolist(), ys.tolist(), strict=True))
+                if state.fp[actor] != (1, 1):  # the tiles the footprint can cover
+                    shown = covered(reach, state.fp[actor])
+                    self.reach_item.set_reach(state.board.model, shown)
+                    mine = set(state.squares(actor))
+                    ys, xs = (shown.steps >= 0).nonzero()
+                    self._reach_tiles = {t for t in zip(xs.tolist(), ys.tolist(), strict=True)
+                                         if t not in mine}
+                else:
+                    self.reach_item.set_reach(state.board.model, reach)
+                    ys, xs = (reach.steps > 0).nonzero()
+                    self._reach_tiles = set(zip(xs.tolist(), ys.tolist(), strict=True))
             self.reach_item.setVisible(True)
             self.move_tiles = self._reach_tiles
         else:
             self.reach_item.setVisible(False)
-        if turn.can_take(ActionType.ATTACK):
-            self.target_tiles = {state.pos[j]: j for j in attack_targets(state, actor)}
+        if turn.can_take(ActionType.ATTACK):  # every square of each target
+            self.target_tiles = {t: j for j in attack_targets(state, actor)
+                                 for t in state.squares(j)}
         self.targets.set_shape(sorted(self.target_tiles))
 
     # ------------------------------------------------------------- hovering
@@ -252,13 +308,25 @@ class BattleBoard:
         actor = s.actor
         src = s.pos[actor]
         if tile in self.move_tiles:
-            path = s.reach_of(actor, move_allowance(s)).path_to(tile)
-            if path:
-                self.line.set_path(path)
+            to = self.anchor_for(tile)
+            path = s.reach_of(actor, move_allowance(s)).path_to(to) if to else None
+            if path and to is not None:
+                fp = s.fp[actor]  # drawn through the footprint's middle
+                dx, dy = (fp.width - 1) / 2, (fp.height - 1) / 2
+                self.line.set_path([(x + dx, y + dy) for x, y in path])
                 self.line.setVisible(True)
                 self.culprit.set_reason(None, 0)
-                return f"move to {tile[0]}, {tile[1]}: {len(path) - 1} step(s)"
+                return f"move to {to[0]}, {to[1]}: {len(path) - 1} step(s)"
         other = s.at(tile)
+        if other is not None and other != actor and s.sized:
+            best = sized.sight(s, actor, other)  # the best line between footprints (S9)
+            result = best.result
+            self.line.set_line(best.src, best.dst, result.crossing)
+            self.line.setVisible(True)
+            self.culprit.set_reason(result.reason, result.crossing)
+            legal = "a legal target" if other in self.target_tiles.values() else "not a target"
+            return (f"LoS {s.names[actor]} -> {s.names[other]}: {result.crossing.label}"
+                    f" ({best.describe()}); {legal}")
         if other is not None and other != actor:
             result = s.los_board().los(src, tile)
             self.line.set_line(src, tile, result.crossing)
@@ -269,6 +337,27 @@ class BattleBoard:
                     f" ({result.describe()}); {legal}")
         self.hide_line()
         return ""
+
+    def anchor_for(self, tile: tuple[int, int]) -> tuple[int, int] | None:
+        """The top-left tile the actor's Move Action goes to for a click on ``tile``: the
+        tile itself for one tile; for a larger creature the end position covering
+        ``tile`` with the fewest steps, the one nearest the footprint centred there on a
+        tie (None: no end position covers it)."""
+        s = self.state
+        if s is None or s.actor is None or tile not in self.move_tiles:
+            return None
+        fp = s.fp[s.actor]
+        if fp == (1, 1):
+            return tile
+        steps = s.reach_of(s.actor, move_allowance(s)).steps
+        cx, cy = centred_anchor(tile, fp)
+        best: tuple[int, int, int, int, int] | None = None
+        for ay in range(max(0, tile[1] - fp.height + 1), tile[1] + 1):
+            for ax in range(max(0, tile[0] - fp.width + 1), tile[0] + 1):
+                if ay < steps.shape[0] and ax < steps.shape[1] and steps[ay, ax] > 0:
+                    key = (int(steps[ay, ax]), abs(ax - cx) + abs(ay - cy), ay, ax, 0)
+                    best = key if best is None or key < best else best
+        return None if best is None else (best[3], best[2])
 
     def hide_line(self) -> None:
         self.line.setVisible(False)

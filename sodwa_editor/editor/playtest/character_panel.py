@@ -5,7 +5,7 @@ red bars and Damage Reduction over it) and every attribute of its sheet
 
 * Combat (upper left): Accuracy, Defense and Damage under the red Sword (Melee)
   and the red Reticle (Ranged);
-* Character Info (upper right): Cost, Move, Range, Evasion, flight;
+* Character Info (upper right): Cost, Move, Range, Evasion, flight, size (``Huge 4x4``);
 * Initiative (bottom left): Initiative, current IP and the ticks until the next
   turn (RB "how many ticks until they get another turn");
 * Saving Throws (bottom right): Fortitude, Reflex, Power.
@@ -53,7 +53,7 @@ SECTIONS = ("Combat", "Character Info", "Initiative", "Saving Throws")
 FIELDS = {
     "Combat": ("Melee Accuracy", "Ranged Accuracy", "Melee Defense", "Ranged Defense",
                "Melee Damage", "Ranged Damage"),
-    "Character Info": ("Cost", "Move", "Range", "Evasion", "Flight"),
+    "Character Info": ("Cost", "Move", "Range", "Evasion", "Flight", "Size"),
     "Initiative": ("Initiative", "IP", "Next turn"),
     "Saving Throws": ("Fortitude", "Reflex", "Power"),
 }
@@ -63,6 +63,12 @@ EMPTY_HINT = ("Click a character on the map or in the Turn-Sequence Bar to see i
 SECTION_STYLE = ("QGroupBox { font-weight: bold; margin-top: 1.1em; padding-top: 1px; } "
                  "QGroupBox::title { subcontrol-origin: margin; left: 4px; padding: 0; } "
                  "QLabel { font-weight: normal; }")
+
+
+def size_text(state: BattleState, i: int) -> str:
+    """``Medium``, or ``Huge 4x4``: the size and the tiles its footprint covers."""
+    size, fp = state.sheets[i].size.capitalize(), state.fp[i]
+    return size if fp == (1, 1) and size == "Medium" else f"{size} {fp}"
 
 
 def panel_groups(state: BattleState, i: int) -> Groups:
@@ -87,7 +93,8 @@ def panel_groups(state: BattleState, i: int) -> Groups:
                     ("Ranged Damage", str(s.ranged_damage))]),
         ("Character Info", [("Cost", str(s.cost)), ("Move", str(s.move)),
                             ("Range", str(s.range)), ("Evasion", str(s.evasion)),
-                            ("Flight", "yes" if s.flight else "no")]),
+                            ("Flight", "yes" if s.flight else "no"),
+                            ("Size", size_text(state, i))]),
         ("Initiative", [("Initiative", str(s.initiative)), ("IP", str(clock.ip[i])),
                         ("Next turn", ticks)]),
         ("Saving Throws", [("Fortitude", str(s.fortitude)), ("Reflex", str(s.reflex)),

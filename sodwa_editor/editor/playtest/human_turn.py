@@ -115,8 +115,10 @@ class HumanTurn:
         feature = self._feature(tile, point)
         if feature is not None:  # an Obstructing tile or border: a Basic Attack on it
             model.submit(AttackTerrain(*feature))
-        elif who is None:
-            model.submit(Move(tile))
+        elif who is None or (who == actor and state.fp[actor] != (1, 1)
+                             and tile in self.board.move_tiles):
+            # a larger creature goes to the end position covering the tile (S23)
+            model.submit(Move(self.board.anchor_for(tile) or tile))
         elif who == actor:
             model.say(f"{state.names[actor]} acts now: click a tile to move, an enemy to "
                       "attack, P to pass")

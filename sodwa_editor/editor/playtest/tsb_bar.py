@@ -62,7 +62,8 @@ def side_colors(state: BattleState) -> dict[str, QColor]:
 
 def entry_text(state: BattleState, e: Entry) -> str:
     when = "now" if e.now else f"{e.ticks} tick{'s' if e.ticks != 1 else ''}"
-    return f"{state.names[e.actor]}\n{when}"
+    fp = state.fp[e.actor]  # a larger creature says so: "red.giant 4x4"
+    return f"{state.names[e.actor]}{'' if fp == (1, 1) else f' {fp}'}\n{when}"
 
 
 class TsbEntry(QPushButton):

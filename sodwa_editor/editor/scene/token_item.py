@@ -8,6 +8,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ...engine.model import Character, MapModel, MapObject, Rect
+from ...engine.sizes import Footprint
 from .. import style
 from ..style import TILE
 from .layers import LayerItem
@@ -38,7 +39,9 @@ def unique_labels(labels: dict[str, str]) -> dict[str, str]:
 
 
 class CharacterToken(QGraphicsItem):
-    """One character: a circle in the team colour with a two-letter label."""
+    """One character: a circle in the team colour with a two-letter label, drawn over
+    its whole footprint (a Huge creature's token covers its 4x4 tiles; a footprint that
+    is not square is a rounded rectangle)."""
 
     def __init__(self, character: Character, color: QColor, label: str,
                  parent: QGraphicsItem | None = None) -> None:
@@ -46,33 +49,46 @@ class CharacterToken(QGraphicsItem):
         self.character = character
         self.color = color
         self.label = label
+        try:
+            self.footprint = character.footprint_at()
+        except ValueError:  # an unknown size (validation says so): one tile
+            self.footprint = Footprint(1, 1)
         self.setPos(character.x * TILE, character.y * TILE)
-        self.setToolTip(f"{character.name or character.id} ({character.team}) "
+        size = "" if self.footprint.area == 1 and character.size == "medium" else \
+            f" {character.size.capitalize()} {self.footprint}"
+        self.setToolTip(f"{character.name or character.id} ({character.team}){size} "
                         f"Move {character.move} Range {character.range}"
                         + (" flight" if character.flight else ""))
 
     def boundingRect(self) -> QRectF:  # noqa: N802
-        return QRectF(0, 0, TILE, TILE)
+        return QRectF(0, 0, TILE * self.footprint.width, TILE * self.footprint.height)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         c = self.character
         color = self.color
+        box = self.boundingRect()
+        side = min(self.footprint.width, self.footprint.height)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(QPen(QColor(255, 255, 255), TILE * 0.07))
+        painter.setPen(QPen(QColor(255, 255, 255), TILE * 0.07 * min(side, 2)))
         painter.setBrush(color)
         m = TILE * 0.17  # leaves the group outline (style.OUTLINE_INSET) clear of the label
-        painter.drawEllipse(QRectF(m, m, TILE - 2 * m, TILE - 2 * m))
+        body = box.adjusted(m, m, -m, -m)
+        if self.footprint.width == self.footprint.height:
+            painter.drawEllipse(body)
+        else:
+            radius = (TILE * side - 2 * m) / 2
+            painter.drawRoundedRect(body, radius, radius)
         if c.flight:
             painter.setPen(QPen(QColor(255, 255, 255), TILE * 0.04, Qt.PenStyle.DotLine))
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawEllipse(QRectF(2, 2, TILE - 4, TILE - 4))
+            painter.drawEllipse(box.adjusted(2, 2, -2, -2))
         font = QFont()
-        font.setPixelSize(int(TILE * 0.3))
+        font.setPixelSize(int(TILE * 0.3 * (1 + 0.6 * (side - 1))))
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(style.label_color(color))
-        painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, self.label)
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self.label)
 
 
 class ObjectMarker(QGraphicsItem):
@@ -130,7 +146,7 @@ class TokenLayer(LayerItem):
         for item in [*self.tokens.values(), *self.markers.values()]:
             if item.scene() is not None:
                 item.scene().removeItem(item)
-        occupied = {(c.x, c.y) for c in m.characters.values()}
+        occupied = {t for c in m.characters.values() for t in _squares(c)}
         kinds = unique_labels({oid: (o.kind or "?")[:2].capitalize()
                                for oid, o in m.objects.items()})
         self.markers = {oid: ObjectMarker(o, kinds[oid], beside_token=(o.x, o.y) in occupied,
@@ -140,3 +156,10 @@ class TokenLayer(LayerItem):
         names = unique_labels({cid: token_label(c) for cid, c in m.characters.items()})
         self.tokens = {cid: CharacterToken(c, colors[c.team], names[cid], self)
                        for cid, c in m.characters.items()}
+
+
+def _squares(c: Character) -> list[tuple[int, int]]:
+    try:
+        return c.squares()
+    except ValueError:  # an unknown size: its tile
+        return [(c.x, c.y)]

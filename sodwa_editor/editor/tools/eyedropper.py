@@ -91,6 +91,7 @@ def pick(what: str, model: MapModel, state: EditorState, fx: float, fy: float,
         entry = next((e for e in load_roster()["characters"] if e.get("name") == c.name), None)
         if entry is not None:
             state.set("roster_entry", entry)
+        state.set("creature_size", c.size)  # after the entry, whose size it replaces
         kind = f"{c.name} of " if entry is not None else ""
         return f"Eyedropper: picked {kind}team {c.team} ({where}) into the {tool_label} tool"
     if what == "object":
@@ -98,5 +99,9 @@ def pick(what: str, model: MapModel, state: EditorState, fx: float, fy: float,
         if not objects:
             return f"Eyedropper: no object on {where}: nothing picked"
         state.set("object_kind", objects[0].kind)
+        if objects[0].kind == "light":  # a light source: its radius too
+            state.set("light_radius", int(objects[0].radius))
+            return (f"Eyedropper: picked light radius {objects[0].radius} ({where}) into the "
+                    f"{tool_label} tool")
         return f"Eyedropper: picked {objects[0].kind} ({where}) into the {tool_label} tool"
     raise ValueError(f"the eyedropper picks one of {', '.join(PICKS)}, not {what!r}")

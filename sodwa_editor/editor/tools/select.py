@@ -7,17 +7,28 @@ preview while dragging (:mod:`..region_move`); Escape during the drag leaves
 everything where it was.  Where the stamp's outline would replace
 a border of the tiles around it, or close a door in their wall, the edges are
 marked on the map and the status bar counts them (pasting a room beside
-another silently closed its door)."""
+another silently closed its door).
+
+A click on any tile of a creature selects the whole creature (its footprint
+outlined).  Copy with a creature selected copies the creature; Paste then shows
+its footprint under the pointer, tinted where it may stand and hatched with the
+reason ringed where it may not, and each click places a copy (Escape or a
+right-click leaves)."""
 
 from __future__ import annotations
+
+import copy
+import dataclasses
 
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 
-from ...engine.model import Rect
+from ...engine.creatures import centred_anchor, size_label
+from ...engine.model import Character, Rect
 from ..geometry import Tile, nearest_edge, rect_cells
-from ..region_move import refusal
+from ..region_move import paste_refusal, refusal
+from ..scene.footprint_items import FootprintGhost, show_placement
 from ..scene.stamp_item import EdgeMarks, StampPreview
 from ..stamp import Stamp
 from .base import Selection, Tool, ToolEvent
@@ -34,6 +45,8 @@ class SelectTool(Tool):
     cursor = Qt.CursorShape.ArrowCursor
 
     clipboard: Stamp | None = None  # shared by every window of the process
+    #: a copied creature (Copy with a character selected); the later copy wins
+    creature_clipboard: Character | None = None
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
@@ -46,6 +59,10 @@ class SelectTool(Tool):
         #: a drag moving the selection: the tile it started on, the selection's stamp
         self.move_from: Tile | None = None
         self.move_stamp: Stamp | None = None
+        #: pasting a copied creature: the creature (its place follows the pointer)
+        self.creature: Character | None = None
+        self.ghost = FootprintGhost()  # where a creature would stand
+        self.scene.add_transient(self.ghost)
 
     @property
     def region(self) -> Rect | None:
@@ -76,9 +93,19 @@ class SelectTool(Tool):
 
     # ---------------------------------------------------------------- gestures
     def press(self, ev: ToolEvent) -> None:
+        if self.creature is not None:
+            if ev.button == Qt.MouseButton.LeftButton:
+                self._paste_creature(ev.tile)
+            elif ev.button == Qt.MouseButton.RightButton:
+                self.cancel()
+            return
         if self.stamp is not None:
             if ev.button == Qt.MouseButton.LeftButton:
                 ox, oy = self._stamp_origin(ev.tile)
+                why = paste_refusal(self.model, self.stamp, ox, oy)
+                if why is not None:
+                    self.message(f"Not pasted: {why}")
+                    return
                 self.doc.paste_stamp(self.stamp, ox, oy)
                 self._show_stamp(ev.tile)  # pasted: what another paste here would change
             elif ev.button == Qt.MouseButton.RightButton:
@@ -97,7 +124,9 @@ class SelectTool(Tool):
                 self.anchor = ev.tile
 
     def move(self, ev: ToolEvent) -> None:
-        if self.stamp is not None:
+        if self.creature is not None:
+            self._show_creature(ev.tile)
+        elif self.stamp is not None:
             self._show_stamp(ev.tile)
         elif self.move_from is not None:
             self._show_move(ev.tile)
@@ -140,7 +169,9 @@ class SelectTool(Tool):
         self.region = Rect(x, y, x, y)
         self.scene.selection.set_shape([(x, y)])
         c = m.character_at(x, y)
-        if c is not None:
+        if c is not None:  # the whole creature
+            self.scene.selection.set_shape(
+                [t for t in c.squares() if m.in_bounds(*t)])
             self.state.select(Selection("character", c.id))
         else:
             self.state.select(Selection("tile", (x, y)))
@@ -241,12 +272,48 @@ class SelectTool(Tool):
             self._said = text
             self.state.hint.emit(text)
 
+    # --------------------------------------------------------------- creatures
+    def _creature_at(self, tile: Tile) -> Character | None:
+        """The copied creature centred on ``tile``."""
+        if self.creature is None:
+            return None
+        x, y = centred_anchor(tile, self.creature.footprint_at())
+        return dataclasses.replace(self.creature, x=x, y=y)
+
+    def _show_creature(self, tile: Tile | None) -> None:
+        c = None if tile is None else self._creature_at(tile)
+        self.stamp_at = tile
+        if c is None:
+            self.ghost.clear()
+            self._hint("")
+            return
+        self._hint(show_placement(self.ghost, self.model, c, "Paste") +
+                   " (click pastes, Esc leaves)")
+
+    def _paste_creature(self, tile: Tile) -> None:
+        c = self._creature_at(tile)
+        if c is None:
+            return
+        c.id = self.doc.new_character_id(c.name or c.id)
+        if self.doc.place_character(c):  # else the document says why
+            self.message(f"Pasted {c.id} at {c.x}, {c.y}")
+            self._show_creature(tile)
+
+    def _copy_creature(self, cid: str) -> bool:
+        c = copy.deepcopy(self.model.characters[cid])
+        SelectTool.creature_clipboard, SelectTool.clipboard = c, None
+        self.message(f"Copied character {cid} ({size_label(c)}); paste places copies")
+        return True
+
     def copy(self) -> bool:
+        sel = self.state.selection
+        if sel is not None and sel.kind == "character" and sel.value in self.model.characters:
+            return self._copy_creature(sel.value)
         if self.region is None:
             self.message("Select a region first (drag with the Select tool)")
             return False
         stamp = Stamp.from_region(self.model, self.region, self.state.region_mask)
-        SelectTool.clipboard = stamp
+        SelectTool.clipboard, SelectTool.creature_clipboard = stamp, None
         size = f"{stamp.width} x {stamp.height}" if stamp.mask is None \
             else f"{stamp.tile_count()} (of {stamp.width} x {stamp.height})"
         self.message(f"Copied {size} tiles with "
@@ -254,9 +321,26 @@ class SelectTool(Tool):
         return True
 
     def cut(self) -> bool:
-        if not self.copy():
+        sel = self.state.selection
+        if sel is not None and sel.kind == "character" and sel.value in self.model.characters:
+            self._copy_creature(sel.value)
+            self.state.select(None)
+            return self.doc.remove_character(sel.value)
+        if self._clear_refused() or not self.copy():
             return False
         return self.doc.clear_region(self.region, "Cut Region", self.state.region_mask)
+
+    def _clear_refused(self) -> bool:
+        """Say why clearing the region (Cut, Delete) would leave a creature where it
+        cannot stand (half of an elevated one lowered), and return True."""
+        r = self.region
+        if r is None:
+            return False
+        empty = Stamp.empty(r.x1 - r.x0 + 1, r.y1 - r.y0 + 1).with_mask(self.state.region_mask)
+        why = paste_refusal(self.model, empty, r.x0, r.y0)
+        if why is not None:
+            self.message(f"Not cleared: {why}")
+        return why is not None
 
     def delete(self) -> bool:
         sel = self.state.selection
@@ -266,11 +350,21 @@ class SelectTool(Tool):
         if sel is not None and sel.kind == "object":
             self.state.select(None)
             return self.doc.remove_object(sel.value)
-        if self.region is None:
+        if self.region is None or self._clear_refused():
             return False
         return self.doc.clear_region(self.region, mask=self.state.region_mask)
 
     def paste(self) -> bool:
+        if SelectTool.creature_clipboard is not None:
+            if self.stamp is not None:  # out of a stamp paste
+                self.stamp = None
+                self.stamp_item.set_stamp(None)
+                self._show_changes([], [])
+            self.creature = copy.deepcopy(SelectTool.creature_clipboard)
+            self._show_creature(self.stamp_at)
+            self.message(f"Click to paste {self.creature.name or self.creature.id}; "
+                         "Esc leaves")
+            return True
         if SelectTool.clipboard is None:
             self.message("Nothing to paste: copy a region first")
             return False
@@ -302,6 +396,10 @@ class SelectTool(Tool):
 
     def cancel(self) -> None:
         self.anchor = None
+        if self.creature is not None:  # Escape leaves the creature paste
+            self.creature = None
+            self._show_creature(None)
+            return
         if self.move_from is not None:  # Escape during a move: nothing moves
             self._end_move()
             self.message("Move cancelled; the map is as it was")
@@ -315,6 +413,9 @@ class SelectTool(Tool):
             self.scene.selection.clear()
 
     def deactivate(self) -> None:
+        if self.creature is not None:
+            self.creature = None
+            self._show_creature(None)
         self.stamp = None
         self.anchor = None
         self.move_from, self.move_stamp = None, None
