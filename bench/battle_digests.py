@@ -15,6 +15,11 @@ battles without abilities are compared across a change of the shipped roster wit
 roster that has none::
 
     python bench/battle_digests.py --roster tests/data/roster-v1-no-abilities.json
+
+The digest covers what the battle is; what the log adds for a reader without
+changing any battle is left out (:data:`FOR_READERS`: issue 28's line-of-sight
+class, awareness, what is left of a feature, the first-tie event), so a checkout
+before those additions and one after print the same lines.
 """
 
 from __future__ import annotations
@@ -34,6 +39,22 @@ from sodwa_editor.engine.generate import make_mixed_map
 from sodwa_editor.engine.model import MapModel
 
 Case = tuple[int, int, tuple[str, str], int]
+
+#: Event keys (by kind) and event kinds the log carries only for a reader: they follow
+#: from the battle's inputs and its other events (issue 28, docs/battle-log.md).
+FOR_READERS: dict[str, tuple[str, ...]] = {"attacked": ("los", "aware"),
+                                           "area_hit": ("los", "aware"),
+                                           "terrain_attacked": ("left",)}
+READER_EVENTS = frozenset({"first_tie"})
+
+
+def battle_part(event: dict[str, object]) -> dict[str, object] | None:
+    """An event's dict without what :data:`FOR_READERS` names (None: a reader's event)."""
+    kind = str(event["kind"])
+    if kind in READER_EVENTS:
+        return None
+    drop = FOR_READERS.get(kind, ())
+    return {k: v for k, v in event.items() if k not in drop}
 
 
 def cases(quick: bool) -> list[Case]:
@@ -63,11 +84,12 @@ def digest(size: int, members: int, pair: tuple[str, str], seed: int,
     hashes: list[str] = []
     out = run_battle(state, make_controllers(list(pair), state),
                      after_turn=lambda s: hashes.append(s.state_hash()))
-    doc = {"events": [e.to_dict() for e in out.events],
+    events = [d for d in (battle_part(e.to_dict()) for e in out.events) if d is not None]
+    doc = {"events": events,
            "decisions": [repr(d) for d in out.decisions], "hashes": hashes,
            "result": list(out.result)}
     h = hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
-    return f"{size} {members} {'-'.join(pair)} {seed} events={len(out.events)} {h}"
+    return f"{size} {members} {'-'.join(pair)} {seed} events={len(events)} {h}"
 
 
 def main() -> None:

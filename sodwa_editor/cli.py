@@ -166,11 +166,13 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--repeat", type=whole_in(1, MAX_BENCH_REPEAT), default=None,
                    help=f"timed runs per metric, 1 to {MAX_BENCH_REPEAT} (default per metric)")
 
+    from .cli_audit import add_parser as add_audit_parser
     from .cli_battle import add_parsers
     from .cli_simulate import add_parser
 
     add_parsers(sub)
     add_parser(sub)
+    add_audit_parser(sub)
     return p
 
 
@@ -202,6 +204,7 @@ def _run(argv: Sequence[str] | None) -> int:
             "battle": _battle_command,
             "replay": _battle_command,
             "simulate": _battle_command,
+            "audit-log": _audit_command,
         }[args.command]
         code = handler(args)
         sys.stdout.flush()
@@ -226,6 +229,12 @@ def _battle_command(args: argparse.Namespace) -> int:
     handler = {"battle": cli_battle.cmd_battle, "replay": cli_battle.cmd_replay,
                "simulate": cli_simulate.cmd_simulate}[args.command]
     return cli_battle.run(handler, args)
+
+
+def _audit_command(args: argparse.Namespace) -> int:
+    from .cli_audit import cmd_audit_log
+
+    return cmd_audit_log(args)
 
 
 # ----------------------------------------------------------------- helpers

@@ -319,21 +319,28 @@ def run(handler: Any, args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------- battle, replay
-def print_log(state: Any, out: Any, header: dict[str, Any], as_json: bool) -> None:
+def print_log(start: Any, out: Any, header: dict[str, Any], as_json: bool) -> None:
+    """Print a battle's log: with ``as_json`` the battle log document
+    (:func:`.battle.battle_log.battle_log`, ``header`` its keywords plus ``verified``
+    for a replay), else one line per event under a line naming the sides and the rules."""
+    from .battle.battle_log import battle_log
     from .battle.describe import describe
+    from .battle.rules import describe_rules
 
-    names = list(state.names)
+    options = {k: v for k, v in header.items() if k != "verified"}
     if as_json:
-        _emit({**header,
-               "characters": [{"index": i, "id": f.id, "team": f.team, "side": f.side,
-                               "archetype": f.sheet.archetype, "cost": f.sheet.cost}
-                              for i, f in enumerate(state.fighters)],
-               "events": [e.to_dict() for e in out.events],
-               "result": {"winner": out.result.winner, "reason": out.result.reason}})
+        doc = battle_log(start, out, **options)
+        if "verified" in header:
+            doc["verified"] = header["verified"]
+        _emit(doc)
         return
-    sides = {f.team: f.side for f in state.fighters}
-    print(f"battle: team 0 {sides[0]} ({header['ai'][0]}) vs team 1 {sides[1]} "
-          f"({header['ai'][1]}), seed {header['seed']}")
+    names = list(start.names)
+    sides = {f.team: f.side for f in start.fighters}
+    ai, seed = header["controllers"], header["seed"]
+    if not isinstance(seed, int):
+        seed = seed.entropy if not seed.spawn_key else f"{seed.entropy} {list(seed.spawn_key)}"
+    print(f"battle: team 0 {sides[0]} ({ai[0]}) vs team 1 {sides[1]} ({ai[1]}), seed {seed}")
+    print(describe_rules(start.rules))
     for e in out.events:
         print(describe(e, names))
 
@@ -360,15 +367,17 @@ def cmd_battle(args: argparse.Namespace) -> int:
             out = run_battle(state, setup.controllers(state), after_turn=watch)
     finally:
         watch.clear()
-    state = setup.state(args.seed)  # the starting state: names and sides
-    print_log(state, out, {"map": source.label, "seed": args.seed, "ai": list(setup.ai)},
-              args.json)
+    start = setup.state(args.seed)  # the starting state: names, sides, tiles
+    print_log(start, out, {"map_name": source.label, "map_hash": source.hash,
+                           "seed": args.seed, "controllers": setup.ai,
+                           "profiles": setup.profile_docs()}, args.json)
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from .battle.jsonfiles import read_json
-    from .battle.replay import check_profiles, load_replay, rerun, setup_of
+    from .battle.replay import load_replay, rerun, setup_of
+    from .battle.replay_profiles import check_profiles, played_profile_docs
 
     replay = load_replay(read_json(args.replay), str(args.replay))
     pair = None
@@ -390,10 +399,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CliError(f"{args.replay}: its map {map_path} is missing (give --map MAP)")
     source = load_maps(map_arg, one=True)[0]
     out = rerun(replay, source.model, source.hash, verify=args.verify, profiles=pair)
-    state = setup_of(replay, source.model).state(replay.seed(), bool(replay.doc["swapped"]))
-    header = {"map": source.label, "seed": replay.doc["seed"],
-              "ai": replay.doc["controllers"], "verified": args.verify}
-    print_log(state, out, header, args.json)
+    swapped = bool(replay.doc["swapped"])
+    start = setup_of(replay, source.model).state(replay.seed(), swapped)
+    header = {"map_name": source.label, "map_hash": source.hash, "seed": replay.seed(),
+              "controllers": replay.doc["controllers"], "swapped": swapped,
+              "profiles": played_profile_docs(replay, pair), "verified": args.verify}
+    print_log(start, out, header, args.json)
     if args.verify and not args.json:
         print(f"verified: {len(replay.doc['turn_hashes'])} turn hashes, every AI decision "
               "(its AI re-run), the AI profiles and the result match")

@@ -226,7 +226,7 @@ def test_battle_on_a_pack_uses_its_rules_unless_rules_is_given(tmp_path, capsys)
     code, out, err = run(capsys, "battle", pack, "--seed", "3", "--json")
     assert code == 0, err
     log = json.loads(out)
-    assert log["map"] == f"{pack}#Indoor compound"
+    assert log["map"]["name"] == f"{pack}#Indoor compound"
     end = log["events"][-1]
     assert (end["winner"], end["turns"]) == (None, 5) and "max_turns" in end["reason"]
     longer = rules_file(tmp_path, "long.json", max_turns=7)

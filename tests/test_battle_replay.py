@@ -249,7 +249,7 @@ def test_battle_log_to_a_reader_that_stops_early(fmt):
                              "--seed", "3", "--ai", "pass,random", *fmt],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
-    assert proc.stdout.read(6) in (b"battle", b'{\n  "m')
+    assert proc.stdout.read(6) in (b"battle", b'{\n  "f')
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141

@@ -236,7 +236,7 @@ def test_ability_rows_count_uses_victims_damage_and_kills():
     def hit(actor, target, ally, success, damage, hp):
         return AreaHit(actor, "Fireball", target, ally, -1, "ranged", 60, 100, 10, (), 50,
                        50, (4, 2), 42, False, 0, 0, 0, 0, success, False, damage, hp, 0,
-                       False)
+                       False, "clear", True)
 
     events = [AbilityUsed(2, "Fireball", (3, 4), (3, 4), ((3, 4),), 250, 1),
               hit(2, 5, False, True, 4, 0), hit(2, 6, False, False, 0, 8),

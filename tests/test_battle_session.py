@@ -76,7 +76,8 @@ def test_two_ai_session_gives_run_battles_event_log(map_seed, seed, ais):
 def test_step_turn_ends_with_the_turn_and_run_to_end_finishes():
     s = BattleSession(setup_of(), ["random", "random"], seed=3)
     first = s.step_turn()
-    assert first[0].kind == "turn_started" and first[-1].kind in ("turn_ended", "battle_ended")
+    assert [e.kind for e in first[:2]] == ["first_tie", "turn_started"]  # the coin, logged once
+    assert first[-1].kind in ("turn_ended", "battle_ended")
     assert s.state.turn is None and s.state.clock.turns == 1
     s.step_action()  # the next turn starts
     assert s.state.turn is not None

@@ -37,12 +37,19 @@ from . import abilities as ab
 from .abilities import UseAbility
 from .attack import resolve_attack
 from .board import Feature, Tile
-from .clock import ActionType, Clock, Turn, TurnChoice
+from .clock import FIRST_TIE, ActionType, Clock, Turn, TurnChoice
 from .dice import D100, d100_from_value
-from .events import Attacked, BattleEnded, Event, Moved, TurnEnded, TurnStarted
+from .events import Attacked, BattleEnded, Event, FirstTie, Moved, TurnEnded, TurnStarted
 from .obstructions import feature_refusal, feature_targets, strike
 from .state import TURN_LIMIT, BattleState, Result
-from .targeting import IllegalAction, attack_refusal, attack_targets, bip, preview_attack
+from .targeting import (
+    IllegalAction,
+    attack_refusal,
+    attack_targets,
+    bip,
+    preview_attack,
+    situation,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +133,9 @@ def begin_turn(state: BattleState, actor: int, roll: Roll | None = None) -> Turn
     if choice is None or actor not in choice.candidates:
         raise IllegalAction(f"it is not {state.names[actor]!r}'s turn")
     ip_before = clock.ip[actor]
+    if clock.turns == 0:  # the first turn: the first-tie coin is logged (B12)
+        state.log(FirstTie(clock.first_tie_team, state.rules.order.first_tie,
+                           choice.reason == FIRST_TIE))
     clock.begin_turn(actor)
     state.moved[actor] = False
     team = state.team[actor]
@@ -417,7 +427,9 @@ def _attack(state: BattleState, turn: Turn, actor: int, target: int, roll: Roll
             ) -> list[Event]:
     """A Basic Attack on a character (RB *Attacking and Defending*): the BIP numbers,
     one d100, karma, damage, and a defeat."""
-    preview = bip(state, actor, target)  # allowed: refusal said so
+    facts = situation(state, actor, target)
+    preview = bip(state, actor, target, facts)  # allowed: refusal said so
+    los = state.crossing(state.pos[actor], state.pos[target]).name.lower()  # (for the log)
     dice = roll()
     state.clock.take(turn, ATTACK)
     team = state.team[actor]
@@ -429,7 +441,7 @@ def _attack(state: BattleState, turn: Turn, actor: int, target: int, roll: Roll
         preview.modifiers, preview.difficulty, preview.need_roll, (dice.tens, dice.ones),
         res.roll, res.doubles, res.pool_before, res.pool_after, res.karma_spent,
         res.karma_gained, res.success, res.natural, res.damage, res.hp_after,
-        state.clock.ip[actor])]
+        state.clock.ip[actor], los, facts.defender_aware)]
     if res.defeated:
         events += defeat(state, target, actor)
     return events

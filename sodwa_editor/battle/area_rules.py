@@ -112,6 +112,8 @@ class VictimPreview:
     hits: int
     karma: int
     hits_with_karma: int
+    impeded: bool = False  # the area's line to the victim is impeded (the log's ``los``)
+    aware: bool = True  # the victim's Evasion counts (B19; the log's ``aware``)
 
     @property
     def p_hit(self) -> float:
@@ -289,7 +291,8 @@ def preview_victim(state: AreaState, d: AbilityDef, caster: int, caster_team: in
         evasion=evasion, modifiers=mods, tav=tav, tdv=tdv, difficulty=difficulty,
         need_roll=needed_roll(difficulty, rules.dice), dr=dr,
         damage_on_hit=max(rules.combat.min_damage, damage - dr), hits=hits, karma=held,
-        hits_with_karma=karma_rules.successes(difficulty, held, rules) if held > 0 else hits)
+        hits_with_karma=karma_rules.successes(difficulty, held, rules) if held > 0 else hits,
+        impeded=s.impeded, aware=s.defender_aware)
 
 
 def victims(state: AreaState, d: AbilityDef, caster: int, a: Area, *, cast: bool = True,
@@ -384,7 +387,8 @@ def hit_victims(state: AreaState, d: AbilityDef, caster: int, caster_team: int,
             p.difficulty, p.need_roll, (dice.tens, dice.ones), dice.value, dice.doubles,
             pool if counts else state.karma, state.karma,
             out.karma_spent if counts else 0, out.karma_gained if counts else 0,
-            out.success, out.natural, damage, state.hp[v], maim_roll, maimed))
+            out.success, out.natural, damage, state.hp[v], maim_roll, maimed,
+            "impeded" if p.impeded else "clear", p.aware))
         if state.hp[v] <= rules.combat.defeated_at_or_below:
             down.append(v)
     for v in down:

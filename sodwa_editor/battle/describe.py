@@ -44,6 +44,10 @@ def describe(event: Any, names: Sequence[str], teams: Sequence[str] = TEAMS) -> 
     def who(i: int) -> str:
         return names[i] if 0 <= i < len(names) else str(i)
 
+    if kind == "first_tie":
+        how = "a seeded coin" if d["rule"] == "seeded_coin" else "team order"
+        used = "it decides the first turn" if d["decided"] else "not needed"
+        return f"first tie: {teams[d['team']]} goes first in a tie before any turn ({how}; {used})"
     if kind == "turn_started":
         return (f"tick {d['tick']:>6}  turn {d['turn']:>4}  {who(d['actor'])} "
                 f"({teams[d['team']]})  IP {d['ip_before']} -> {d['ip']}")
@@ -58,14 +62,18 @@ def describe(event: Any, names: Sequence[str], teams: Sequence[str] = TEAMS) -> 
         if d["karma_gained"]:
             karma += f" (gained {d['karma_gained']})"
         doubles = ", doubles" if d["doubles"] else ""
-        return (f"    attack {who(d['target'])} ({d['attack_kind']}): roll {d['roll']} vs "
+        facts = "".join(f", {f}" for f, on in (
+            ("impeded", d.get("los") == "impeded" and d["attack_kind"] == "ranged"),
+            ("unaware", d.get("aware") is False)) if on)
+        return (f"    attack {who(d['target'])} ({d['attack_kind']}{facts}): roll {d['roll']} vs "
                 f"difficulty {d['difficulty']}{doubles} -> {outcome}, damage {d['damage']}, "
                 f"HP left {d['hp_after']}; {karma}")
     if kind == "terrain_attacked":
         x, y, side = d["feature"]
         what = f"border {side} of {x},{y}" if side else f"tile {x},{y}"
+        left = "destroyed" if d["left"] == 0 else f"{d['left']} left"
         return (f"    attack {what}: damage {d['damage']} (total {d['total']} of "
-                f"{d['threshold']})")
+                f"{d['threshold']}, {left})")
     if kind == "terrain_destroyed":
         x, y, side = d["feature"]
         return f"    destroyed {'border ' + side + ' of ' if side else 'tile '}{x},{y}"

@@ -48,6 +48,20 @@ class Event:
 
 @quick_init
 @dataclass(frozen=True, slots=True)
+class FirstTie(Event):
+    """The team that wins a tie across teams before any turn was taken (B12), logged
+    once, before the first turn: ``rule`` is ``order.first_tie`` (``"seeded_coin"``: a
+    coin drawn from the battle's setup stream; ``"team_order"``: team 0) and
+    ``decided`` whether the first turn was such a tie, so the coin chose who acts."""
+
+    kind: ClassVar[str] = "first_tie"
+    team: int
+    rule: str
+    decided: bool
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
     """A turn begins (RB *The Turn System*): the turn number (from 1), the tick, the
     actor, its team, its IP before and after the turn cost, the tie-break that
@@ -84,7 +98,12 @@ class Moved(Event):
 class Attacked(Event):
     """A Basic Attack on a character, as the BIP shows it after confirming (RB: "the
     Attack Difficulty ..., your roll result (01 to 100), how much damage was dealt,
-    and how much HP the target has left") plus everything needed to check it."""
+    and how much HP the target has left") plus everything needed to check it: ``los``
+    the engine's line-of-sight class from attacker to defender (``"clear"``,
+    ``"impeded"``; a melee attack, which needs none, may also be ``"blocked"``) and
+    ``aware`` whether the defender was aware of the attack (its Evasion counts, B19);
+    every modifier by source (``modifiers``).  ``sodwa audit-log`` re-derives the
+    numbers (docs/battle-log.md)."""
 
     kind: ClassVar[str] = "attacked"
     actor: int
@@ -108,13 +127,17 @@ class Attacked(Event):
     damage: int
     hp_after: int
     ip: int
+    los: str
+    aware: bool
 
 
 @quick_init
 @dataclass(frozen=True, slots=True)
 class TerrainAttacked(Event):
     """A Basic Attack on an Obstructing tile or border: damage dealt, the feature's
-    accumulated damage and the threshold that destroys it (B39)."""
+    accumulated damage and the threshold that destroys it (B39); the log adds
+    ``left``, the damage the feature still takes before it is destroyed (0: destroyed
+    now, a :class:`TerrainDestroyed` follows)."""
 
     kind: ClassVar[str] = "terrain_attacked"
     actor: int
@@ -124,6 +147,16 @@ class TerrainAttacked(Event):
     total: int
     threshold: int
     ip: int
+
+    @property
+    def left(self) -> int:
+        """Damage the feature takes before it is destroyed (0: destroyed by this one)."""
+        return max(0, self.threshold - self.total)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = Event.to_dict(self)
+        out["left"] = self.left
+        return out
 
 
 @quick_init
@@ -197,7 +230,9 @@ class AbilityUsed(Event):
 class AreaHit(Event):
     """One victim's roll against an area (AB5-AB9): as :class:`Attacked`, plus whether
     the victim is on the caster's team (``ally``), the effect it came from (-1: the
-    cast itself) and the Maim roll (0: none) and its outcome."""
+    cast itself) and the Maim roll (0: none) and its outcome; ``los``: ``"impeded"``
+    when the area's line to the victim is impeded (its Impeding modifier, AE), else
+    ``"clear"``; ``aware``: the victim's Evasion counts (B19)."""
 
     kind: ClassVar[str] = "area_hit"
     actor: int
@@ -225,6 +260,8 @@ class AreaHit(Event):
     hp_after: int
     maim_roll: int
     maimed: bool
+    los: str
+    aware: bool
 
 
 @quick_init

@@ -53,14 +53,19 @@ from .ai.profile import Profile, profile_from_dict
 from .jsonfiles import BattleInputError, validate
 from .jsonfiles import brief as _brief
 from .loop import Controller, ControllerError, Decision, Outcome, View, run_battle
-from .rules import rules_from_dict, rules_to_dict
+from .rules import canonical_json, rules_doc_hash, rules_from_dict, rules_hash, rules_to_dict
 from .setup import HUMAN, BattleSetup, Seed, check_ai_names, profile_values, uses_profile
 from .sheet import roster_from_dict
 from .state import BattleState
 from .teams import team_from_dict
 
 REPLAY_FORMAT = "sodwa-replay"
-REPLAY_VERSION = 1
+#: Version 2 (issue 28): ``rules_hash`` (:func:`.rules.rules_hash`, the one a battle log
+#: of the same battle names) and ``result.events`` counting the ``first_tie`` event;
+#: version 1 replays are read and verified as before.
+REPLAY_VERSION = 2
+#: Event kinds a version 1 replay's ``result.events`` did not count (added since).
+NEW_IN_V2 = frozenset({"first_tie"})
 #: Bytes one turn adds to a replay at least: its state hash (32 hex digits, the
 #: quotes and a comma).
 TURN_HASH_BYTES = 35
@@ -72,8 +77,7 @@ class ReplayError(BattleInputError):
 
 def digest(doc: Any) -> str:
     """``sha256:`` of a JSON document's canonical form (sorted keys, no spaces)."""
-    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return "sha256:" + hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
 
 
 # ------------------------------------------------------------------ decisions
@@ -135,6 +139,15 @@ class Replay:
     @property
     def map_hash(self) -> str:
         return str(self.doc["map"]["hash"])
+
+    @property
+    def rules_hash(self) -> str:
+        """The rules hash (:func:`.rules.rules_hash`) of the rules the battle used: the
+        recorded one, or for a version 1 replay, which lacks it, the embedded rules'."""
+        recorded = self.doc.get("rules_hash")
+        if recorded is not None:
+            return str(recorded)
+        return rules_doc_hash(self.doc["rules"])
 
     def seed(self) -> np.random.SeedSequence:
         s = self.doc["seed"]
@@ -241,6 +254,7 @@ def document(setup: BattleSetup, seed: Seed, state: BattleState, *, map_file: st
         "engine_version": __version__,
         "map": {"file": map_file, "hash": map_hash},
         "hashes": header_hashes(inputs, map_hash, controllers),
+        "rules_hash": rules_hash(setup.rules),
         "seed": seed_doc(seed), "controllers": list(controllers), "swapped": swapped,
         **inputs,
         "decisions": [encode_decision(d) for d in decisions],
@@ -266,46 +280,15 @@ def load_replay(doc: Any, source: str) -> Replay:
         if doc["hashes"][key] != value:
             raise ReplayError(f"{source}: hashes.{key}: the embedded {key} does not match "
                               "its hash (the file was changed)")
+    if doc["format_version"] >= 2:
+        if "rules_hash" not in doc:
+            raise ReplayError(f"{source}: rules_hash: missing (a replay of format_version "
+                              f"{doc['format_version']} names the hash of its rules)")
+        have = rules_doc_hash(doc["rules"])  # (as written: a later program adds keys)
+        if doc["rules_hash"] != have:
+            raise ReplayError(f"{source}: rules_hash: {_brief(doc['rules_hash'])} is not the "
+                              f"hash of the embedded rules ({have})")
     return Replay(doc, source)
-
-
-def check_profiles(replay: Replay, profiles: Sequence[Profile], files: Sequence[str]) -> None:
-    """Raise :class:`ReplayError` unless the replay's AIs played by ``profiles``
-    (one for both teams, or team 0's and team 1's; ``files`` names where each came
-    from): a replay made with another AI profile is not what these inputs produce."""
-    src, names = replay.source, replay.doc["controllers"]
-    pair, where = (profiles[0], profiles[-1]), (files[0], files[-1])
-    now = [profile_values(p) if uses_profile(n) else None for n, p in zip(names, pair, strict=True)]
-    if profiles_hash(names, now) == replay.doc["hashes"]["ai_profiles"]:
-        return
-    hint = "give the one it was made with: --ai-profile FILE"
-    recorded = replay.doc.get("ai_profiles")
-    if recorded is None:
-        raise ReplayError(f"{src}: hashes.ai_profiles: made with other AI profiles than "
-                          f"{' and '.join(dict.fromkeys(where))} (the file does not embed "
-                          f"the ones it was made with)")
-    for team, (old, new) in enumerate(zip(recorded, now, strict=True)):
-        diff = _first_difference(old, new)
-        if diff is not None:
-            key, was, got = diff
-            raise ReplayError(f"{src}: ai_profiles[{team}].{key}: team {team}'s AI "
-                              f"({names[team]}) played by another AI profile: {was} in the "
-                              f"replay, {got} in {where[team]} ({hint})")
-    raise ReplayError(f"{src}: hashes.ai_profiles: made with other AI profiles than "
-                      f"{' and '.join(dict.fromkeys(where))} ({hint})")
-
-
-def _first_difference(old: Any, new: Any, at: str = "") -> tuple[str, Any, Any] | None:
-    """The first (sorted) dotted key where two profile documents differ."""
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key in sorted(set(old) | set(new)):
-            found = _first_difference(old.get(key), new.get(key), f"{at}.{key}" if at else key)
-            if found is not None:
-                return found
-        return None
-    if old == new:
-        return None
-    return (_brief(at or "(profile)", 80), _brief(json.dumps(old)), _brief(json.dumps(new)))
 
 
 def setup_of(replay: Replay, model: MapModel) -> BattleSetup:
@@ -484,8 +467,10 @@ def rerun(replay: Replay, model: MapModel, map_hash: str, *, verify: bool = Fals
         if turn != len(hashes):
             raise ReplayError(f"{src}: turn_hashes: the battle has {turn} turns, the file "
                               f"{len(hashes)}")
+        counted = out.events if replay.doc["format_version"] >= 2 else \
+            [e for e in out.events if e.kind not in NEW_IN_V2]
         got = {"winner": res.winner, "reason": res.reason, "turns": state.clock.turns,
-               "tick": state.clock.tick, "events": len(out.events)}
+               "tick": state.clock.tick, "events": len(counted)}
         if got != want:
             key = next((k for k in got if got[k] != want.get(k)), "winner")
             raise ReplayError(f"{src}: result.{key}: the battle ends with {_brief(got[key])}, "

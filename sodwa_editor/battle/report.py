@@ -22,11 +22,14 @@ from .rates import Z95 as Z95
 from .rates import rate
 from .rates import wilson as wilson
 from .report_verdict import DEFAULT_THRESHOLD, Names, compared, entries_line, judge
+from .rules import rules_line, rules_report
 from .setup import BattleSetup
 
 #: The shape of the report's JSON (``report_version``): 2 since issue 24 (``headline``,
 #: ``verdict``, ``threshold``, ``swap``, ``entries`` and ``abilities``; version 1 had
-#: ``swap_sides``, ``swap_note`` and ``ai_wins`` and no version key).
+#: ``swap_sides``, ``swap_note`` and ``ai_wins`` and no version key); issue 28 added
+#: ``rules`` (name, hash and the keys that differ from the defaults:
+#: :func:`.rules.rules_report`).
 REPORT_VERSION = 2
 
 def spread(values: Sequence[float]) -> dict[str, float]:
@@ -228,7 +231,7 @@ class Tally:
         c = self.compared
         report = {
             "report_version": REPORT_VERSION, "battles": n, "seed": self.seed,
-            "ai": list(setup.ai), "swap": c["swap"],
+            "ai": list(setup.ai), "rules": rules_report(setup.rules), "swap": c["swap"],
             "sides": [{**c["sides"][t], "wins": rate(self.wins[t], n),
                        "share": rate(self.wins[t], won)} for t in (0, 1)],
             "draws": rate(self.draws, n),
@@ -277,6 +280,8 @@ def format_summary(report: dict[str, Any]) -> str:
     lines = [report["headline"],
              f"  {report['battles']} battle(s), seed {report['seed']}; sides swapped: "
              f"{'yes' if swap['done'] else 'no'}, {swap['reason']}"]
+    if "rules" in report:  # (a report of issue 28 on: the rules hash and the changed keys)
+        lines.append(f"  {rules_line(report['rules'])}")
     entries = entries_line(report)
     if entries is not None:
         lines.append(f"  {entries}")

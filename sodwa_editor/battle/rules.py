@@ -18,6 +18,9 @@ as constants.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from functools import cache
 from typing import Any, Literal
@@ -307,3 +310,94 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
         return list(obj) if isinstance(obj, tuple) else obj
 
     return {"format": "sodwa-rules", "format_version": 1, **plain(rules)}
+
+
+# ------------------------------------------------------------------ identity and variants
+#: Keys of a rules document that name or label it but set no rule.
+LABEL_KEYS = ("format", "format_version", "name", "description")
+
+
+def rules_values(rules: Rules) -> dict[str, Any]:
+    """Every rule value of a rule set as plain JSON, sections as in the file, without
+    its name (what :func:`rules_hash` covers)."""
+    doc = rules_to_dict(rules)
+    return {k: v for k, v in doc.items() if k not in LABEL_KEYS}
+
+
+def canonical_json(doc: Any) -> str:
+    """A JSON document's canonical text: sorted keys, no spaces, UTF-8 kept."""
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def rules_hash(rules: Rules) -> str:
+    """``sha256:`` of the canonical JSON of every rule value (:func:`rules_values`): the
+    one name of a rule set that battle logs, replays and reports print.  Two rule sets
+    with the same values have the same hash whatever they are called (the name is a
+    label, not a rule), and a value written as ``2`` or in another key order hashes
+    the same.
+
+    >>> rules_hash(default_rules()) == rules_hash(rules_from_dict(
+    ...     {"format": "sodwa-rules", "format_version": 1, "name": "mine"}))
+    True
+    """
+    return rules_doc_hash(rules_to_dict(rules))
+
+
+def rules_doc_hash(doc: dict[str, Any]) -> str:
+    """:func:`rules_hash` of a complete rules document as written (a log's or a
+    replay's ``rules``), without filling in keys a later version added: the hash the
+    program that wrote it printed."""
+    values = {k: v for k, v in doc.items() if k not in LABEL_KEYS}
+    return "sha256:" + hashlib.sha256(canonical_json(values).encode("utf-8")).hexdigest()
+
+
+def _leaves(doc: dict[str, Any], at: str = "") -> Iterator[tuple[str, Any]]:
+    for key, value in doc.items():
+        path = f"{at}.{key}" if at else key
+        if isinstance(value, dict):
+            yield from _leaves(value, path)
+        else:
+            yield path, value
+
+
+def rules_diff(rules: Rules) -> list[tuple[str, Any, Any]]:
+    """``(key, value, default)`` of every rule whose value differs from the default
+    file's, keys dotted (``clock.move_cost``, ``terrain.liquid.accuracy``) in the
+    file's order; lists as lists.  Empty for the defaults.  What reports name and
+    the rules editor highlights.
+
+    >>> rules_diff(rules_from_dict({"format": "sodwa-rules", "format_version": 1,
+    ...                             "clock": {"move_cost": 300}}))
+    [('clock.move_cost', 300, 250)]
+    """
+    defaults = dict(_leaves(rules_values(default_rules())))
+    return [(key, value, defaults.get(key)) for key, value in _leaves(rules_values(rules))
+            if key not in defaults or defaults[key] != value]
+
+
+def rules_report(rules: Rules) -> dict[str, Any]:
+    """A rule set as reports name it: ``name``, ``hash`` (:func:`rules_hash`) and
+    ``changed``, every key that differs from the defaults as ``{key, value, default}``
+    (:func:`rules_diff`)."""
+    return {"name": rules.name, "hash": rules_hash(rules),
+            "changed": [{"key": k, "value": v, "default": d} for k, v, d in rules_diff(rules)]}
+
+
+def rules_line(report: dict[str, Any]) -> str:
+    """One line naming a rule set (a :func:`rules_report`): its name, hash and every key
+    that differs from the defaults.
+
+    >>> line = rules_line(rules_report(rules_from_dict({"format": "sodwa-rules",
+    ...     "format_version": 1, "name": "slow", "clock": {"move_cost": 300}})))
+    >>> line.startswith("rules 'slow' sha256:"), line.split(": ")[1]
+    (True, 'clock.move_cost 300 (default 250)')
+    """
+    name = f" {report['name']!r}" if report.get("name") else ""
+    changed = "; ".join(f"{c['key']} {json.dumps(c['value'])} (default "
+                        f"{json.dumps(c['default'])})" for c in report["changed"])
+    return f"rules{name} {report['hash'][:19]}: " + (changed or "the defaults")
+
+
+def describe_rules(rules: Rules) -> str:
+    """:func:`rules_line` of a rule set (the text log's and reports' rules line)."""
+    return rules_line(rules_report(rules))

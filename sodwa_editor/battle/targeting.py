@@ -219,8 +219,10 @@ def preview_attack(state: BattleState, attacker: int, target: int) -> AttackPrev
     return bip(state, attacker, target)
 
 
-def bip(state: BattleState, attacker: int, target: int) -> AttackPreview:
-    """:func:`preview_attack` for an attack :func:`attack_refusal` allows."""
+def bip(state: BattleState, attacker: int, target: int,
+        facts: Situation | None = None) -> AttackPreview:
+    """:func:`preview_attack` for an attack :func:`attack_refusal` allows (``facts``: its
+    :func:`situation`, if already read)."""
     held = karma_rules.available(state.karma, state.team[attacker])
     return _preview(state.sheets[attacker], state.sheets[target],
-                    situation(state, attacker, target), state.rules, held)
+                    facts or situation(state, attacker, target), state.rules, held)

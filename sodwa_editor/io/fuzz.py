@@ -20,6 +20,7 @@ separate process with limits.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -399,6 +400,7 @@ class Mutator:
         """A replay's header hashes recomputed for its (changed) documents, as someone
         editing the file would: the change then reaches the checks behind them."""
         from ..battle.replay import header_hashes
+        from ..battle.rules import rules_doc_hash
 
         try:
             plain = json.loads(dump(doc))
@@ -406,6 +408,9 @@ class Mutator:
             doc["hashes"] = hashes
         except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError):
             return doc, "rehash (none)"
+        if isinstance(doc, dict) and "rules_hash" in doc:  # (format_version 2, issue 28)
+            with contextlib.suppress(TypeError, KeyError, ValueError, AttributeError):
+                doc["rules_hash"] = rules_doc_hash(plain["rules"])
         return doc, "rehash"
 
     GENTLE = ("tile_terrain", "tile_elevation", "place", "attribute", "grow", "drop_entry",
