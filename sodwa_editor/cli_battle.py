@@ -398,7 +398,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not map_path.exists():
         raise CliError(f"{args.replay}: its map {map_path} is missing (give --map MAP)")
     source = load_maps(map_arg, one=True)[0]
-    out = rerun(replay, source.model, source.hash, verify=args.verify, profiles=pair)
+    from .io.encode import map_hashes
+
+    out = rerun(replay, source.model, map_hashes(source.model), verify=args.verify,
+                profiles=pair)
     swapped = bool(replay.doc["swapped"])
     start = setup_of(replay, source.model).state(replay.seed(), swapped)
     header = {"map_name": source.label, "map_hash": source.hash, "seed": replay.seed(),

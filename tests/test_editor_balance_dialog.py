@@ -186,7 +186,9 @@ def test_the_threshold_box_changes_the_verdict_and_is_remembered(qtbot, tmp_path
     type_value(qtbot, dialog.threshold, 10)
     assert headline.text().endswith(": balanced (within 50 ± 10 %)")
     assert dialog.report["verdict"]["word"] == "balanced" and dialog.report["threshold"] == 10
-    assert dialog.results.details.text() == "Sides swapped: no, not requested."
+    assert dialog.results.details.text().splitlines() == [
+        "Sides swapped: no, not requested.",
+        f"rules 'SODWA rulebook defaults' {dialog.report['rules']['hash'][:19]}: the defaults"]
     type_value(qtbot, dialog.threshold, 4)
     assert "not clear yet" in headline.text()
     type_value(qtbot, dialog.threshold, 10)

@@ -53,6 +53,9 @@ def test_a_packs_scenario_replaces_the_team_files_and_runs(qtbot, tmp_path):
     QTest.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.is_running(), timeout=120_000)
     assert dialog.report is not None and dialog.report["battles"] == 4
+    from sodwa_editor.editor.balance.results import details_text
+
+    assert "clock.turn_cost 400 (default 500)" in details_text(dialog.report)
 
 
 def test_a_pack_without_that_scenario_is_one_line(qtbot, tmp_path):

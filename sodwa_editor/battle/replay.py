@@ -415,17 +415,19 @@ def played_profiles(replay: Replay) -> list[Profile | None]:
     return out
 
 
-def rerun(replay: Replay, model: MapModel, map_hash: str, *, verify: bool = False,
-          profiles: Sequence[Profile | None] | None = None) -> Outcome:
+def rerun(replay: Replay, model: MapModel, map_hash: str | Sequence[str], *,
+          verify: bool = False, profiles: Sequence[Profile | None] | None = None) -> Outcome:
     """Re-play a replay on ``model``; ``verify``: compare the state hash after every
     turn and the result with the recorded ones, and re-run each side's AI (with
-    ``profiles``, team 0's and team 1's as played, default :func:`played_profiles`)
+    ``profiles``, team 0's and team 1's as played, default :func:`played_profiles`;
+    ``map_hash``: the map's hash, or its hashes in each format version)
     checking that each of its decisions is the recorded one.  Raises
     :class:`ReplayError`."""
     src = replay.source
-    if map_hash != replay.map_hash:
+    hashes = (map_hash,) if isinstance(map_hash, str) else tuple(map_hash)
+    if replay.map_hash not in hashes:  # (several: the map's hash in each format version)
         raise ReplayError(f"{src}: made on a different map: {replay.map_file} has hash "
-                          f"{map_hash}, the replay expects {replay.map_hash}")
+                          f"{hashes[0]}, the replay expects {replay.map_hash}")
     setup = setup_of(replay, model)
     state = setup.state(replay.seed(), bool(replay.doc["swapped"]))
     script = _Script(replay.doc["decisions"], src)

@@ -380,3 +380,14 @@ def _q(text: str) -> str:
 @lru_cache(maxsize=1024)
 def _q_name(name: str) -> str:
     return _q(name)
+
+
+def map_hashes(model: MapModel) -> tuple[str, str]:
+    """The hash a replay names its map by (``sha256:`` of the map's canonical JSON) and
+    the hash the same map had when written in format version 1: a replay recorded
+    before version 2 still matches a map that holds nothing version 1 could not (a map
+    with a version-2 key never matches it, as no version-1 file had one)."""
+    from ..battle.replay import digest
+
+    doc = map_to_dict(model)
+    return digest(doc), digest({**doc, "format_version": 1})

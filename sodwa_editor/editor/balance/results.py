@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from ...battle.report import TILE_KINDS, TILE_TITLES
 from ...battle.report_html import FIGURES, provenance
 from ...battle.report_verdict import entries_line, share_text
+from ...battle.rules import rules_line
 
 FIGURE_TABS = ("Outcomes", "Length", "Characters", "Luck && karma", "Tiles")
 #: the tabs before the plots: the table and the area abilities
@@ -48,13 +49,16 @@ def pct(rate: dict[str, Any]) -> str:
 
 
 def details_text(report: dict[str, Any]) -> str:
-    """The lines under the headline: the swap said once with its reason, and the
-    entries compared when the two sides had different AIs, profiles or team files."""
+    """The lines under the headline: the swap said once with its reason, the entries
+    compared when the two sides had different AIs, profiles or team files, and the
+    rules played (name, hash, the keys that differ from the defaults)."""
     swap = report["swap"]
     lines = [f"Sides swapped: {'yes' if swap['done'] else 'no'}, {swap['reason']}."]
     entries = entries_line(report)
     if entries is not None:
         lines.append(f"Entries: {entries}.")
+    if "rules" in report:  # (the rules' name, hash and every key that differs)
+        lines.append(rules_line(report["rules"]))
     return "\n".join(lines)
 
 

@@ -70,12 +70,15 @@ def replay_origin(path: Path, model: MapModel) -> tuple[Origin, str]:
     reason a replay cannot be watched (made on another map, a turn that does not
     match what it claims...)."""
     replay = load_replay(read_json(path), str(path))
-    have = map_hash(model)
-    if have != replay.map_hash:
+    from ...io.encode import map_hashes
+
+    hashes = map_hashes(model)  # (a replay made before map format 2 names the second)
+    have = hashes[0]
+    if replay.map_hash not in hashes:
         raise BattleInputError(
             f"{path.name} was made on another map ({replay.map_file}, hash "
             f"{replay.map_hash[:19]}...); the open map's hash is {have[:19]}...")
-    rerun(replay, model, have, verify=True)  # every turn's hash and the result
+    rerun(replay, model, hashes, verify=True)  # every turn's hash and the result
     setup = setup_of(replay, model)
     script = tuple(decision(d) for d in replay.doc["decisions"])
     origin = Origin(setup, (setup.ai[0], setup.ai[1]), replay.seed(),
