@@ -115,6 +115,7 @@ MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&Map", ("properties", "indoor", "resize", "add_terrain", "-",
               "map_cw", "map_ccw", "map_mirror_x", "map_mirror_y")),
     ("&View", ("zoom_in", "zoom_out", "zoom_fit", "zoom_100", "go_to_tile", "-",
+               "reference_image", "layer_reference", "layer_labels", "-",
                "reset_layout", "-",
                "@docks")),
     ("&Tools", ("@tools", "-", "balance_run")),

@@ -22,6 +22,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from ..engine.model import Edge, MapModel, Setting
 from . import commands as c
 from . import symmetry_edits as sym
+from .document_annotations import AnnotationEdits
 from .document_tokens import TokenEdits
 from .geometry import Tile, edge_index, tile_index
 
@@ -30,7 +31,7 @@ _strokes = itertools.count(1)
 STAMP_LAYERS = ("terrain", "elevation", "transitions", "borders")
 
 
-class Document(QObject, TokenEdits):
+class Document(QObject, TokenEdits, AnnotationEdits):
     """Owner and sole mutator of one map (characters and objects: :class:`TokenEdits`)."""
 
     #: the model object was swapped (open, new, resize, revert)

@@ -53,6 +53,7 @@ from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
 from .playtest.lock import EditingLock
 from .playtest.mode import PlaytestMode
 from .recovery import Recovery
+from .reference_image import ReferenceImageControl
 from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .symmetry_control import SymmetryControl
@@ -185,6 +186,8 @@ class MainWindow(QMainWindow):
         a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS, slots))
         self.symmetry = SymmetryControl(d, self.state, self.scene, self)
         a.update(self.symmetry.build_actions(self))
+        self.reference = ReferenceImageControl(d, self.scene, self.context.layers, self)
+        a.update(self.reference.build_actions(self))
         a.update(self.playtest.actions)
         stack = d.undo_stack
         follow_stack(a["undo"], "Undo", stack.canUndoChanged, stack.undoTextChanged,

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.annotations import Label, ReferenceImage
 from ..engine.model import (
     INDOOR_DEFAULT,
     INDOOR_NO,
@@ -117,6 +118,7 @@ class _Builder:
         self.add(self._zones())
         self.add(self._things("characters", "character"))
         self.add(self._things("objects", "object"))
+        self.add(self._things("labels", "label"))
         if has_errors(self.problems) or terrain is None:
             return None, self.problems
         return self._model(registry, terrain, elevation, indoor, borders), self.problems
@@ -357,4 +359,12 @@ class _Builder:
             m.objects[o["id"]] = MapObject(o["id"], o["kind"], o["x"], o["y"],
                                            impedes_los=o.get("impedes_los", True),
                                            properties=dict(o.get("properties", {})))
+        for lb in d.get("labels", []):  # annotations: never read by the rules
+            m.labels[lb["id"]] = Label(lb["id"], lb["x"], lb["y"], lb["text"],
+                                       lb.get("color", ""), lb.get("size", 0))
+        ref = d.get("editor", {}).get("reference_image")
+        if ref is not None:
+            ox, oy = ref.get("offset", [0.0, 0.0])
+            m.reference_image = ReferenceImage(ref["path"], float(ref.get("opacity", 0.5)),
+                                               float(ref.get("scale", 1.0)), float(ox), float(oy))
         return m

@@ -42,6 +42,7 @@ MAP_KEYS = (
     "format", "format_version", "generator", "name", "description", "width", "height",
     "setting", "terrain_types", "legend", "terrain", "elevation", "transition_tiles",
     "indoor_overrides", "borders", "start_zones", "characters", "objects",
+    "labels", "editor",
 )
 PACK_KEYS = ("format", "format_version", "generator", "name", "version", "author",
              "description", "rules", "roster", "maps")
@@ -54,9 +55,10 @@ ITEM_KEYS = {
     "borders": ("edge", "terrain", "transition", "indoor"),
     "characters": ("id", "team", "x", "y", "move", "range", "flight", "name", "attributes"),
     "objects": ("id", "kind", "x", "y", "impedes_los", "properties"),
+    "labels": ("id", "x", "y", "text", "color", "size"),
 }
 _EXPANDED = {"terrain_types", "terrain", "elevation", "transition_tiles", "indoor_overrides",
-             "borders", "characters", "objects", "legend", "start_zones"}
+             "borders", "characters", "objects", "legend", "start_zones", "labels"}
 
 
 def legend_chars(registry: TerrainRegistry) -> list[str]:
@@ -115,6 +117,7 @@ def map_to_dict(model: MapModel) -> dict[str, Any]:
                           for team, tiles in sorted(model.start_zones.items()) if tiles}
     doc["characters"] = [_character(model.characters[k]) for k in sorted(model.characters)]
     doc["objects"] = [_object(model.objects[k]) for k in sorted(model.objects)]
+    doc.update(annotation_entries(model))
     _check_text(doc)
     _check_schema(doc)
     return doc
@@ -205,6 +208,7 @@ def _check_storable(model: MapModel) -> None:
                              f"but only {n} terrain types are declared")
     things = [("character", c.id, c.x, c.y) for c in model.characters.values()]
     things += [("object", o.id, o.x, o.y) for o in model.objects.values()]
+    things += [("label", lb.id, lb.x, lb.y) for lb in model.labels.values()]
     things += [("start zone tile of team", team, x, y)
                for team, tiles in model.start_zones.items() for x, y in tiles]
     for what, ident, x, y in things:
@@ -215,12 +219,13 @@ def _check_storable(model: MapModel) -> None:
 
 #: Parts of a map document that hold free text (the rest is written from the model's
 #: arrays and names the schema restricts to ASCII patterns).
-_TEXT_KEYS = ("name", "description", "terrain_types", "start_zones", "characters", "objects")
+_TEXT_KEYS = ("name", "description", "terrain_types", "start_zones", "characters", "objects",
+              "labels", "editor")
 
 
 def _check_text(doc: dict[str, Any]) -> None:
     """Refuse text that cannot be written as UTF-8 (a lone surrogate), naming where."""
-    problems = [p for k in _TEXT_KEYS for p in lone_surrogates(doc[k], k)]
+    problems = [p for k in _TEXT_KEYS if k in doc for p in lone_surrogates(doc[k], k)]
     if problems:
         listed = "; ".join(f"{p.location()}: {p.message}" for p in problems[:5])
         raise ValueError(f"the map holds text that cannot be stored: {listed}")
@@ -290,6 +295,29 @@ def _character(c: Any) -> dict[str, Any]:
         entry["name"] = c.name
     if c.attributes:
         entry["attributes"] = {k: int(v) for k, v in sorted(c.attributes.items())}
+    return entry
+
+
+def annotation_entries(model: MapModel) -> dict[str, Any]:
+    """The map's ``labels`` and ``editor`` keys (issue 29), each only when it holds
+    something, so maps without them are written as before."""
+    out: dict[str, Any] = {}
+    if model.labels:
+        out["labels"] = [_label(model.labels[k]) for k in sorted(model.labels)]
+    ref = model.reference_image
+    if ref is not None:
+        out["editor"] = {"reference_image": {
+            "path": ref.path, "opacity": float(ref.opacity), "scale": float(ref.scale),
+            "offset": [float(ref.offset_x), float(ref.offset_y)]}}
+    return out
+
+
+def _label(lb: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": lb.id, "x": int(lb.x), "y": int(lb.y), "text": lb.text}
+    if lb.color:
+        entry["color"] = lb.color
+    if lb.size:
+        entry["size"] = int(lb.size)
     return entry
 
 

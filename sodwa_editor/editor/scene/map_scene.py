@@ -21,10 +21,12 @@ from ..style import TILE
 from .border_item import BorderLines, TransitionBorderMarks
 from .graph_item import GraphLayer
 from .grid_item import LABEL_MARGIN, CoordinateLabels, GridLines
+from .label_item import LabelLayer
 from .layers import ChunkedPathLayer, LayerItem
 from .outline_item import ElevationOutlines, TerrainOutlines, ZoneOutlines
 from .overlay_items import ShapeOverlay, cosmetic
 from .preview_items import CulpritItem, LosFanItem, PathItem, ReachItem
+from .reference_image_item import ReferenceImageItem
 from .terrain_item import ElevationLabels, TerrainFill, TransitionTint, ZoneTint
 from .token_item import TokenLayer
 
@@ -38,6 +40,8 @@ LAYERS = {
     "borders": ("borders",),
     "characters": ("tokens",),
     "coordinates": ("coordinates",),
+    "reference image": ("reference_image",),  # issue 29: over the terrain colours only
+    "labels": ("labels",),
 }
 NO_REDRAW = frozenset({"properties"})
 #: z of the preview items: the fan and range over the zone tints (2) and under the
@@ -84,6 +88,13 @@ class MapScene(QGraphicsScene):
             ("transition_marks", TransitionBorderMarks), ("borders", BorderLines),
             ("coordinates", CoordinateLabels),
         )):
+            item = cls()
+            item.setZValue(z)
+            self.addItem(item)
+            self.items_by_name[name] = item
+        # issue 29: the reference image over the terrain fill, the labels over the tokens
+        for z, (name, cls) in ((0.5, ("reference_image", ReferenceImageItem)),
+                               (6.5, ("labels", LabelLayer))):
             item = cls()
             item.setZValue(z)
             self.addItem(item)
@@ -231,5 +242,5 @@ class MapScene(QGraphicsScene):
 
 KNOWN_LAYERS = frozenset({
     "terrain", "elevation", "transition", "indoor", "borders", "transition_borders",
-    "setting", "start_zones", "characters", "objects",
+    "setting", "start_zones", "characters", "objects", "labels", "reference_image",
 })

@@ -266,6 +266,9 @@ class SelectTool(Tool):
         if sel is not None and sel.kind == "object":
             self.state.select(None)
             return self.doc.remove_object(sel.value)
+        if sel is not None and sel.kind == "label":  # selected with the Label tool
+            self.state.select(None)
+            return self.doc.remove_label(sel.value)
         if self.region is None:
             return False
         return self.doc.clear_region(self.region, mask=self.state.region_mask)
