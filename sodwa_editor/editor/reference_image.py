@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDialog,
@@ -81,7 +81,8 @@ class ReferenceImageControl(QObject):
         document.edited.connect(self._check)
         document.loaded.connect(self._check)
         layers.visibility_changed.connect(self._show_visible)
-        self._follow_path(document.path)
+        self.item.set_base_dir(document.path.resolve().parent if document.path else None)
+        QTimer.singleShot(0, self._check)  # once the window says messages
 
     def build_actions(self, parent: QObject) -> dict[str, QAction]:
         slots: dict[str, Callable[[], object]] = {
@@ -174,6 +175,9 @@ class ReferenceImageDialog(QDialog):
         self.remove.clicked.connect(self.remove_image)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+        for button in (browse, *buttons.buttons()):  # Enter in a box applies, only
+            button.setAutoDefault(False)
+            button.setDefault(False)
 
     def value(self) -> ReferenceImage | None:
         path = self.path.text().strip()
