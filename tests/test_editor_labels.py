@@ -144,3 +144,32 @@ def test_labels_round_trip_through_the_file_and_are_ignored_by_the_rules(tmp_pat
     back = load_map(tmp_path / "m.json")
     assert back.labels == m.labels
     assert (tmp_path / "m.json").read_text().count('"id": "label-') == 2
+
+
+def test_exports_carry_the_labels_while_the_layer_is_shown(make_window, tmp_path):
+    import json
+
+    from PySide6.QtGui import QImage
+
+    m = MapModel(6, 4)
+    m.labels["label-1"] = Label("label-1", 2, 1, "WELL", "#ff00ff", 20)
+    win = make_window(m)
+    assert win.files.export_png(tmp_path / "with.png")
+    assert win.files.export_tiled(tmp_path / "t-with.tmj")  # (its tileset: t-with.png)
+    QTest.keyClick(win.view, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)  # Show Labels off
+    assert win.files.export_png(tmp_path / "without.png")
+    assert win.files.export_tiled(tmp_path / "t-without.tmj")
+
+    def magenta(name: str) -> int:
+        img = QImage(str(tmp_path / name))
+        return sum(1 for y in range(img.height()) for x in range(img.width())
+                   if (c := img.pixelColor(x, y)).red() > 180 and c.blue() > 180
+                   and c.green() < 90)
+
+    assert magenta("with.png") > 20 and magenta("without.png") == 0
+
+    def layers(name: str) -> list[str]:
+        return [ly["name"] for ly in json.loads((tmp_path / name).read_text())["layers"]]
+
+    assert "labels" in layers("t-with.tmj") and "labels" not in layers("t-without.tmj")

@@ -267,7 +267,8 @@ class FileController(QObject):
         try:
             for out in (target, *tileset_paths(target)):  # never over the open map's file
                 refuse_output_among_inputs(out, [self.doc.path] if self.doc.path else [])
-            written = write_tiled(self.doc.model, target)
+            written = write_tiled(self.doc.model, target,  # labels: when shown (issue 29)
+                                  labels=self.context.layers.visible.get("labels", True))
         except OSError as exc:  # MapSaveError: says what and where
             QMessageBox.critical(self.window, "Export Failed", str(exc))
             return False
