@@ -319,15 +319,24 @@ class Document(QObject, TokenEdits, AnnotationEdits):
         return self.push(c.SetStartZone(self, after, self._stroke, text))
 
     def paste_stamp(self, stamp, ox: int, oy: int, text: str = "Paste Stamp") -> bool:
-        """Write a :class:`~.stamp.Stamp` with its top-left tile at (ox, oy).
+        """Write a :class:`~.stamp.Stamp` with its top-left tile at (ox, oy), what
+        stands on its tiles included (:mod:`.stamp_contents`), as one undo step.
 
         Terrain is matched by type name; special types the stamp uses that this
         map does not declare are declared first, in the same undo step.
         """
-        if self._layer_refused(*STAMP_LAYERS):
+        from .stamp_contents import paste_command
+
+        if self._layer_refused(*STAMP_LAYERS) or (
+                stamp.contents and self._layer_refused("start zones", "characters")):
             return False
         missing = stamp.missing_types(self.model)
-        if not missing:
+        place, skipped = paste_command(self, stamp.contents, stamp.footprint(ox, oy), ox, oy,
+                                       text) if stamp.contents else (None, 0)
+        if skipped:
+            self.message.emit(f"{skipped} character(s) of the stamp not placed: their tile "
+                              "holds a character already")
+        if not missing and place is None:
             return self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))
         declared = self.model.copy()
         try:
@@ -337,11 +346,16 @@ class Document(QObject, TokenEdits, AnnotationEdits):
             self.message.emit(f"cannot paste: {exc}")
             return False
         self.begin_macro(text)
-        self.push(c.ReplaceMap(self, "Declare " + ", ".join(t.name for t in missing), declared))
+        if missing:
+            self.push(c.ReplaceMap(self, "Declare " + ", ".join(t.name for t in missing),
+                                   declared))
         self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))
+        if place is not None:
+            self.push(place)
         self.end_macro()
-        self.message.emit("declared terrain type(s) " + ", ".join(t.name for t in missing)
-                          + " from the copied map")
+        if missing:
+            self.message.emit("declared terrain type(s) " + ", ".join(t.name for t in missing)
+                              + " from the copied map")
         return True
 
     def clear_region(self, rect, text: str = "Delete Region", mask=None) -> bool:

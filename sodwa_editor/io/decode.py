@@ -35,7 +35,7 @@ from .encode import (
     FORMAT_VERSION,
     MAP_FORMAT,
     PACK_FORMAT,
-    PACK_FORMAT_VERSION,
+    PACK_STAMPS_VERSION,
     edge_layers,
 )
 from .problems import Problem, capped, edge_label, error, has_errors, pointer, warning
@@ -61,7 +61,7 @@ def format_problems(doc: object, expected: str) -> list[Problem]:
         else:
             msg = f"unknown format {fmt!r} (expected {expected!r})"
         return [error(msg, "/format", code="format")]
-    newest = PACK_FORMAT_VERSION if expected == PACK_FORMAT else FORMAT_VERSION
+    newest = PACK_STAMPS_VERSION if expected == PACK_FORMAT else FORMAT_VERSION
     version = doc.get("format_version")
     if "format_version" not in doc:
         return [error(f"missing \"format_version\" (this editor reads version "

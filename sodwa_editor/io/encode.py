@@ -27,6 +27,10 @@ FORMAT_VERSION = 1
 #: Map packs: version 2 may carry ``rules`` and ``roster``; version 1 packs are read
 #: as version 2 (:func:`.packs.pack_from_doc`).
 PACK_FORMAT_VERSION = 2
+#: Packs that carry a stamp library (``stamps``, :mod:`.stamp_library`) are version 3,
+#: so that an editor without stamps refuses them rather than drop the stamps; the
+#: others are still written as version 2.
+PACK_STAMPS_VERSION = 3
 GENERATOR = f"sodwa-editor {__version__}"
 
 #: Legend characters of the built-in types; special types get the first free
@@ -45,7 +49,7 @@ MAP_KEYS = (
     "labels", "editor",
 )
 PACK_KEYS = ("format", "format_version", "generator", "name", "version", "author",
-             "description", "rules", "roster", "maps")
+             "description", "rules", "roster", "maps", "stamps")
 #: Pack keys laid out as indented JSON (2 spaces), one key per line.
 _PACK_BLOCKS = ("rules", "roster")
 #: Canonical key order inside list items, per list.
@@ -146,6 +150,10 @@ def dumps_pack_doc(pack: dict[str, Any]) -> str:
                 sub[-1] += "," if j < len(pack[k]) - 1 else ""
                 lines += sub
             lines.append("  ]" + comma)
+        elif k == "stamps" and pack[k]:  # a stamp library (issue 29)
+            from .stamp_library import dumps_stamps
+
+            lines += ['  "stamps": [', *dumps_stamps(pack[k], 4), "  ]" + comma]
         elif k in _PACK_BLOCKS and isinstance(pack[k], dict):
             block = json.dumps(pack[k], ensure_ascii=False, indent=2, allow_nan=False)
             lines.append(f"  {_q(k)}: " + block.replace("\n", "\n  ") + comma)

@@ -277,10 +277,15 @@ class SelectTool(Tool):
         if SelectTool.clipboard is None:
             self.message("Nothing to paste: copy a region first")
             return False
-        self.stamp = SelectTool.clipboard
+        return self.place_stamp(SelectTool.clipboard)
+
+    def place_stamp(self, stamp: Stamp, what: str = "the stamp") -> bool:
+        """Enter stamp mode with ``stamp`` (the clipboard's, or one of the stamp
+        library's): the paste preview follows the pointer, a click places it."""
+        self.stamp = stamp
         self.stamp_item.set_stamp(self.stamp)
         self._show_stamp(self.stamp_at)
-        self.message("Click to place the stamp; Z / Shift+Z rotate, X / Y flip, Esc leaves")
+        self.message(f"Click to place {what}; Z / Shift+Z rotate, X / Y flip, Esc leaves")
         return True
 
     def transform_stamp(self, how: str) -> None:
