@@ -151,8 +151,6 @@ def dumps_pack_doc(pack: dict[str, Any]) -> str:
                 lines += sub
             lines.append("  ]" + comma)
         elif k == "stamps" and pack[k]:  # a stamp library (issue 29)
-            from .stamp_library import dumps_stamps
-
             lines += ['  "stamps": [', *dumps_stamps(pack[k], 4), "  ]" + comma]
         elif k in _PACK_BLOCKS and isinstance(pack[k], dict):
             block = json.dumps(pack[k], ensure_ascii=False, indent=2, allow_nan=False)
@@ -160,6 +158,31 @@ def dumps_pack_doc(pack: dict[str, Any]) -> str:
         else:
             lines.append(f"  {_q(k)}: {_inline(pack[k])}{comma}")
     return "\n".join([*lines, "}"]) + "\n"
+
+
+#: Key order of a stamp library's entries (:mod:`.stamp_library`).
+STAMP_KEYS = ("name", "map", "tiles", "open_edges")
+
+
+def dumps_stamps(entries: list[dict[str, Any]], indent: int) -> list[str]:
+    """The lines of a ``stamps`` list (each map laid out as in a map file)."""
+    p = " " * indent
+    lines = []
+    for i, entry in enumerate(entries):
+        lines.append(p + "{")
+        keys = [k for k in STAMP_KEYS if k in entry]
+        for j, key in enumerate(keys):
+            comma = "," if j < len(keys) - 1 else ""
+            if key == "map":
+                sub = render_map_doc(entry[key], indent + 2)
+                sub[0] = f"{p}  \"map\": " + sub[0].lstrip()
+                sub[-1] += comma
+                lines += sub
+            else:
+                text = json.dumps(entry[key], ensure_ascii=False, separators=(", ", ": "))
+                lines.append(f"{p}  {json.dumps(key)}: {text}{comma}")
+        lines.append(p + "}" + ("," if i < len(entries) - 1 else ""))
+    return lines
 
 
 def render_map_doc(doc: dict[str, Any], indent: int) -> list[str]:

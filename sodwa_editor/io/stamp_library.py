@@ -23,7 +23,7 @@ import numpy as np
 
 from ..engine.model import Edge, MapModel
 from .decode import decode_map
-from .encode import GENERATOR, PACK_FORMAT, PACK_STAMPS_VERSION, map_to_dict, render_map_doc
+from .encode import GENERATOR, PACK_FORMAT, PACK_STAMPS_VERSION, dumps_stamps, map_to_dict
 from .files import atomic_write_text, parse_json, read_text
 from .paths import PathLike
 from .problems import MapSaveError, Problem, error, has_errors, pointer
@@ -32,7 +32,6 @@ from .schemas import _registry, _StrictValidator, _to_problems, load_schema
 LIBRARY_FORMAT, LIBRARY_VERSION = "sodwa-stamps", 1
 #: what a stamp library file's name ends with
 LIBRARY_SUFFIX = ".sodwa-stamps.json"
-STAMP_KEYS = ("name", "map", "tiles", "open_edges")
 
 
 @dataclass
@@ -71,27 +70,6 @@ def stamp_entry(stamp: LibraryStamp) -> dict[str, Any]:
 def library_doc(stamps: list[LibraryStamp]) -> dict[str, Any]:
     return {"format": LIBRARY_FORMAT, "format_version": LIBRARY_VERSION,
             "generator": GENERATOR, "stamps": [stamp_entry(s) for s in stamps]}
-
-
-def dumps_stamps(entries: list[dict[str, Any]], indent: int) -> list[str]:
-    """The lines of a ``stamps`` list (each map laid out as in a map file)."""
-    p = " " * indent
-    lines = []
-    for i, entry in enumerate(entries):
-        lines.append(p + "{")
-        keys = [k for k in STAMP_KEYS if k in entry]
-        for j, key in enumerate(keys):
-            comma = "," if j < len(keys) - 1 else ""
-            if key == "map":
-                sub = render_map_doc(entry[key], indent + 2)
-                sub[0] = f"{p}  \"map\": " + sub[0].lstrip()
-                sub[-1] += comma
-                lines += sub
-            else:
-                text = json.dumps(entry[key], ensure_ascii=False, separators=(", ", ": "))
-                lines.append(f"{p}  {json.dumps(key)}: {text}{comma}")
-        lines.append(p + "}" + ("," if i < len(entries) - 1 else ""))
-    return lines
 
 
 def dumps_library(stamps: list[LibraryStamp]) -> str:
