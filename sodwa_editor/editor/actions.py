@@ -102,8 +102,8 @@ TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone", "area": "AoE",
               "wand": "Wand", "select_same": "Same"}
 
 #: tools in the Tools menu and on their keys but not on the main tool bar (it fits
-#: a 1280-pixel screen; the two select modes sit beside Select in the menu)
-TOOLBAR_SKIPS = ("wand", "select_same")
+#: a 1280-pixel screen; the two select modes sit beside Select in the menu; Label: N)
+TOOLBAR_SKIPS = ("wand", "select_same", "label")
 
 #: the menu bar: (title, keys); ``-`` a separator, ``@name`` what the window passes
 MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
