@@ -108,6 +108,8 @@ class AnnotationEdits:
 
         def _layer_refused(self, *layers: str) -> bool: ...
 
+        def replace_model(self, model: MapModel) -> None: ...
+
     def _label_refused(self, text: str, color: str = "", size: int = 0) -> bool:
         if self._layer_refused(LABELS_LAYER):
             return True

@@ -168,16 +168,18 @@ class ReferenceImageDialog(QDialog):
         form.addRow("Scale", self.scale)
         form.addRow("Offset X", self.offset[0])
         form.addRow("Offset Y", self.offset[1])
-        for box in (self.opacity, self.scale, *self.offset):
-            box.valueChanged.connect(self.apply)
+        self.opacity.valueChanged.connect(self.apply)
+        for spin in (self.scale, *self.offset):
+            spin.valueChanged.connect(self.apply)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.remove = buttons.addButton("Remove Image", QDialogButtonBox.ButtonRole.ResetRole)
         self.remove.clicked.connect(self.remove_image)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         for button in (browse, *buttons.buttons()):  # Enter in a box applies, only
-            button.setAutoDefault(False)
-            button.setDefault(False)
+            if isinstance(button, QPushButton):
+                button.setAutoDefault(False)
+                button.setDefault(False)
 
     def value(self) -> ReferenceImage | None:
         path = self.path.text().strip()

@@ -9,6 +9,7 @@ battles never read them.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 
 #: Longest label text (characters); the schema's ``maxLength``.
@@ -48,7 +49,7 @@ class ReferenceImage:
     offset_y: float = 0.0
 
 
-def next_label_id(taken: set[str] | dict[str, object]) -> str:
+def next_label_id(taken: Container[str]) -> str:
     """The first free id ``label-1``, ``label-2``, ...
 
     >>> next_label_id({"label-1": 0})

@@ -53,7 +53,8 @@ class LibraryStamp:
         return (self.name == other.name and self.model.same_content(other.model)
                 and self.open_edges == other.open_edges
                 and (self.mask is None) == (other.mask is None)
-                and (self.mask is None or np.array_equal(self.mask, other.mask)))
+                and (self.mask is None or other.mask is None
+                     or np.array_equal(self.mask, other.mask)))
 
 
 # ------------------------------------------------------------------ writing
@@ -134,33 +135,34 @@ def stamps_from_entries(entries: Any, at: str = "/stamps"
                                   "stamp's map has a margin of one tile (at least 3 x 3)",
                                   where + "/map", code="stamp"))
             continue
-        mask = _mask(entry.get("tiles"), model, label, where, problems)
+        ok, mask = _mask(entry.get("tiles"), model, label, where, problems)
         edges = tuple(Edge(x, y, s) for x, y, s in entry.get("open_edges", []))
         bad = [e for e in edges if not model.edge_in_bounds(e)]
         if bad:
             problems.append(error(f"{label}: open edge {bad[0]} is not an edge of its map",
                                   where + "/open_edges", code="stamp"))
             continue
-        if mask is not False:
+        if ok:
             stamps.append(LibraryStamp(name, model, mask, edges))
     return stamps, problems
 
 
 def _mask(rows: Any, model: MapModel, label: str, where: str, problems: list[Problem]
-          ) -> np.ndarray | None | bool:
+          ) -> tuple[bool, np.ndarray | None]:
+    """Whether the ``tiles`` rows fit the stamp, and its mask (None: every tile)."""
     if rows is None:
-        return None
+        return True, None
     w, h = model.width - 2, model.height - 2
     if len(rows) != h or any(len(r) != w for r in rows):
         problems.append(error(f"{label}: 'tiles' must be {h} row(s) of {w} character(s), "
                               "like the stamp", where + "/tiles", code="stamp"))
-        return False
+        return False, None
     mask = np.array([[c == "#" for c in r] for r in rows], bool)
     if not mask.any():
         problems.append(error(f"{label}: 'tiles' marks no tile", where + "/tiles",
                               code="stamp"))
-        return False
-    return mask
+        return False, None
+    return True, mask
 
 
 def library_from_doc(doc: Any, *, source: str | None = None

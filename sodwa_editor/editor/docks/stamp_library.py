@@ -99,8 +99,8 @@ class StampLibraryDock(QWidget):
                  self.place),
                 ("rename", "Rename", "Rename the stamp (F2)", self.rename),
                 ("delete", "Delete", "Remove the stamp from the library", self.delete),
-                ("up", "Up", "Move the stamp up the list", lambda: self.move(-1)),
-                ("down", "Down", "Move the stamp down the list", lambda: self.move(1)),
+                ("up", "Up", "Move the stamp up the list", lambda: self.move_stamp(-1)),
+                ("down", "Down", "Move the stamp down the list", lambda: self.move_stamp(1)),
                 ("open", "Open...", "Use another library file, or a map pack's stamps",
                  self.choose_file))):
             button = QPushButton(text)
@@ -201,7 +201,7 @@ class StampLibraryDock(QWidget):
             self.library.remove(row)
             self.message.emit(f"Removed stamp {name!r} from the library")
 
-    def move(self, step: int) -> None:
+    def move_stamp(self, step: int) -> None:
         row = self.list.currentRow()
         if self.library.move(row, row + step):
             self.list.setCurrentRow(row + step)

@@ -93,12 +93,13 @@ class MapScene(QGraphicsScene):
             self.addItem(item)
             self.items_by_name[name] = item
         # issue 29: the reference image over the terrain fill, the labels over the tokens
-        for z, (name, cls) in ((0.5, ("reference_image", ReferenceImageItem)),
-                               (6.5, ("labels", LabelLayer))):
-            item = cls()
-            item.setZValue(z)
-            self.addItem(item)
-            self.items_by_name[name] = item
+        annotations: tuple[tuple[float, str, type[LayerItem]], ...] = (
+            (0.5, "reference_image", ReferenceImageItem), (6.5, "labels", LabelLayer))
+        for z_value, item_name, item_cls in annotations:
+            layer_item = item_cls()
+            layer_item.setZValue(z_value)
+            self.addItem(layer_item)
+            self.items_by_name[item_name] = layer_item
         graph = GraphLayer()
         graph.setVisible(False)  # a preview: shown (and computed) on demand
         graph.setZValue(PREVIEW_Z["graph"])
