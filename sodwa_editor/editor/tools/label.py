@@ -57,7 +57,6 @@ class LabelTool(Tool):
         self.editor: InlineEditor | None = None
         #: what the open text box writes: a label id, or the tile of a new label
         self.editing: str | tuple[int, int] | None = None
-        self.hovered: tuple[int, int] | None = None
 
     def label_at(self, x: int, y: int) -> Label | None:
         """The label on tile (x, y) (the last added when several share it)."""
@@ -87,10 +86,6 @@ class LabelTool(Tool):
             self.scene.preview.set_shape([(x, y)] if self.model.in_bounds(x, y) else [])
         else:
             self.hover(ev)
-
-    def hover(self, ev: ToolEvent) -> None:
-        self.hovered = ev.tile
-        super().hover(ev)
 
     def release(self, ev: ToolEvent) -> None:
         lid, self.dragging = self.dragging, None
