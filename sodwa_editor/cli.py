@@ -149,6 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "sodwa battle/simulate use it for the pack's maps")
     pb.add_argument("--roster", type=Path, metavar="FILE",
                     help="a roster file (schemas/roster.schema.json) the pack carries")
+    pb.add_argument("--scenario", action="append", type=Path, default=[], metavar="FILE",
+                    help="a scenario file (schemas/scenario.schema.json) on one of the "
+                         "maps; repeat for more. sodwa battle PACK.json#NAME plays it")
     pv = pks.add_parser("validate", help="validate a pack file")
     pv.add_argument("pack", type=Path, metavar="PACK.json")
     pv.add_argument("--json", action="store_true")
@@ -399,12 +402,13 @@ def cmd_pack(args: argparse.Namespace) -> int:
     if args.pack_command == "build":
         # never replace a map, the rules or roster given, or a default file with the
         # pack (also through a symbolic or hard link)
-        inputs = [*args.maps, *(p for p in (args.rules, args.roster) if p is not None)]
+        inputs = [*args.maps, *(p for p in (args.rules, args.roster) if p is not None),
+                  *args.scenario]
         check_output(args.output, inputs, "pack not written")
         pack, problems = build_pack(
             args.maps, name=args.name or args.output.stem, version=args.pack_version,
             author=args.author, description=args.description, rules=args.rules,
-            roster=args.roster,
+            roster=args.roster, scenarios=args.scenario,
         )
         errors = [p for p in problems if p.severity == "error"]
         for p in problems:
@@ -416,7 +420,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
             save_pack(pack, args.output)
         except OSError as exc:  # MapSaveError: says what and where
             raise CliError(f"pack not written: {exc}") from exc
-        carried = [k for k in ("rules", "roster") if k in pack]
+        carried = [k for k in ("rules", "roster", "scenarios") if k in pack]
         print(f"wrote {args.output}: {len(pack['maps'])} map(s)"
               + (f" and its {' and '.join(carried)}" if carried else ""))
         return 0

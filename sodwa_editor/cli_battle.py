@@ -61,9 +61,10 @@ def battle_inputs(p: argparse.ArgumentParser) -> None:
     p.add_argument("--roster", type=Path, metavar="FILE",
                    help="roster file (default: the map pack's roster, else "
                         "resources/roster.json)")
-    p.add_argument("--ai", type=ai_names, default=["greedy", "greedy"], metavar="NAME,NAME",
+    p.add_argument("--ai", type=ai_names, default=None, metavar="NAME,NAME",
                    help="controllers of team 0 and team 1 (default greedy,greedy: the "
-                        "batch and balance AI; random,random is the fuzzing baseline)")
+                        "batch and balance AI; random,random is the fuzzing baseline; "
+                        "a scenario's own sides' AIs when MAP is a scenario)")
     profile_option(p)
     p.add_argument("--seed", type=whole_in(0, MAX_SEED), default=0, metavar="N",
                    help="the battle's seed, 0 to 2**128 - 1 (default 0)")
@@ -102,6 +103,10 @@ def profile_option(p: argparse.ArgumentParser) -> None:
                         "then team 1's")
 
 
+#: the controllers when neither ``--ai`` nor a scenario names them
+DEFAULT_AI_PAIR = ("greedy", "greedy")
+
+
 # ----------------------------------------------------------------- inputs
 @dataclass
 class MapSource:
@@ -114,6 +119,7 @@ class MapSource:
     hash: str
     rules: dict[str, Any] | None = None
     roster: dict[str, Any] | None = None
+    scenario: dict[str, Any] | None = None  # PACK.json#SCENARIO or a scenario file
 
 
 def split_map_arg(arg: Path) -> tuple[Path, str | None]:
@@ -133,6 +139,7 @@ def load_maps(arg: Path, *, one: bool) -> list[MapSource]:
     from .battle.replay import digest
     from .io import PACK_FORMAT, map_from_doc, map_to_dict, pack_from_doc, parse_json
     from .io.files import read_text
+    from .io.scenarios import find_scenario
 
     path, name = split_map_arg(arg)
     text, problems = read_text(path)
@@ -143,6 +150,8 @@ def load_maps(arg: Path, *, one: bool) -> list[MapSource]:
         raise CliError(f"{path}: not a valid map: {problems[0].location()}: "
                        f"{problems[0].message}")
     is_pack = isinstance(doc, dict) and doc.get("format") == PACK_FORMAT
+    if isinstance(doc, dict) and doc.get("format") == "sodwa-scenario" and name is None:
+        return [scenario_file_source(path, doc)]
     if not is_pack:
         if name is not None:
             raise CliError(f"{path}: not a map pack, so '#{name}' names no map in it")
@@ -157,6 +166,9 @@ def load_maps(arg: Path, *, one: bool) -> list[MapSource]:
         first = (own or problems)[0]
         raise CliError(f"{path}: not a valid map pack: {first.location()}: {first.message}")
     names = [m.get("name", "") for m in pack["maps"]]
+    scenario = None if name is None else find_scenario(pack, name)
+    if scenario is not None:
+        name = scenario["map"]
     if name is not None:
         if name not in names:
             raise CliError(f"{path}: the pack has no map named {name!r} (it has: "
@@ -174,9 +186,58 @@ def load_maps(arg: Path, *, one: bool) -> list[MapSource]:
         if model is None:
             first = next(p for p in found if p.is_error)
             raise CliError(f"{path}: not a valid map: {first.location()}: {first.message}")
-        out.append(MapSource(path, f"{path}#{names[i]}", model, digest(map_to_dict(model)),
-                             pack.get("rules"), pack.get("roster")))
+        label = f"{path}#{scenario['name'] if scenario is not None else names[i]}"
+        out.append(MapSource(path, label, model, digest(map_to_dict(model)),
+                             pack.get("rules"), pack.get("roster"), scenario))
     return out
+
+
+def scenario_file_source(path: Path, doc: dict[str, Any]) -> MapSource:
+    """A scenario file: its map (a path relative to the file, or ``PACK.json#MAP``)
+    with the scenario; one line when the scenario or its map is not valid."""
+    from .battle.jsonfiles import BattleInputError, validate
+    from .io.scenarios import resolve_map
+
+    try:
+        validate(doc, "scenario", str(path))
+    except BattleInputError as exc:
+        raise CliError(str(exc)) from None
+    target = resolve_map(path, doc["map"])
+    try:
+        source = load_maps(target, one=True)[0]
+    except CliError as exc:
+        raise CliError(f"{path}: map: {exc}") from None
+    if source.scenario is not None:
+        raise CliError(f"{path}: map: {target} names a scenario, not a map")
+    source.label, source.scenario = f"{path} ({doc['name']})", doc
+    return source
+
+
+def scenario_source_setup(args: argparse.Namespace, source: MapSource) -> Any:
+    """The setup of a scenario: its sides, rules variant, cap and AIs, each replaced
+    by ``--rules``, ``--roster``, ``--ai``, ``--ai-profile`` when given."""
+    from .battle.jsonfiles import BattleInputError, read_json
+    from .battle.rules import load_rules
+    from .battle.scenario import scenario_setup
+    from .battle.sheet import DEFAULT_ROSTER_PATH, roster_from_dict
+
+    if args.teams:
+        raise CliError(f"--teams: {source.label} is a scenario: its sides are its teams",
+                       code=2)
+    if args.roster is None and source.roster is not None:
+        roster_doc, roster_src = source.roster, f"{source.file}: /roster"
+    else:
+        roster_path = args.roster or DEFAULT_ROSTER_PATH
+        roster_doc, roster_src = read_json(roster_path), str(roster_path)
+    roster = roster_from_dict(roster_doc, roster_src)
+    assert source.scenario is not None
+    try:
+        return scenario_setup(source.scenario, source.model, roster, roster_doc=roster_doc,
+                              source=source.label,
+                              rules=load_rules(args.rules) if args.rules else None,
+                              ai=args.ai, profiles=load_profiles(args))
+    except BattleInputError as exc:
+        raise CliError(str(exc)) from None
 
 
 def load_profiles(args: argparse.Namespace) -> list[Any] | None:
@@ -199,6 +260,8 @@ def make_setup(args: argparse.Namespace, source: MapSource) -> Any:
     from .battle.teams import certain_draw, teams_from_files
 
     model = source.model
+    if source.scenario is not None:
+        return scenario_source_setup(args, source)
     if args.roster is None and source.roster is not None:
         roster_doc, roster_src = source.roster, f"{source.file}: /roster"
     else:
@@ -215,7 +278,8 @@ def make_setup(args: argparse.Namespace, source: MapSource) -> Any:
         if len(args.teams) > 2:
             raise CliError(f"--teams: give 1 or 2 team files, not {len(args.teams)}", code=2)
         teams, docs["teams"] = teams_from_files(model, args.teams, roster)
-    setup = BattleSetup.from_map(model, rules=rules, roster=roster, ai=args.ai, teams=teams,
+    setup = BattleSetup.from_map(model, rules=rules, roster=roster,
+                                 ai=args.ai or DEFAULT_AI_PAIR, teams=teams,
                                  docs=docs, profiles=load_profiles(args))
     why = certain_draw(sides_of(setup), rules)
     if why is not None:  # (a warning: a short cap for a quick test battle is fine)

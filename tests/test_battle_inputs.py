@@ -193,7 +193,7 @@ def test_a_pack_carries_its_rules_and_roster_and_reads_back_byte_for_byte(tmp_pa
     assert "2 map(s) and its rules and roster" in out
     doc, problems = read_pack(pack)
     assert problems == [] and doc is not None
-    assert doc["format_version"] == 2 and doc["rules"]["battle"] == {"max_turns": 5}
+    assert doc["format_version"] == 3 and doc["rules"]["battle"] == {"max_turns": 5}
     assert doc["roster"] == roster
     assert dumps_pack(doc) == pack.read_text()
     assert run(capsys, "pack", "validate", pack)[0] == 0
@@ -208,11 +208,11 @@ def test_an_old_pack_without_rules_or_roster_still_loads_and_battles(tmp_path, c
     doc["format_version"] = 1
     old = write_json(tmp_path / "old.json", doc)
     read, problems = read_pack(old)
-    assert problems == [] and read["format_version"] == 2  # read as version 2
+    assert problems == [] and read["format_version"] == 3  # read as version 3
     meta, models = load_pack(old)
     assert "rules" not in meta and len(models) == 1
     save_pack(read, tmp_path / "again.json")
-    assert json.loads((tmp_path / "again.json").read_text())["format_version"] == 2
+    assert json.loads((tmp_path / "again.json").read_text())["format_version"] == 3
     code, out, err = run(capsys, "battle", old, "--seed", "3")
     assert code == 0, err
     code, plain, _ = run(capsys, "battle", COMPOUND, "--seed", "3")

@@ -174,12 +174,12 @@ def test_the_library_in_a_map_pack(make_window, tmp_path):
     win, path = saved_window(make_window, tmp_path)
     pack, _ = build_pack([path], name="p", version="1")
     save_pack(pack, tmp_path / "pack.json")
-    assert json.loads((tmp_path / "pack.json").read_text())["format_version"] == 2
+    assert json.loads((tmp_path / "pack.json").read_text())["format_version"] == 3
     assert win.stamp_library.use_file(tmp_path / "pack.json")
     assert "Library pack: pack.json" in win.stamp_library.where.text()
     save_tower(win)
     doc = json.loads((tmp_path / "pack.json").read_text())
-    assert doc["format_version"] == 3 and [s["name"] for s in doc["stamps"]] == ["Tower"]
+    assert doc["format_version"] == 4 and [s["name"] for s in doc["stamps"]] == ["Tower"]
     again, problems = read_pack(tmp_path / "pack.json")
     assert again is not None and not [p for p in problems if p.is_error]
     assert [s.name for s in read_library(tmp_path / "pack.json")[0]] == ["Tower"]

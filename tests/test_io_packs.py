@@ -54,7 +54,7 @@ def test_build_save_read_round_trip(map_files, tmp_path):
     assert [(p.code, p.map_name) for p in problems] == [
         ("zones-unreachable", "Rulebook: Elevated Terrain LoS")]
     assert {k: read[k] for k in ("format", "format_version", "name", "version", "author")} == {
-        "format": "sodwa-mappack", "format_version": 2, "name": "Sample pack",
+        "format": "sodwa-mappack", "format_version": 3, "name": "Sample pack",
         "version": "1.2.0", "author": "QA"}
     save_pack(read, second)
     assert first.read_bytes() == second.read_bytes()

@@ -28,7 +28,7 @@ from sodwa_editor.io.schemas import (
     tile_ok,
 )
 
-SCHEMAS = {"map": "urn:sodwa:schema:map:1", "mappack": "urn:sodwa:schema:mappack:2"}
+SCHEMAS = {"map": "urn:sodwa:schema:map:1", "mappack": "urn:sodwa:schema:mappack:3"}
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS))
@@ -54,7 +54,7 @@ def test_written_documents_pass_the_plain_validators():
     """Without the fast path: the full jsonschema validation of a written map and pack."""
     doc = map_to_dict(make_mixed_map(24, seed=3))
     assert list(map_validator().iter_errors(doc)) == []
-    pack = {"format": "sodwa-mappack", "format_version": 2, "name": "p", "version": "1",
+    pack = {"format": "sodwa-mappack", "format_version": 3, "name": "p", "version": "1",
             "maps": [doc, json.loads(dumps_map(outdoor_skirmish()))]}
     assert list(pack_validator().iter_errors(pack)) == []
     pack["maps"][1]["width"] = 0

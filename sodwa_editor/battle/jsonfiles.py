@@ -28,6 +28,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.validators import extend
+from referencing import Registry, Resource
 
 from ..engine.regular_files import os_reason, read_regular
 
@@ -80,11 +81,22 @@ def load_schema(name: str) -> dict[str, Any]:
         return json.load(f)
 
 
+#: the battle's schemas another one may refer to by ``$ref`` (a scenario embeds a
+#: rules variant, team documents and AI profiles)
+REFERABLE = ("rules", "roster", "team", "ai-profile")
+
+
+@cache
+def _registry() -> Registry:
+    return Registry().with_resources(
+        (load_schema(n)["$id"], Resource.from_contents(load_schema(n))) for n in REFERABLE)
+
+
 @cache
 def validator(name: str) -> Draft202012Validator:
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
-    return _Strict(schema)
+    return _Strict(schema, registry=_registry())
 
 
 def read_json(path: PathLike) -> Any:

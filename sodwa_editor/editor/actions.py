@@ -119,7 +119,7 @@ MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
                "reference_image", "layer_reference", "layer_labels", "-",
                "reset_layout", "-",
                "@docks")),
-    ("&Tools", ("@tools", "-", "balance_run")),
+    ("&Tools", ("@tools", "-", "balance_run", "roster_editor", "rules_editor")),
     ("&Preview", ("preview_los", "preview_reach", "preview_graph", "-", "preview_pin")),
     ("P&lay", ("playtest", "playtest_stop", "-", "playtest_play", "playtest_step",
                "playtest_turn", "playtest_pass", "playtest_confirm", "-", "playtest_ability_1",

@@ -315,7 +315,7 @@ class FileController(QObject):
         pack, problems = build_pack(values["maps"], name=values["name"],
                                     version=values["version"], author=values.get("author", ""),
                                     description=values.get("description", ""), open_maps=live,
-                                    **carried)
+                                    rules=carried["rules"], roster=carried["roster"])
         if pack is None:
             self._show_problems("Pack Not Exported", "The pack was not written:", problems)
             return False

@@ -56,6 +56,8 @@ from .playtest.lock import EditingLock
 from .playtest.mode import PlaytestMode
 from .recovery import Recovery
 from .reference_image import ReferenceImageControl
+from .roster_editor import ROSTER_EDITOR_ACTIONS
+from .rules_editor import RULES_ACTIONS
 from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .symmetry_control import SymmetryControl
@@ -66,6 +68,8 @@ from .view import MapView
 
 if TYPE_CHECKING:
     from .balance.dialog import BalanceDialog
+    from .roster_editor.dialog import RosterEditorDialog
+    from .rules_editor.dialog import RulesEditor
 
 #: width a dock starts with; afterwards only the user changes it (DockBody)
 DOCK_WIDTH = 260
@@ -103,6 +107,8 @@ class MainWindow(QMainWindow):
     help_menu: QMenu
     tools_menu: QMenu
     balance_dialog: BalanceDialog | None = None
+    roster_editor: RosterEditorDialog | None = None
+    rules_editor: RulesEditor | None = None
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
                  settings: QSettings | None = None, recovery_dir: Path | None = None,
@@ -183,9 +189,11 @@ class MainWindow(QMainWindow):
             "reset_layout": lambda: self.window_layout.reset(),
             "shortcuts": self._show_shortcuts, "legend": self.show_legend,
             "balance_run": self.open_balance_dialog,
+            "roster_editor": self.open_roster_editor, "rules_editor": self.open_rules_editor,
         }
         a = self.action_map
-        a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS, slots))
+        a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS + ROSTER_EDITOR_ACTIONS
+                               + RULES_ACTIONS, slots))
         self.symmetry = SymmetryControl(d, self.state, self.scene, self)
         a.update(self.symmetry.build_actions(self))
         self.reference = ReferenceImageControl(d, self.scene, self.context.layers, self)
@@ -388,6 +396,31 @@ class MainWindow(QMainWindow):
         dialog.activateWindow()
         return dialog
 
+    def open_roster_editor(self) -> RosterEditorDialog:
+        """Tools > Roster Editor: the window's roster editor (made on first use over the
+        roster opened last, kept with its history until the window closes)."""
+        from .roster_editor.dialog import RosterEditorDialog, remembered_roster
+
+        dialog = self.roster_editor
+        if dialog is None:
+            settings = self.context.settings
+            dialog = self.roster_editor = RosterEditorDialog(
+                remembered_roster(settings), self, settings=settings)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
+    def open_rules_editor(self) -> RulesEditor:
+        """Tools > Rules Editor: the window's editor (made on first use, kept)."""
+        from .rules_editor.dialog import RulesEditor
+
+        if self.rules_editor is None:
+            self.rules_editor = RulesEditor(parent=self, settings=self.context.settings)
+        self.rules_editor.show()
+        self.rules_editor.raise_()
+        return self.rules_editor
+
     def _say_status(self, text: str) -> None:
         self.context.say(text, "status")
 
@@ -473,7 +506,8 @@ class MainWindow(QMainWindow):
         return self.files.maybe_save()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        if not self.maybe_save():
+        if not self.maybe_save() or (self.roster_editor is not None
+                                     and not self.roster_editor.maybe_save()):
             event.ignore()
             return
         self.playtest.stop()  # the scene back on the document's map, no timer left

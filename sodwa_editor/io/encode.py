@@ -24,13 +24,13 @@ from .values import lone_surrogates
 
 MAP_FORMAT, PACK_FORMAT = "sodwa-map", "sodwa-mappack"
 FORMAT_VERSION = 1
-#: Map packs: version 2 may carry ``rules`` and ``roster``; version 1 packs are read
-#: as version 2 (:func:`.packs.pack_from_doc`).
-PACK_FORMAT_VERSION = 2
-#: Packs that carry a stamp library (``stamps``, :mod:`.stamp_library`) are version 3,
+#: Map packs: version 2 may carry ``rules`` and ``roster``, version 3 ``scenarios``;
+#: version 1 and 2 packs are read as version 3 (:func:`.packs.pack_from_doc`).
+PACK_FORMAT_VERSION = 3
+#: Packs that carry a stamp library (``stamps``, :mod:`.stamp_library`) are version 4,
 #: so that an editor without stamps refuses them rather than drop the stamps; the
-#: others are still written as version 2.
-PACK_STAMPS_VERSION = 3
+#: others are still written as version 3.
+PACK_STAMPS_VERSION = 4
 GENERATOR = f"sodwa-editor {__version__}"
 
 #: Legend characters of the built-in types; special types get the first free

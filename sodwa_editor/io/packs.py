@@ -5,8 +5,9 @@ Problems inside a pack carry the JSON pointer ``/maps/<i>/...`` and the map's
 name (``/rules/...``, ``/roster/...`` for the battle documents).  Map names must
 be unique within a pack.  A pack's rules and roster are checked at build and at
 load exactly as ``sodwa battle`` checks a rules or roster file (schema, then the
-battle package's own checks).  Version 1 packs (no rules or roster) are read as
-version 2.
+battle package's own checks).  A version 3 pack may carry ``scenarios``
+(:mod:`.scenarios` checks them); version 1 packs (no rules or roster) and version 2
+packs are read as version 3.
 """
 
 from __future__ import annotations
@@ -29,19 +30,22 @@ from .encode import (
 from .files import PathLike, atomic_write_text, map_from_doc, parse_json, read_map, read_text
 from .paths import resolved
 from .problems import MapLoadError, MapSaveError, Problem, error, has_errors, pointer
+from .scenarios import scenario_for_pack, scenario_problems
 from .schemas import BATTLE_SCHEMA_IDS, battle_schema_problems, pack_schema_problems
 from .values import lone_surrogates
 
 
 def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author: str = "",
                description: str = "", open_maps: Mapping[Path, MapModel] | None = None,
-               rules: PathLike | None = None, roster: PathLike | None = None
+               rules: PathLike | None = None, roster: PathLike | None = None,
+               scenarios: Iterable[PathLike] = ()
                ) -> tuple[dict[str, Any] | None, list[Problem]]:
     """Read map files and bundle them into a pack document.
 
     ``rules`` and ``roster``: a rules file and a roster file the pack carries
     (embedded as they are, after the checks a battle makes; their problems point
-    into those files).
+    into those files).  ``scenarios``: scenario files, each naming one of the maps
+    (by its file, relative to the scenario file; the pack keeps the map's name).
 
     ``open_maps`` maps a file path (resolved) to an in-memory map that replaces the
     file's content, e.g. the editor's document with unsaved changes; it is
@@ -51,6 +55,7 @@ def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author
     """
     problems: list[Problem] = []
     maps: list[dict[str, Any]] = []
+    map_names: dict[Path, str] = {}
     replaced = {resolved(p): m for p, m in (open_maps or {}).items()}
     for path in map_paths:
         live = replaced.get(resolved(path))
@@ -64,6 +69,7 @@ def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author
         problems += found
         if model is not None:
             maps.append(map_to_dict(model))
+            map_names[resolved(path)] = model.name
     pack: dict[str, Any] = {
         "format": PACK_FORMAT, "format_version": PACK_FORMAT_VERSION, "generator": GENERATOR,
         "name": name, "version": version, "author": author, "description": description,
@@ -74,6 +80,10 @@ def build_pack(map_paths: Iterable[PathLike], *, name: str, version: str, author
             problems += found
             if doc is not None:
                 pack[key] = doc
+    found_scenarios = [scenario_for_pack(Path(p), map_names) for p in scenarios]
+    problems += [p for _doc, found in found_scenarios for p in found]
+    if found_scenarios:
+        pack["scenarios"] = [doc for doc, _found in found_scenarios if doc is not None]
     pack["maps"] = maps
     if not has_errors(problems):
         problems += pack_schema_problems(pack) + _header_text(pack) + _duplicate_names(pack)
@@ -89,16 +99,21 @@ def pack_from_doc(doc: Any, *, source: str | None = None
     """
     problems = format_problems(doc, PACK_FORMAT)
     if not problems and doc["format_version"] < PACK_FORMAT_VERSION:
-        doc = {**doc, "format_version": PACK_FORMAT_VERSION}  # 1 -> 2: nothing else changed
+        doc = {**doc, "format_version": PACK_FORMAT_VERSION}  # 1, 2 -> 3: nothing else changed
     problems = problems or pack_schema_problems(doc) or _header_text(doc) or \
         [p for key in BATTLE_SCHEMA_IDS if key in doc
          for p in battle_problems(key, doc[key], pointer(key))]
     if problems:
         return None, [p.located(source=source) for p in problems]
+    valid: dict[str, MapModel] = {}
     for i, m in enumerate(doc["maps"]):
         name = m.get("name") if isinstance(m.get("name"), str) else None
-        problems += map_from_doc(m, source=source, prefix=pointer("maps", i), map_name=name)[1]
+        model, found = map_from_doc(m, source=source, prefix=pointer("maps", i), map_name=name)
+        problems += found
+        if model is not None and name is not None and not has_errors(found):
+            valid.setdefault(name, model)
     problems += [p.located(source=source) for p in _duplicate_names(doc)]
+    problems += [p.located(source=source) for p in scenario_problems(doc, valid)]
     return doc, problems
 
 

@@ -1,5 +1,5 @@
 """Stamp libraries (issue 29): named stamps (prefabs) in a ``*.sodwa-stamps.json``
-file beside the maps, or under the key ``stamps`` of a map pack (version 3).
+file beside the maps, or under the key ``stamps`` of a map pack (version 4).
 No Qt: the editor turns its stamps into :class:`LibraryStamp` and back.
 
 A stamp is stored as a small map document one tile larger than the stamp on
@@ -93,7 +93,7 @@ def save_library(stamps: list[LibraryStamp], path: PathLike) -> None:
 
 def save_pack_stamps(stamps: list[LibraryStamp], path: PathLike) -> None:
     """Write the stamps into the map pack ``path`` (its other keys kept as they
-    are; version 3 while it carries stamps)."""
+    are; version 4 while it carries stamps)."""
     from .packs import read_pack, save_pack
 
     pack, problems = read_pack(path)
