@@ -190,3 +190,22 @@ def test_save_selection_without_a_selection_says_so(make_window, tmp_path):
     QTest.keyClick(win.view, Qt.Key.Key_B, CTRL_SHIFT)
     assert "Select a region first" in win.statusBar().currentMessage()
     assert not (path.parent / "stamps.sodwa-stamps.json").exists()
+
+
+def test_cut_then_paste_moves_what_stands_on_the_tiles(make_window, tmp_path):
+    win, _ = saved_window(make_window, tmp_path)
+    QTest.keyClick(win.view, Qt.Key.Key_S)
+    drag_tiles(win.view, [(1, 1), (2, 3)])
+    QTest.keyClick(win.view, Qt.Key.Key_X, Qt.KeyboardModifier.ControlModifier)
+    m = win.document.model
+    assert m.characters == {} and m.objects == {} and m.start_zones == {}
+    assert win.document.undo_stack.undoText() == "Cut Region"
+    QTest.keyClick(win.view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    click_tile(win.view, 9, 6)  # origin (9 - 1, 6 - 1)
+    m = win.document.model
+    assert [(c.id, c.x, c.y) for c in m.characters.values()] == [("k", 9, 6)]  # no copy
+    assert [(o.id, o.x, o.y) for o in m.objects.values()] == [("c", 8, 7)]
+    assert m.start_zones == {"blue": {(9, 7)}}
+    win.document.undo()
+    win.document.undo()
+    assert win.document.model.same_content(tower())

@@ -366,6 +366,22 @@ class Document(QObject, TokenEdits, AnnotationEdits):
         empty = Stamp.empty(rect.x1 - rect.x0 + 1, rect.y1 - rect.y0 + 1).with_mask(mask)
         return self.paste_stamp(empty, rect.x0, rect.y0, text)
 
+    def cut_region(self, rect, mask=None) -> bool:
+        """Cut: the region cleared as Delete does, and what stands on it (zones,
+        characters, objects) taken off, one undo step (Copy took them)."""
+        from .stamp_contents import removal_command
+
+        remove = removal_command(self, rect, mask, "Cut Region")
+        if remove is None:
+            return self.clear_region(rect, "Cut Region", mask)
+        if self._layer_refused(*STAMP_LAYERS, "start zones", "characters"):
+            return False
+        self.begin_macro("Cut Region")
+        self.clear_region(rect, "Cut Region", mask)
+        self.push(remove)
+        self.end_macro()
+        return True
+
     def move_region(self, rect, mask, dx: int, dy: int) -> bool:
         """Move a selection's tiles and all on them by (dx, dy) (:mod:`.region_move`)."""
         from .region_move import MoveSelection, plan_move

@@ -8,7 +8,8 @@ the same undo step as the tiles (:func:`paste_command`): the pasted tiles get th
 stamp's zone membership (a tile of no zone in the stamp leaves every zone),
 characters and objects are placed as new ones (a taken id gets a number), and a
 character whose tile already holds one that stays is not placed (said in the
-status bar).  Cut and Delete leave zones, characters and objects where they are.
+status bar).  Cut takes them off the map with the tiles (:func:`removal_command`),
+so Cut then Paste moves them; Delete leaves them where they are.
 """
 
 from __future__ import annotations
@@ -116,6 +117,27 @@ class PlaceContents(QUndoCommand):
     def undo(self) -> None:
         for part in reversed(self.parts):
             part.undo()
+
+
+def removal_command(doc: MapHolder, rect: Rect, mask: np.ndarray | None, text: str
+                    ) -> PlaceContents | None:
+    """The command taking the zones, characters and objects of the tiles of
+    ``rect`` (and ``mask``) off the map (what Cut does with them), or None."""
+    m = doc.model
+    x0, y0, x1, y1 = rect
+
+    def inside(x: int, y: int) -> bool:
+        return x0 <= x <= x1 and y0 <= y <= y1 and (mask is None or bool(mask[y - y0, x - x0]))
+
+    zones = {t: {p for p in z if not inside(*p)} for t, z in m.start_zones.items()}
+    gone_c = [c for _, c in sorted(m.characters.items()) if inside(c.x, c.y)]
+    gone_o = [o for _, o in sorted(m.objects.items()) if inside(o.x, o.y)]
+    if not gone_c and not gone_o and {t: z for t, z in zones.items() if z} == m.start_zones:
+        return None
+    cmd = PlaceContents(doc, text, zones, [], [])
+    cmd.parts += [PutCharacter(doc, text, c, None) for c in gone_c]
+    cmd.parts += [PutObject(doc, text, o, None) for o in gone_o]
+    return cmd
 
 
 def paste_command(doc: MapHolder, contents: StampContents, footprint: list[tuple[int, int]],

@@ -256,7 +256,10 @@ class SelectTool(Tool):
     def cut(self) -> bool:
         if not self.copy():
             return False
-        return self.doc.clear_region(self.region, "Cut Region", self.state.region_mask)
+        if self.state.selection is not None and self.state.selection.kind in (
+                "character", "object"):
+            self.state.select(None)  # what it showed goes with the cut
+        return self.doc.cut_region(self.region, self.state.region_mask)
 
     def delete(self) -> bool:
         sel = self.state.selection
