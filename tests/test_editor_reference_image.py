@@ -118,3 +118,26 @@ def test_the_layer_toggle_hides_the_image(make_window, tmp_path):
     assert not win.layers.boxes["reference image"].isChecked()
     win.layers.boxes["reference image"].setChecked(True)
     assert win.action_map["layer_reference"].isChecked()
+
+
+def test_save_as_elsewhere_keeps_the_image_found(make_window, tmp_path):
+    png = make_png(tmp_path / "art" / "ref.png")
+    m = MapModel(6, 6)
+    m.reference_image = ReferenceImage(str(png))  # an unsaved map: absolute
+    win = make_window(m)
+    first = tmp_path / "maps" / "a.json"
+    first.parent.mkdir()
+    assert win.files.save_as(first)
+    assert win.document.model.reference_image.path == "../art/ref.png"
+    assert not win.document.modified  # the rebase is part of the saved state
+    deeper = tmp_path / "maps" / "v2" / "b.json"
+    deeper.parent.mkdir()
+    assert win.files.save_as(deeper)
+    assert load_map(deeper).reference_image.path == "../../art/ref.png"
+    assert win.document.undo_stack.undoText() == "Rebase Reference Image"
+    QApplication.processEvents()
+    item = win.scene.items_by_name["reference_image"]
+    assert item.problem is None and not item.image.isNull()
+    assert win.files.save()  # saved in place again: nothing to rebase
+    assert win.document.undo_stack.undoText() == "Rebase Reference Image"
+    assert win.document.undo_stack.count() == 2

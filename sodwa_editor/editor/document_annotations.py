@@ -7,6 +7,7 @@ is one the map file cannot hold."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand
@@ -103,6 +104,7 @@ class AnnotationEdits:
     if TYPE_CHECKING:
         model: MapModel
         message: SignalInstance
+        path: Path | None
 
         def push(self, cmd: QUndoCommand) -> bool: ...
 
@@ -159,6 +161,22 @@ class AnnotationEdits:
         if old is None or self._layer_refused(LABELS_LAYER):
             return False
         return self.push(PutLabel(self, "Delete Label", old, None))
+
+    def rebase_reference_image(self, new_path: Path) -> bool:
+        """Before the map is saved to ``new_path``: its reference image's path made
+        relative to the new folder (an unsaved map's absolute path too), so the
+        saved file still finds the image; one undo step, None when nothing changes."""
+        from .scene.reference_image_item import resolve, stored_path
+
+        ref = self.model.reference_image
+        if ref is None:
+            return False
+        old = self.path.resolve().parent if self.path is not None else None
+        path = stored_path(resolve(ref.path, old), new_path)
+        if path == ref.path:
+            return False
+        return self.push(SetReferenceImage(self, "Rebase Reference Image",
+                                           dataclasses.replace(ref, path=path)))
 
     def set_reference_image(self, image: ReferenceImage | None) -> bool:
         """Set (or with None remove) the reference image, one undo step; refused when

@@ -171,9 +171,12 @@ class FileController(QObject):
     def save_to(self, path: Path) -> bool:
         from ..io import save_map
 
+        rebased = self.doc.rebase_reference_image(path)  # the image stays found (issue 29)
         try:
             save_map(self.doc.model, path)
         except (OSError, ValueError) as exc:
+            if rebased:
+                self.doc.undo_stack.undo()
             self.last_error = str(exc)
             box = QMessageBox(QMessageBox.Icon.Critical, "Save Failed",
                               f"The map was not saved:\n{exc}\n\nYour changes are still open.",

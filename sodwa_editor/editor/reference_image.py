@@ -10,7 +10,6 @@ path relative to the map file), never rules data; the scene's
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,7 +32,7 @@ from PySide6.QtWidgets import (
 from ..engine.annotations import SCALE_RANGE, ReferenceImage
 from .actions import ActionSpec, build_actions
 from .document_annotations import LABELS_LAYER, REFERENCE_LAYER
-from .scene.reference_image_item import ReferenceImageItem, resolve
+from .scene.reference_image_item import ReferenceImageItem, resolve, stored_path
 
 if TYPE_CHECKING:
     from .document import Document
@@ -50,17 +49,6 @@ REFERENCE_ACTIONS = (
     ActionSpec("layer_labels", "Show &Labels", "Ctrl+Shift+N",
                "Show or hide the labels layer (and in Export PNG)", True),
 )
-
-
-def stored_path(file: Path, map_path: Path | None) -> str:
-    """How the map file writes an image's path: relative to the map's folder when
-    the map is saved (and the image on the same drive), else absolute."""
-    if map_path is None:
-        return str(file.resolve())
-    try:
-        return Path(os.path.relpath(file.resolve(), map_path.resolve().parent)).as_posix()
-    except ValueError:  # another drive (Windows)
-        return str(file.resolve())
 
 
 class ReferenceImageControl(QObject):
@@ -209,4 +197,5 @@ class ReferenceImageDialog(QDialog):
         return self.document.set_reference_image(None)
 
 
-__all__ = ["REFERENCE_ACTIONS", "ReferenceImageControl", "ReferenceImageDialog", "resolve"]
+__all__ = ["REFERENCE_ACTIONS", "ReferenceImageControl", "ReferenceImageDialog", "resolve",
+           "stored_path"]

@@ -9,6 +9,7 @@ missing or not an image draws nothing; :attr:`problem` says why in one line.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QRectF
@@ -26,6 +27,18 @@ def resolve(path: str, base_dir: Path | None) -> Path:
     map file's folder; an unsaved map: the working folder)."""
     p = Path(path).expanduser()
     return p if p.is_absolute() or base_dir is None else base_dir / p
+
+
+def stored_path(file: Path, map_path: Path | None) -> str:
+    """How the map file writes an image's path: relative to the map's folder when
+    the map is saved (and the image on the same drive), else absolute."""
+    if map_path is None:
+        return str(file.resolve())
+    try:
+        return Path(os.path.relpath(file.resolve(), map_path.resolve().parent)).as_posix()
+    except ValueError:  # another drive (Windows)
+        return str(file.resolve())
+
 
 
 class ReferenceImageItem(LayerItem):
