@@ -46,6 +46,9 @@ def cmd_export_tiled(args: argparse.Namespace) -> int:
     for path in outputs:  # (again, after reading)
         check_output(path, [args.map], "not exported")
     try:
+        from .io.tiled_labels import moved_reference
+
+        model = moved_reference(model, args.map.parent, out.parent)  # the image stays found
         write_tiled(model, out, labels=args.labels)
     except OSError as exc:  # MapSaveError: says what and where
         raise CliError(f"not exported: {exc}") from exc

@@ -141,3 +141,20 @@ def test_save_as_elsewhere_keeps_the_image_found(make_window, tmp_path):
     assert win.files.save()  # saved in place again: nothing to rebase
     assert win.document.undo_stack.undoText() == "Rebase Reference Image"
     assert win.document.undo_stack.count() == 2
+
+
+def test_a_tiled_map_opened_finds_its_image_beside_the_tmj(make_window, tmp_path):
+    from sodwa_editor.io.tiled_export import write_tiled
+
+    make_png(tmp_path / "tiled" / "sketch.png")
+    m = MapModel(6, 6)
+    m.reference_image = ReferenceImage("sketch.png", 0.7)
+    write_tiled(m, tmp_path / "tiled" / "t.tmj")
+    win = make_window(MapModel(4, 4))
+    assert win.files.open_map(tmp_path / "tiled" / "t.tmj")
+    ref = win.document.model.reference_image
+    assert ref.path == str((tmp_path / "tiled" / "sketch.png").resolve()) and ref.opacity == 0.7
+    QApplication.processEvents()
+    assert not win.scene.items_by_name["reference_image"].image.isNull()
+    assert win.files.save_as(tmp_path / "m.json")
+    assert load_map(tmp_path / "m.json").reference_image.path == "tiled/sketch.png"

@@ -122,3 +122,16 @@ def test_hand_made_text_objects_and_what_is_left_out(tmp_path):
 def test_saved_map_with_labels_loads_in_the_sample_maps_format(tmp_path):
     save_map(sample(), tmp_path / "m.json")
     assert load_map(tmp_path / "m.json").same_content(sample())
+
+
+def test_export_elsewhere_points_the_image_layer_at_the_image(tmp_path):
+    (tmp_path / "maps").mkdir()
+    save_map(sample(), tmp_path / "maps" / "m.json")  # its image: maps/sketch.png
+    out = tmp_path / "tiled" / "t.tmj"
+    out.parent.mkdir()
+    assert main(["export-tiled", str(tmp_path / "maps" / "m.json"), "-o", str(out)]) == 0
+    layers = {ly["name"]: ly for ly in json.loads(out.read_text())["layers"]}
+    assert layers["reference image"]["image"] == "../maps/sketch.png"
+    save_map(import_tiled(out).model, tmp_path / "tiled" / "back.json")
+    assert load_map(tmp_path / "tiled" / "back.json").reference_image.path == \
+        "../maps/sketch.png"  # beside the .tmj: the same file

@@ -124,6 +124,10 @@ class FileController(QObject):
                 self.forget_recent(path)  # a deleted or moved file leaves Open Recent
             self._show_problems("Cannot Open Map", f"{path.name} could not be opened:", problems)
             return False
+        if tiled and model.reference_image is not None:  # relative to the .tmj (issue 29)
+            from .scene.reference_image_item import anchored
+
+            model.reference_image = anchored(model.reference_image, path.parent)
         # a Tiled map is never saved over: Save asks where the SODWA map goes
         self.doc.reset(model, None if tiled else path)
         self.add_recent(path)
@@ -270,7 +274,12 @@ class FileController(QObject):
         try:
             for out in (target, *tileset_paths(target)):  # never over the open map's file
                 refuse_output_among_inputs(out, [self.doc.path] if self.doc.path else [])
-            written = write_tiled(self.doc.model, target,  # labels: when shown (issue 29)
+            from ..io.tiled_labels import moved_reference
+
+            model = moved_reference(self.doc.model,  # the reference image stays found
+                                    self.doc.path.parent if self.doc.path else None,
+                                    target.parent)
+            written = write_tiled(model, target,  # labels: when shown (issue 29)
                                   labels=self.context.layers.visible.get("labels", True))
         except OSError as exc:  # MapSaveError: says what and where
             QMessageBox.critical(self.window, "Export Failed", str(exc))

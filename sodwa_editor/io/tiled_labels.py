@@ -13,8 +13,11 @@ use is a warning naming the Tiled object.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import os
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.annotations import COLOR, LABEL_SIZES, MAX_LABEL_TEXT, SCALE_RANGE, next_label_id
@@ -66,6 +69,26 @@ def reference_layer(model: MapModel, layer_id: int) -> dict[str, Any] | None:
             "opacity": ref.opacity, "properties": [prop("scale", float(ref.scale))],
             "repeatx": False, "repeaty": False, "type": "imagelayer", "visible": True,
             "x": 0, "y": 0}
+
+
+def moved_reference(model: MapModel, map_dir: Path | None, out_dir: Path) -> MapModel:
+    """``model`` (a copy when it changes) with its reference image's relative path
+    made relative to ``out_dir``, where a Tiled map is written (Tiled resolves an
+    image layer's path against the ``.tmj``), from ``map_dir``, the map file's
+    folder (None: the working folder)."""
+    ref = model.reference_image
+    if ref is None or Path(ref.path).is_absolute():
+        return model
+    file = (map_dir or Path.cwd()) / ref.path
+    try:
+        path = Path(os.path.relpath(file.resolve(), out_dir.resolve())).as_posix()
+    except ValueError:  # another drive (Windows)
+        path = str(file.resolve())
+    if path == ref.path:
+        return model
+    out = model.copy()
+    out.reference_image = dataclasses.replace(ref, path=path)
+    return out
 
 
 # ------------------------------------------------------------------ import

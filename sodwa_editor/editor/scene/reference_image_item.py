@@ -9,6 +9,7 @@ missing or not an image draws nothing; :attr:`problem` says why in one line.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -39,6 +40,13 @@ def stored_path(file: Path, map_path: Path | None) -> str:
     except ValueError:  # another drive (Windows)
         return str(file.resolve())
 
+
+
+def anchored(ref: ReferenceImage, folder: Path) -> ReferenceImage:
+    """``ref`` with its path made absolute against ``folder`` (a map read from a
+    file that will not be its SODWA file: a Tiled map, whose image paths are
+    relative to the ``.tmj``)."""
+    return dataclasses.replace(ref, path=str(resolve(ref.path, folder).resolve()))
 
 
 class ReferenceImageItem(LayerItem):
