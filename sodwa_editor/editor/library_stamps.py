@@ -20,7 +20,7 @@ from ..io.stamp_library import (
     save_pack_stamps,
 )
 from .commands import write_field
-from .stamp import MISSING, Stamp
+from .stamp import MISSING, Stamp, edges_touching
 
 #: longest stamp name (the schema's maxLength)
 MAX_NAME = 100
@@ -38,13 +38,8 @@ def to_library(stamp: Stamp, name: str) -> LibraryStamp:
     model.start_zones = {team: set(tiles) for team, tiles in contents.zones.items()}
     model.characters = {c.id: c for c in contents.characters}
     model.objects = {o.id: o for o in contents.objects}
-    mask = np.ones((h, w), bool) if stamp.mask is None else stamp.mask
-    touch_e = np.zeros((h, w + 1), bool)
-    touch_e[:, 1:] |= mask
-    touch_e[:, :-1] |= mask
-    touch_s = np.zeros((h + 1, w), bool)
-    touch_s[1:, :] |= mask
-    touch_s[:-1, :] |= mask
+    touch_e, touch_s = edges_touching(np.ones((h, w), bool) if stamp.mask is None
+                                      else stamp.mask)
     ys, xs = np.nonzero((stamp.border_e == MISSING) & touch_e)
     open_edges = [Edge(int(x), int(y) + 1, "E") for y, x in zip(ys, xs, strict=True)]
     ys, xs = np.nonzero((stamp.border_s == MISSING) & touch_s)

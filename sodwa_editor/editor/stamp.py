@@ -71,13 +71,7 @@ class Stamp:
         if mask is None or mask.all():
             return Stamp(self.tiles, self.border_e, self.border_s, self.transition_e,
                          self.transition_s, self.types, contents=self.contents)
-        h, w = mask.shape
-        touch_e = np.zeros((h, w + 1), bool)
-        touch_e[:, 1:] |= mask
-        touch_e[:, :-1] |= mask
-        touch_s = np.zeros((h + 1, w), bool)
-        touch_s[1:, :] |= mask
-        touch_s[:-1, :] |= mask
+        touch_e, touch_s = edges_touching(mask)
 
         def only(a: np.ndarray, touch: np.ndarray) -> np.ndarray:
             return np.where(touch, a, MISSING).astype(np.int32)
@@ -251,6 +245,19 @@ class Stamp:
                 elif tid and _in_wall_gap(arr, edge):
                     closed.append(edge)
         return replaced, closed
+
+
+def edges_touching(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The stamp edges (east (h, w+1), south (h+1, w), the outline included) that
+    touch a tile of ``mask`` (bool (h, w))."""
+    h, w = mask.shape
+    touch_e = np.zeros((h, w + 1), bool)
+    touch_e[:, 1:] |= mask
+    touch_e[:, :-1] |= mask
+    touch_s = np.zeros((h + 1, w), bool)
+    touch_s[1:, :] |= mask
+    touch_s[:-1, :] |= mask
+    return touch_e, touch_s
 
 
 def _in_wall_gap(arr: np.ndarray, edge: Edge) -> bool:
