@@ -162,7 +162,7 @@ def test_a_broken_library_is_one_line_and_keeps_the_file(make_window, tmp_path):
     assert library.read_text().endswith('"name": 3')  # untouched
     bad = tmp_path / "bad.sodwa-stamps.json"
     bad.write_text(json.dumps({"format": "sodwa-stamps", "format_version": 1, "stamps": [
-        {"name": "a", "map": {"format": "sodwa-map", "format_version": 1, "name": "a",
+        {"name": "a", "map": {"format": "sodwa-map", "format_version": 2, "name": "a",
                               "width": 2, "height": 3, "terrain": ["..", "..", ".."]}}]}))
     assert not win.stamp_library.use_file(bad)
     assert "stamp 'a': its map is 2 x 3" in win.stamp_library.problem.text()

@@ -125,8 +125,8 @@ def test_a_pack_opened_as_a_map(tmp_path):
     (b"\xff\xfe{}", "the file is not UTF-8 text (byte 0xff at offset 0)"),
     (b"", "invalid JSON at line 1, column 1: Expecting value"),
     (b'{"format": "sodwa-map", "format_version": "1"}',
-     "\"format_version\" must be a whole number (this editor reads version 1), not '1'"),
-    (b'{"format": "sodwa-map"}', "missing \"format_version\" (this editor reads version 1)"),
+     "\"format_version\" must be a whole number (this editor reads version 2), not '1'"),
+    (b'{"format": "sodwa-map"}', "missing \"format_version\" (this editor reads version 2)"),
 ])
 def test_unreadable_texts(tmp_path, text, expected):
     path = tmp_path / "x.json"

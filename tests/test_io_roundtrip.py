@@ -11,6 +11,7 @@ from sodwa_editor.engine.generate import make_mixed_map, make_open_map
 from sodwa_editor.engine.model import Character, Edge, MapModel, MapObject
 from sodwa_editor.engine.samples import SAMPLE_MAPS
 from sodwa_editor.engine.terrain import MAX_TERRAIN_TYPES, Base
+from sodwa_editor.engine.terrain_properties import make_custom
 from sodwa_editor.io import (
     dumps_map,
     legend_chars,
@@ -26,10 +27,18 @@ def full_map() -> MapModel:
     """Every layer and field the format has, with awkward values."""
     m = MapModel(9, 7, name='Full "map" — ünïcode', setting="indoor")
     m.description = 'Line one\nline "two" \\ tab\t end'
-    icy = m.registry.register("icy", Base.DIFFICULT, {"reflex_save": 10, "a": [1, {"z": 1}]})
-    deep = m.registry.register("deep-water", Base.LIQUID, {"swim": True})
-    bramble = m.registry.register("bramble", Base.IMPEDING)
-    m.registry.register("void_zone", Base.CLEAR, {"note": "never used on a border"})
+    icy = m.registry.register(
+        "icy", Base.DIFFICULT, {"precarious": {"dc": 20}, "dark": {}},
+        custom={"a": {"type": "string", "value": '[1,{"z":1}]'},
+                "tint": {"type": "color", "value": "#80aabbcc"},
+                "ratio": {"type": "float", "value": 0.5}})
+    deep = m.registry.register("deep-water", Base.LIQUID, {"deep_water": {}},
+                               custom={"swim": {"type": "bool", "value": True}})
+    bramble = m.registry.register("bramble", Base.IMPEDING, {
+        "hazardous": {"hazard": "thorns"}, "trapped": {"trap": "pit", "dc": 12}, "cover": {}})
+    m.registry.register("void_zone", Base.CLEAR, {"full_dark": {}, "exposed": {}}, custom={
+        "note": {"type": "string", "value": "never used on a border"},
+        "art": {"type": "file", "value": "art/void.png"}, "hp": {"type": "int", "value": -3}})
     m.terrain[0, 0:3] = [icy, deep, bramble]
     m.terrain[6, 8] = Base.OBSTRUCTING
     m.terrain[5, 0] = Base.OBSTRUCTING
@@ -48,13 +57,17 @@ def full_map() -> MapModel:
     m.set_tile_indoor(0, 5, True)
     m.set_start_zone("blue", [(0, 6), (1, 6), (2, 6)])
     m.set_start_zone("amber", [(8, 0), (7, 0)])
+    m.set_zone_custom("amber", {"reinforcements": make_custom("int", 2)})
     m.put_character(Character("z-last", "blue", 2, 6, move=0, range=0, name="Zed"))
     m.put_character(Character("a-first", "blue", 0, 6, flight=True, name="Ä 'quoted'",
-                              attributes={"initiative": 3, "health": 12}))
+                              attributes={"initiative": 3, "health": 12},
+                              custom={"portrait": make_custom("file", "a.png")}))
     m.put_character(Character("sky", "amber", 8, 0, move=9, range=2))
     m.put_object(MapObject("crate", "crate", 4, 4))
     m.put_object(MapObject("banner", "banner", 2, 2, impedes_los=False,
-                           properties={"colour": "red", "size": [1, 2]}))
+                           custom={"colour": make_custom("color", "#ff0000"),
+                                   "size": make_custom("string", "[1, 2]")}))
+    m.put_object(MapObject("lamp", "light", 1, 1, radius=2))
     return m
 
 
@@ -102,7 +115,11 @@ def test_full_map_is_valid_and_keeps_every_field():
     # only the level-99 tile (7, 1), a step no one can climb, is reported (R3)
     assert [(p.code, p.tile) for p in problems] == [("isolated-region", (7, 1))]
     assert loaded.characters["a-first"].attributes == {"initiative": 3, "health": 12}
-    assert loaded.registry[loaded.registry.id_of("icy")].properties["a"] == [1, {"z": 1}]
+    icy = loaded.registry[loaded.registry.id_of("icy")]
+    assert icy.custom["a"].value == '[1,{"z":1}]'
+    assert icy.properties["precarious"].params["dc"] == 20
+    assert loaded.zone_custom == {"amber": {"reinforcements": make_custom("int", 2)}}
+    assert loaded.objects["lamp"].radius == 2
     assert loaded.border_is_indoor(Edge(3, 4, "E")) and not loaded.border_is_indoor(
         Edge(3, 5, "E"))
     assert loaded.description == model.description
@@ -118,7 +135,8 @@ def test_layout_one_item_per_line():
     assert '    "blue": [[0, 6], [1, 6], [2, 6]]' in lines
     assert ('    {"id": "a-first", "team": "blue", "x": 0, "y": 6, "move": 5, "range": 5, '
             '"flight": true, "name": "Ä \'quoted\'", "attributes": {"health": 12, '
-            '"initiative": 3}},') in lines
+            '"initiative": 3}, "custom": {"portrait": {"type": "file", "value": "a.png"}}},') \
+        in lines
     assert '    "0 0 0 0 0 12 12 99 12",' in lines
     assert all(not ln.endswith(" ") for ln in lines)
     assert all(len(ln) - len(ln.lstrip(" ")) in (0, 2, 4) for ln in lines)
@@ -171,7 +189,7 @@ def test_elevation_omitted_when_flat_and_empty_lists_kept():
     doc = map_to_dict(MapModel(3, 2))
     assert "elevation" not in doc
     assert doc["borders"] == [] and doc["characters"] == [] and doc["terrain_types"] == []
-    assert doc["format"] == "sodwa-map" and doc["format_version"] == 1
+    assert doc["format"] == "sodwa-map" and doc["format_version"] == 2
     assert doc["generator"].startswith("sodwa-editor ")
 
 

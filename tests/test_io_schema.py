@@ -28,7 +28,7 @@ from sodwa_editor.io.schemas import (
     tile_ok,
 )
 
-SCHEMAS = {"map": "urn:sodwa:schema:map:1", "mappack": "urn:sodwa:schema:mappack:3"}
+SCHEMAS = {"map": "urn:sodwa:schema:map:2", "mappack": "urn:sodwa:schema:mappack:3"}
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS))
@@ -47,7 +47,7 @@ def test_schema_limits_match_the_model():
     assert props["elevation"]["maxItems"] == MAX_SIDE
     assert props["elevation"]["items"]["maxLength"] == MAX_ELEVATION_ROW == 3 * MAX_SIDE - 1
     assert props["terrain_types"]["maxItems"] == MAX_TERRAIN_TYPES - 5
-    assert props["format_version"]["const"] == 1
+    assert props["format_version"]["const"] == 2
 
 
 def test_written_documents_pass_the_plain_validators():

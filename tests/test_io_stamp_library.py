@@ -106,7 +106,7 @@ def test_bad_libraries_say_what_and_where():
     assert "not a stamp library" in first({"format": "sodwa-map"})
     assert "newer SODWA Editor" in first({"format": "sodwa-stamps", "format_version": 9,
                                           "stamps": []})
-    base = {"format": "sodwa-map", "format_version": 1, "name": "s", "width": 3,
+    base = {"format": "sodwa-map", "format_version": 2, "name": "s", "width": 3,
             "height": 3, "terrain": ["...", "...", "..."]}
     two = {"format": "sodwa-stamps", "format_version": 1,
            "stamps": [{"name": "a", "map": base}, {"name": "a", "map": base}]}

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from sodwa_editor.engine.model import Character, MapModel, MapObject
+from sodwa_editor.engine.terrain_properties import make_custom
 from sodwa_editor.io import (
     MapSaveError,
     atomic_write_text,
@@ -149,8 +150,8 @@ def test_save_map_refuses_a_lone_surrogate_with_map_save_error(tmp_path):
                                                r"\\u(d800|dcff)"):
             save_map(model, path)
     m = MapModel(3, 2)
-    m.objects["o"] = MapObject("o", "crate", 1, 1, properties={"\ud800": 1})
-    with pytest.raises(MapSaveError, match=r"/objects/0/properties: the key"):
+    m.objects["o"] = MapObject("o", "crate", 1, 1, custom={"\ud800": make_custom("int", 1)})
+    with pytest.raises(MapSaveError, match=r"/objects/0/custom: the key"):
         save_map(m, path)
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]

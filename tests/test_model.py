@@ -100,7 +100,8 @@ def test_destroyed_obstructing_border_leaves_rubble_on_both_sides():
 
 def test_copy_is_deep_and_same_content_compares_everything():
     m = MapModel(3, 3, name="a")
-    m.registry.register("icy", Base.DIFFICULT, {"reflex_save": 10})
+    m.registry.register("icy", Base.DIFFICULT, {"cover": {}},
+                        custom={"reflex_save": {"type": "int", "value": 10}})
     m.put_character(Character("k", "blue", 1, 1, move=4))
     m.put_object(MapObject("o", "crate", 2, 2))
     m.set_start_zone("blue", [(0, 0), (1, 0)])

@@ -46,7 +46,7 @@ def test_pytiled_parser_reads_the_map(exported):
     assert tiled.tile_size == tp.Size(TILE_PX, TILE_PX)
     assert tiled.orientation == "orthogonal" and not tiled.infinite
     assert tiled.properties == {"name": model.name, "description": model.description,
-                                "setting": "indoor", "format_version": 1}
+                                "setting": "indoor", "format_version": 2}
     assert [ly.name for ly in tiled.layers] == [
         "terrain", "indoor", "elevation", "transitions", "start_zone:amber",
         "start_zone:blue", "borders", "objects", "characters"]
@@ -84,8 +84,9 @@ def test_tile_layers_hold_the_tileset_tiles(exported):
     icy = tileset.tiles[FIRST_SPECIAL_ID]
     assert icy.class_ == "terrain"
     assert icy.properties == {"sodwa_terrain": "icy", "sodwa_base": "difficult",
-                              "properties.reflex_save": 10,
-                              "properties_json.a": '[1,{"z":1}]'}
+                              "custom.a": '[1,{"z":1}]', "custom.ratio": 0.5,
+                              "custom.tint": tp.Color(170, 187, 204, 128),
+                              "sodwa_properties": '{"precarious":{"dc":20},"dark":{}}'}
 
 
 def test_objects_carry_every_field_as_a_typed_property(exported):
@@ -96,11 +97,13 @@ def test_objects_carry_every_field_as_a_typed_property(exported):
     assert (a.coordinates.x, a.coordinates.y) == (0.5 * TILE_PX, 6.5 * TILE_PX)
     assert a.properties == {"team": "blue", "move": 5, "range": 5, "flight": True,
                             "name": "Ä 'quoted'", "attributes.health": 12,
-                            "attributes.initiative": 3}
+                            "attributes.initiative": 3, "custom.portrait": Path("a.png")}
     banner = {o.name: o for o in layer(tiled, "objects").tiled_objects}["banner"]
     assert banner.class_ == "banner"
-    assert banner.properties == {"impedes_los": False, "properties.colour": "red",
-                                 "properties_json.size": "[1,2]"}
+    assert banner.properties == {"impedes_los": False, "custom.colour": tp.Color(255, 0, 0, 255),
+                                 "custom.size": "[1, 2]"}
+    lamp = {o.name: o for o in layer(tiled, "objects").tiled_objects}["lamp"]
+    assert lamp.class_ == "light" and lamp.properties == {"impedes_los": True, "radius": 2}
     walls = {}
     for o in layer(tiled, "borders").tiled_objects:
         assert isinstance(o, tp.tiled_object.Polyline)
@@ -217,20 +220,22 @@ def test_palette_is_the_editors_qt_colours():
     assert palette.special_fills(names) == qt_special_fills(names)
 
 
-def test_numbers_tiled_would_change_are_written_as_json(tmp_path):
-    """Tiled writes a float property with 15 significant digits and -0.0 as 0; a
-    number it would change goes as JSON text, so that it survives Tiled too."""
+def test_custom_properties_keep_their_tiled_types(tmp_path):
+    """Map format 2's typed custom properties are Tiled's own types (float, int,
+    bool, string, color, file), written as ``custom.<name>``."""
     from sodwa_editor.engine.model import MapObject
+    from sodwa_editor.engine.terrain_properties import make_custom as mc
 
     m = MapModel(2, 2)
-    m.put_object(MapObject("o", "crate", 0, 0, properties={
-        "half": 0.5, "third": 1 / 3, "minus_zero": -0.0, "big": 2**40, "small": -7}))
+    m.put_object(MapObject("o", "crate", 0, 0, custom={
+        "half": mc("float", 0.5), "small": mc("int", -7), "ok": mc("bool", True),
+        "art": mc("file", "art/o.png"), "tint": mc("color", "#00ff00"),
+        "note": mc("string", "x")}))
     tiled = tp.parse_map(write_tiled(m, tmp_path / "n.tmj")[0])
     [o] = layer(tiled, "objects").tiled_objects
-    assert o.properties == {"impedes_los": True, "properties.half": 0.5,
-                            "properties_json.third": repr(1 / 3),
-                            "properties_json.minus_zero": "-0.0",
-                            "properties_json.big": str(2**40), "properties.small": -7}
+    assert o.properties == {"impedes_los": True, "custom.half": 0.5, "custom.small": -7,
+                            "custom.ok": True, "custom.art": Path("art/o.png"),
+                            "custom.tint": tp.Color(0, 255, 0, 255), "custom.note": "x"}
 
 
 def test_png_writer_gives_the_pixels_back_through_pillow():

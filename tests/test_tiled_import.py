@@ -15,6 +15,7 @@ import pytest
 
 from sodwa_editor.engine.model import INDOOR_YES, Edge
 from sodwa_editor.engine.terrain import Base
+from sodwa_editor.engine.terrain_properties import make_custom
 from sodwa_editor.io.tiled_import import import_tiled
 
 T = 16  # the hand-made maps use 16 px tiles (the exporter 32)
@@ -128,7 +129,8 @@ def test_hand_made_map_is_read(tmp_path):
     assert m.name == "Hand made" and (m.width, m.height) == (W, H)
     icy = m.registry.id_of("icy")
     assert m.registry[icy].base is Base.DIFFICULT
-    assert dict(m.registry[icy].properties) == {"reflex_save": 10}
+    # a format-1 export's free property becomes a typed custom property
+    assert dict(m.registry[icy].custom) == {"reflex_save": make_custom("int", 10)}
     assert m.terrain.tolist() == [[0, 0, 1, 0, 0], [0, 2, 0, icy, 0], [0, 0, 0, icy, 0],
                                   [0, 0, 0, 0, 0]]
     assert m.elevation[0:2, 3:5].tolist() == [[1, 1], [1, 1]] and m.elevation.sum() == 4
@@ -148,7 +150,8 @@ def test_hand_made_map_is_read(tmp_path):
         "crate", 2, 3)
     barrel = m.objects["barrel"]  # a tile object: (x, y) is its bottom-left corner
     assert (barrel.x, barrel.y, barrel.impedes_los) == (4, 3, False)
-    assert barrel.properties == {"hp": 3, "tags": ["wood", 2]}
+    assert barrel.custom == {"hp": make_custom("int", 3),
+                             "tags": make_custom("string", '["wood",2]')}
 
 
 @pytest.mark.parametrize("compression", ["", "zlib", "gzip"])

@@ -34,6 +34,7 @@ from .events import AreaHit, Event, TerrainAttacked, TerrainDestroyed
 from .records import quick_init
 from .rules import Rules
 from .sheet import Sheet
+from .terrain_effects import area_modifiers
 
 Roll = Callable[[], D100]
 #: ``state.effects`` key of a Maimed character (AB9).
@@ -221,6 +222,8 @@ def situation(state: AreaState, d: AbilityDef, caster: int, victim: int, origin:
     extra: tuple[Modifier, ...] = ()
     for ability in state.abilities:
         extra += tuple(ability.modifiers(state, caster, victim))
+    if state.abilities:  # terrain properties (docs/rules.md TP-B4)
+        extra += area_modifiers(state, caster, victim, origin)
     liquid = board.liquid
     return Situation(
         adjacent=adjacent, impeded=impeded and not adjacent,

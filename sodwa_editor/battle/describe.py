@@ -104,8 +104,44 @@ def describe(event: Any, names: Sequence[str], teams: Sequence[str] = TEAMS) -> 
     if kind == "falling_struck":
         return (f"    strike the falling object {d['effect']}: damage {d['damage']} (total "
                 f"{d['total']} of {d['durability']})")
+    if kind == "terrain_effect":
+        return _terrain_line(d, who)
+    if kind == "altitude_changed":
+        layers = ("ground", "low", "high", "very high")
+        if d["fell"]:
+            return (f"    {who(d['actor'])} falls from {layers[d['before']]} (roll {d['roll']} "
+                    f"vs difficulty {d['difficulty']}), damage {d['damage']}, HP left "
+                    f"{d['hp_after']}")
+        return f"    {who(d['actor'])} flies {layers[d['before']]} -> {layers[d['after']]}"
+    if kind == "knocked_back":
+        x, y = d["start"]
+        if d["to"] is not None:
+            return f"    {who(d['target'])} knocked back {x},{y} -> {d['to'][0]},{d['to'][1]}"
+        return (f"    {who(d['target'])} knocked against a wall at {x},{y} (roll {d['roll']} vs "
+                f"difficulty {d['difficulty']}), damage {d['damage']}, HP left {d['hp_after']}")
     if kind == "battle_ended":
         winner = "a draw" if d["winner"] is None else f"{teams[d['winner']]} wins"
         return f"result: {winner} ({d['reason']}) after {d['turns']} turns, tick {d['tick']}"
     rest = {k: v for k, v in d.items() if k != "kind"}
     return f"    {kind}: {json.dumps(rest)}"
+
+
+def _terrain_line(d: dict, who) -> str:  # noqa: ANN001 - describe's own helper
+    """The log line of a terrain property acting on a character (docs/rules.md TP-B)."""
+    x, y = d["tile"]
+    if d["source"] == "prone":
+        return f"    {who(d['actor'])} stands up (prone) at {x},{y}"
+    if d["save"]:
+        outcome = "fails" if d["landed"] else "makes"
+        text = (f"    {d['source']} at {x},{y}: {who(d['actor'])} {outcome} the {d['save']} "
+                f"save (roll {d['roll']} vs difficulty {d['difficulty']})")
+    else:
+        text = f"    {d['source']} at {x},{y} on {who(d['actor'])}"
+    if d["damage"]:
+        text += f", damage {d['damage']}, HP left {d['hp_after']}"
+    if d["condition"]:
+        text += f", {d['condition']}"
+    if d["stopped"]:
+        text += f", stops at {d['stopped'][0]},{d['stopped'][1]}"
+    return text
+

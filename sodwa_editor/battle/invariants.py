@@ -16,6 +16,7 @@ from ..engine.los import los
 from ..engine.model import Character, Edge, MapModel
 from ..engine.movement import reach
 from ..engine.terrain import Base, Crossing
+from . import altitude as alt
 from .abilities import UseAbility
 from .actions import Action, Attack, AttackTerrain, Move, Pass, move_allowance
 from .area_abilities import USES, AreaAbility, find_area
@@ -23,6 +24,7 @@ from .area_effects import EFFECT, FALLING, STRIKE, Effect
 from .attack import within_range
 from .clock import ActionType
 from .state import BattleState
+from .terrain_effects import attack_adjacent, targeting_refusal
 
 
 def state_problems(state: BattleState) -> list[str]:
@@ -95,6 +97,8 @@ def action_problems(state: BattleState, action: Action, *, moves: bool = True) -
     actor = state.actor
     if actor is None or isinstance(action, Pass):
         return []
+    if isinstance(action, UseAbility) and action.ability in (alt.UP, alt.DOWN):
+        return _fly_problems(state, actor, action)
     if isinstance(action, UseAbility):
         return _ability_problems(state, actor, action)
     if isinstance(action, Move) and not moves:
@@ -109,6 +113,9 @@ def action_problems(state: BattleState, action: Action, *, moves: bool = True) -
         return []
     enemies = [state.pos[j] for j in state.enemies(actor)]
     engaged = [e for e in enemies if pair_crossing(m, a, e)[0] is not Crossing.BLOCKED]
+    if state.abilities:  # terrain heights and altitude layers (docs/rules.md TP-B3, VS2)
+        engaged = [state.pos[j] for j in state.enemies(actor)
+                   if attack_adjacent(state, actor, j)]
     rng = state.sheets[actor].range
     if isinstance(action, Attack):
         d = state.pos[action.target]
@@ -122,7 +129,8 @@ def action_problems(state: BattleState, action: Action, *, moves: bool = True) -
             return [f"{name} attacks {state.names[action.target]} out of Range {rng}"]
         if los(m, a, d).crossing is Crossing.BLOCKED:
             return [f"{name} attacks {state.names[action.target]} through blocked LoS"]
-        return []
+        why = targeting_refusal(state, actor, action.target, False)
+        return [f"{name} attacks {state.names[action.target]}: {why}"] if why else []
     assert isinstance(action, AttackTerrain)
     return _terrain_problems(state, m, a, engaged, action)
 
@@ -156,6 +164,18 @@ def _terrain_problems(state: BattleState, m: MapModel, a: tuple[int, int],
     r = los(m, a, far)
     if r.reason is None or r.reason.kind != "border" or r.reason.edge != edge:
         return [f"attack on {what}: the line does not meet it first"]
+    return []
+
+
+def _fly_problems(state: BattleState, actor: int, action: UseAbility) -> list[str]:
+    """A change of altitude layer (docs/rules.md VS1, VS3): a flyer, within Ground .. the
+    highest layer, up one or down at most ``altitude.descend_layers``."""
+    name, now = state.names[actor], alt.altitude_of(state, actor)
+    if not state.rules.altitude.enabled or not state.sheets[actor].flight:
+        return [f"{name} changes layer without flying"]
+    after = now + 1 if action.ability == alt.UP else now - int(action.args[0])
+    if not 0 <= after <= alt.max_layer(state) or now - after > state.rules.altitude.descend_layers:
+        return [f"{name} flies from layer {now} to {after}"]
     return []
 
 

@@ -124,6 +124,55 @@ class AbilityRules:
 
 
 @dataclass(frozen=True, slots=True)
+class WaterRules:
+    accuracy: int
+    defense: int
+    evasion: int
+    move: int
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainPropertyRules:
+    enabled: bool
+    cover_defense: int
+    aoe_cover_defense: int
+    exposed_cancels_height_cover: bool
+    height_melee_needs_steep: bool
+    darkvision: tuple[str, ...]
+    flyers_ignore_ground: bool
+    save_dc_baseline: int
+    save_percent_per_dc: int
+    damage_percent: int
+    min_damage: int
+    trap_springs_once: bool
+    shallow_water: WaterRules
+    deep_water: WaterRules
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionRules:
+    prone_melee_defense: int
+    prone_ranged_defense: int
+    prone_loses_move: bool
+    poisoned_accuracy: int
+    restrained_defense: int
+    restrained_escape_dc: int
+
+
+@dataclass(frozen=True, slots=True)
+class AltitudeRules:
+    enabled: bool
+    indoor_max_layer: int
+    descend_layers: int
+    fall_save_dc: int
+    fall_damage_saved: int
+    fall_damage_failed: int
+    collision: bool
+    collision_dice: int
+    collision_save_dc: int
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     """One complete rule set; sections as in the file."""
 
@@ -141,6 +190,9 @@ class Rules:
     karma: KarmaRules
     terrain: TerrainRules
     abilities: AbilityRules
+    terrain_properties: TerrainPropertyRules
+    conditions: ConditionRules
+    altitude: AltitudeRules
 
 
 #: Section (or sub-section) name -> its type; the keys of the file are the field names.
@@ -149,6 +201,8 @@ SECTION_TYPES: dict[str, type] = {
     "targeting": TargetingRules, "modifiers": ModifierRules, "awareness": AwarenessRules,
     "combat": CombatRules, "dice": DiceRules, "doubles": DoublesRules, "karma": KarmaRules,
     "terrain": TerrainRules, "liquid": LiquidRules, "abilities": AbilityRules,
+    "terrain_properties": TerrainPropertyRules, "shallow_water": WaterRules,
+    "deep_water": WaterRules, "conditions": ConditionRules, "altitude": AltitudeRules,
 }
 
 

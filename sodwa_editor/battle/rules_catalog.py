@@ -41,7 +41,7 @@ from .rules import DEFAULT_RULES_PATH, Rules, rules_from_dict
 RULES_DOC_PATH = DATA_DIR / "docs" / "rules.md"
 #: the keys of a rules file that are not rules
 HEADER_KEYS = ("format", "format_version", "name", "description")
-_DECISION_ID = re.compile(r"\b([A-Z]{1,2}\d{1,3})\b")
+_DECISION_ID = re.compile(r"(?<![\w-])([A-Z]{1,2}(?:-[A-Z]{1,2})?\d{1,3})\b")
 _BASIS = re.compile(r"^\(?(RB|seed)\b|^(Open)\b|\(open\b|^B\d+\.", re.IGNORECASE)
 
 
@@ -212,7 +212,7 @@ def parse_rule_docs(text: str, path: Path | None = None) -> RuleDocs:
         if m and len(cells) >= 4:
             basis = cells[2] if cells[2] in ("RB", "open", "seed") else ""
             keys.setdefault(m.group(1), (basis, cells[3]))
-        elif re.fullmatch(r"[A-Z]{1,2}\d{1,3}", first) and len(cells) >= 2:
+        elif re.fullmatch(r"[A-Z]{1,2}(?:-[A-Z]{1,2})?\d{1,3}", first) and len(cells) >= 2:
             decisions.setdefault(first, Decision(
                 first, cells[1], cells[2] if len(cells) > 2 else "",
                 cells[3] if len(cells) > 3 else ""))

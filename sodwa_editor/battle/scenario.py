@@ -26,7 +26,7 @@ from ..engine.model import MapModel
 from .ai.profile import Profile, default_profile, profile_from_dict
 from .jsonfiles import BattleInputError, validate
 from .rules import Rules, rules_from_dict
-from .setup import BattleSetup
+from .setup import HUMAN, BattleSetup
 from .sheet import Roster
 from .teams import Team, check_point_cap, place_teams, team_cost, team_from_dict
 
@@ -179,6 +179,9 @@ def side_labels(doc: dict[str, Any], model: MapModel) -> list[str]:
     return [s.name for s in _ordered(model, scenario_sides(doc), "scenario")]
 
 
-def controllers(doc: dict[str, Any], model: MapModel) -> list[str]:
-    """``human`` or ``ai`` per team (team 0 first): who plays it in the playtest."""
-    return [s.controller for s in _ordered(model, scenario_sides(doc), "scenario")]
+def playtest_controllers(doc: dict[str, Any], model: MapModel) -> tuple[str, str]:
+    """Who plays each team in the playtest (team 0 first): ``human`` for a side a
+    person plays, else the side's AI."""
+    a, b = (HUMAN if s.controller == "human" else s.ai
+            for s in _ordered(model, scenario_sides(doc), "scenario"))
+    return a, b

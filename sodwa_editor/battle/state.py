@@ -35,6 +35,7 @@ from ..engine.model import MapModel
 from ..engine.movement import Reach, placed_reach
 from ..engine.terrain import Crossing
 from .abilities import Ability
+from .altitude import altitude_for
 from .area_abilities import abilities_for
 from .board import Board, Feature, Tile, prepare
 from .clock import Clock, Turn, first_tie_team
@@ -44,6 +45,7 @@ from .jsonfiles import BattleInputError
 from .rules import Rules, default_rules
 from .sheet import Roster, Sheet, load_roster
 from .teams import Combatant, Team, combatants_from_map, place_teams
+from .terrain_effects import terrain_effects_for
 
 
 class Result(NamedTuple):
@@ -129,8 +131,10 @@ class BattleState:
         self.result: Result | None = None
         #: The abilities given, then the roster's area abilities of the sheets (and their
         #: effects' keeper), when some sheet has any (docs/rules.md *Abilities*).
-        self.abilities: tuple[Ability[BattleState], ...] = (tuple(abilities)
-                                                            + abilities_for(self.sheets))
+        self.abilities: tuple[Ability[BattleState], ...] = (
+            tuple(abilities) + abilities_for(self.sheets)
+            + terrain_effects_for(board.model, rules)  # docs/rules.md TP-B
+            + altitude_for(self.sheets, rules))  # docs/rules.md VS
         #: Abilities' own state (effects, charges, ...): immutable keys and values with a
         #: stable ``repr`` (copied shallowly with the state, part of its hash).
         self.effects: dict[Any, Any] = {}

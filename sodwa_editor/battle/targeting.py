@@ -20,6 +20,7 @@ from . import karma as karma_rules
 from .attack import AttackPreview, Modifier, Situation, distance, is_aware, within_range
 from .attack import preview_attack as _preview
 from .state import BattleState
+from .terrain_effects import attack_adjacent, attack_modifiers, targeting_refusal
 
 
 class IllegalAction(ValueError):
@@ -33,8 +34,7 @@ def engaged_with(state: BattleState, i: int) -> list[int]:
     cache = state.derived.engaged
     hit = cache.get(i)
     if hit is None:
-        me, board, pos = state.pos[i], state.board, state.pos
-        hit = cache[i] = tuple(j for j in state.enemies(i) if board.adjacent(me, pos[j]))
+        hit = cache[i] = tuple(j for j in state.enemies(i) if attack_adjacent(state, i, j))
     return list(hit)
 
 
@@ -55,7 +55,7 @@ def attack_refusal(state: BattleState, attacker: int, target: int) -> str | None
     if state.team[target] == state.team[attacker]:
         return f"{name!r} is on your own team"
     a, d = state.pos[attacker], state.pos[target]
-    if state.board.adjacent(a, d):
+    if attack_adjacent(state, attacker, target):
         return None
     engaged = engaged_with(state, attacker)
     if engaged:
@@ -67,7 +67,7 @@ def attack_refusal(state: BattleState, attacker: int, target: int) -> str | None
         return f"out of range: {name!r} is {dist:g} tiles away, Range {rng}"
     if state.crossing(a, d) is Crossing.BLOCKED:
         return f"line of sight {state.los_board().los(a, d).describe()}"
-    return None
+    return targeting_refusal(state, attacker, target, False) if state.abilities else None
 
 
 def attack_targets(state: BattleState, attacker: int) -> list[int]:
@@ -79,7 +79,8 @@ def attack_targets(state: BattleState, attacker: int) -> list[int]:
     out = []
     for j in state.enemies(attacker):
         d = state.pos[j]
-        if within_range(a, d, rng, rules) and state.crossing(a, d) is not Crossing.BLOCKED:
+        if within_range(a, d, rng, rules) and state.crossing(a, d) is not Crossing.BLOCKED \
+                and (not state.abilities or targeting_refusal(state, attacker, j, False) is None):
             out.append(j)
     return out
 
@@ -90,7 +91,7 @@ def situation(state: BattleState, attacker: int, target: int) -> Situation:
     awareness (B19), Liquid (B23) and the abilities' modifiers."""
     a, d = state.pos[attacker], state.pos[target]
     level = state.board.level
-    adjacent = state.board.adjacent(a, d)
+    adjacent = attack_adjacent(state, attacker, target)
     impeded = False
     if not adjacent:
         impeded = state.crossing(a, d) is Crossing.IMPEDED
@@ -99,6 +100,9 @@ def situation(state: BattleState, attacker: int, target: int) -> Situation:
     extra: tuple[Modifier, ...] = ()
     for ability in state.abilities:
         extra += tuple(ability.modifiers(state, attacker, target))
+    if state.abilities:  # terrain properties (docs/rules.md TP-B)
+        extra += attack_modifiers(state, attacker, target, adjacent, impeded,
+                                  is_aware(mode, sees))
     liquid = state.board.liquid
     moved = state.moved
     return Situation(

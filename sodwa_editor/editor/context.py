@@ -60,6 +60,9 @@ class EditorContext(QObject):
         d.layer_guard = self.layers.refusal  # hidden or locked: refused
         self.layers.visibility_changed.connect(self.scene.set_layer_visible)
         self.layers.opacity_changed.connect(self._set_opacity)
+        self.layers.property_shown_changed.connect(self._show_properties)
+        self.layers.property_filter_changed.connect(self.scene.set_property_filter)
+        self._show_properties()
         for name, percent in self.layers.opacity.items():
             self._set_opacity(name, percent)
         self.state.hint.connect(self._hint)
@@ -85,6 +88,9 @@ class EditorContext(QObject):
 
     def _set_opacity(self, layer: str, percent: int) -> None:
         self.scene.set_layer_opacity(layer, percent / 100)
+
+    def _show_properties(self, *_changed: object) -> None:
+        self.scene.set_shown_properties(self.layers.shown_properties())
 
     def _on_model_replaced(self, model: MapModel) -> None:
         self.scene.set_model(model)

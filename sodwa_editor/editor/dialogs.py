@@ -234,7 +234,8 @@ PACK_FILES = {"rules": ("Rules", "a rules file (schemas/rules.schema.json): sodw
 
 class ExportPackDialog(QDialog):
     """Pick map files, the pack metadata and, as ``sodwa pack build --rules
-    --roster``, a rules and a roster file the pack carries.  A rules or roster
+    --roster --scenario``, a rules and a roster file and scenario files the pack
+    carries.  A rules or roster
     file is checked as soon as it is typed or chosen, with the checks and the
     one-line message of ``sodwa pack build`` (``io.packs.read_battle_file``);
     OK is refused while one is wrong."""
@@ -287,6 +288,23 @@ class ExportPackDialog(QDialog):
             form.addRow(label, line)
             self.files[key] = edit
         lay.addLayout(form)
+        #: scenario files the pack carries (sodwa pack build --scenario), each on one
+        #: of the maps above
+        self.scenarios = QListWidget()
+        self.scenarios.setObjectName("pack_scenarios")
+        self.scenarios.setMaximumHeight(80)
+        add_scenario = QPushButton("Add Scenarios...")
+        add_scenario.clicked.connect(lambda _c=False: self._add_scenarios())
+        remove_scenario = QPushButton("Remove")
+        remove_scenario.clicked.connect(
+            lambda: [self.scenarios.takeItem(self.scenarios.row(i))
+                     for i in self.scenarios.selectedItems()])
+        lay.addWidget(QLabel("Scenarios (scenario files on the maps above; optional)"))
+        lay.addWidget(self.scenarios)
+        srow = QHBoxLayout()
+        srow.addWidget(add_scenario)
+        srow.addWidget(remove_scenario)
+        lay.addLayout(srow)
         self.problem = QLabel()
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #c0392b")
@@ -347,6 +365,16 @@ class ExportPackDialog(QDialog):
         for f in files:
             self._add_path(Path(f))
 
+    def _add_scenarios(self, files: list[str] | None = None) -> None:
+        if files is None:
+            files, _ = QFileDialog.getOpenFileNames(self, "Add Scenarios",
+                                                    str(self.folder or ""),
+                                                    "Scenario files (*.json)")
+        for f in files:
+            item = QListWidgetItem(str(f))
+            item.setData(Qt.ItemDataRole.UserRole, str(f))
+            self.scenarios.addItem(item)
+
     def _add_path(self, path: Path) -> None:
         label = "the open map (not saved to a file)" if path == OPEN_MAP else str(path)
         item = QListWidgetItem(label)
@@ -361,6 +389,8 @@ class ExportPackDialog(QDialog):
                      for i in range(self.maps.count())],
             "name": self.name.text().strip(), "version": self.version.text().strip(),
             "author": self.author.text().strip(), "description": self.description.text(),
+            "scenarios": [Path(self.scenarios.item(i).data(Qt.ItemDataRole.UserRole))
+                          for i in range(self.scenarios.count())],
             **files,
         }
 

@@ -25,14 +25,17 @@ from . import symmetry_edits as sym
 from .document_annotations import AnnotationEdits
 from .document_tokens import TokenEdits
 from .geometry import Tile, edge_index, tile_index
+from .properties.document_props import PRESET_BASE, PropertyEdits
 
 _strokes = itertools.count(1)
 #: the Layers-dock layers a stamp writes (paste, cut, delete)
 STAMP_LAYERS = ("terrain", "elevation", "transitions", "borders")
 
 
-class Document(QObject, TokenEdits, AnnotationEdits):
-    """Owner and sole mutator of one map (characters and objects: :class:`TokenEdits`)."""
+class Document(QObject, TokenEdits, PropertyEdits, AnnotationEdits):
+    """Owner and sole mutator of one map (characters and objects: :class:`TokenEdits`;
+    terrain types and custom properties: :class:`PropertyEdits`; labels and the
+    reference image: :class:`AnnotationEdits`)."""
 
     #: the model object was swapped (open, new, resize, revert)
     model_replaced = Signal(object)
@@ -186,6 +189,8 @@ class Document(QObject, TokenEdits, AnnotationEdits):
 
     def paint_terrain(self, cells: Iterable[Tile] | np.ndarray, terrain_id: int,
                       text: str = "Paint Terrain") -> bool:
+        if terrain_id >= PRESET_BASE:  # a preset: declared by its first stroke
+            return self.paint_preset(cells, terrain_id, text)
         if not 0 <= terrain_id < len(self.model.registry):
             self.message.emit(f"this map has no terrain type {terrain_id}; pick one in the palette")
             return False
@@ -341,7 +346,7 @@ class Document(QObject, TokenEdits, AnnotationEdits):
         declared = self.model.copy()
         try:
             for t in missing:
-                declared.registry.register(t.name, t.base, t.properties)
+                declared.registry.register(t.name, t.base, t.properties, custom=t.custom)
         except ValueError as exc:  # e.g. the map already has 256 terrain types
             self.message.emit(f"cannot paste: {exc}")
             return False

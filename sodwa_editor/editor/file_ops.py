@@ -318,7 +318,8 @@ class FileController(QObject):
         carried = {key: values.get(key) for key in ("rules", "roster")}
         try:  # a pack written over one of its maps (or its rules, roster) would lose it
             refuse_output_among_inputs(out, [p for p in values["maps"] if p != OPEN_MAP]
-                                       + [p for p in carried.values() if p is not None])
+                                       + [p for p in carried.values() if p is not None]
+                                       + list(values.get("scenarios", [])))
         except OSError as exc:
             QMessageBox.critical(self.window, "Export Failed", str(exc))
             return False
@@ -327,7 +328,8 @@ class FileController(QObject):
         pack, problems = build_pack(values["maps"], name=values["name"],
                                     version=values["version"], author=values.get("author", ""),
                                     description=values.get("description", ""), open_maps=live,
-                                    rules=carried["rules"], roster=carried["roster"])
+                                    rules=carried["rules"], roster=carried["roster"],
+                                    scenarios=values.get("scenarios", []))
         if pack is None:
             self._show_problems("Pack Not Exported", "The pack was not written:", problems)
             return False

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
+from ..engine.terrain_properties import PROPERTY_NAMES
 from .scene.map_scene import LAYERS
 
 #: the opaque base layer: every other layer has an opacity
@@ -43,6 +44,10 @@ class LayerState(QObject):
     lock_changed = Signal(str, bool)
     #: a layer's opacity in percent (the base layer has none)
     opacity_changed = Signal(str, int)
+    #: a terrain property's marks shown or hidden (the properties layer's own boxes)
+    property_shown_changed = Signal(str, bool)
+    #: the property whose tiles the map shows undimmed (None: no filter)
+    property_filter_changed = Signal(object)
 
     def __init__(self, settings: QSettings, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -52,6 +57,11 @@ class LayerState(QObject):
         self.locked = {name: name in locked for name in LAYERS}
         self.opacity = {name: stored_percent(settings.value(f"layers/opacity/{name}", 100))
                         for name in LAYERS if name != BASE_LAYER}
+        hidden = stored_list(settings.value("layers/hidden_properties", []))
+        #: terrain properties whose marks are drawn (remembered in the settings)
+        self.property_shown = {name: name not in hidden for name in PROPERTY_NAMES}
+        #: "show tiles with property X": X, or None
+        self.property_filter: str | None = None
 
     def set_visible(self, layer: str, on: bool) -> None:
         """Show or hide ``layer`` (the scene follows; a hidden layer is not edited)."""
@@ -73,6 +83,25 @@ class LayerState(QObject):
             self.settings.setValue(f"layers/opacity/{layer}", percent)
             self.opacity_changed.emit(layer, percent)
 
+    def set_property_shown(self, name: str, on: bool) -> None:
+        """Show or hide the marks of terrain property ``name``; remembered."""
+        if self.property_shown[name] != on:
+            self.property_shown[name] = on
+            self.settings.setValue("layers/hidden_properties",
+                                   [n for n, v in self.property_shown.items() if not v])
+            self.property_shown_changed.emit(name, on)
+
+    def shown_properties(self) -> frozenset[str]:
+        return frozenset(n for n, on in self.property_shown.items() if on)
+
+    def set_property_filter(self, name: str | None) -> None:
+        """Dim every tile whose type lacks property ``name`` (None: no filter)."""
+        if name is not None and name not in self.property_shown:
+            raise ValueError(f"unknown terrain property {name!r}")
+        if name != self.property_filter:
+            self.property_filter = name
+            self.property_filter_changed.emit(name)
+
     def reset(self) -> None:
         """Every layer shown and unlocked, every opacity 100 % (View -> Reset
         Layout), and nothing of it left in the settings."""
@@ -81,6 +110,9 @@ class LayerState(QObject):
             self.set_locked(name, False)
         for name in self.opacity:
             self.set_opacity(name, 100)
+        for name in PROPERTY_NAMES:
+            self.set_property_shown(name, True)
+        self.set_property_filter(None)
         self.settings.remove("layers")
 
     def refusal(self, layers: Iterable[str]) -> str | None:

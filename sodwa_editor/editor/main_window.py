@@ -54,15 +54,17 @@ from .playtest.battle_views import BattleViews
 from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
 from .playtest.lock import EditingLock
 from .playtest.mode import PlaytestMode
+from .properties.type_controller import TerrainTypeController
 from .recovery import Recovery
 from .reference_image import ReferenceImageControl
 from .roster_editor import ROSTER_EDITOR_ACTIONS
 from .rules_editor import RULES_ACTIONS
+from .scenario_editor import SCENARIO_ACTIONS
 from .status_bar import HoverReadout, MessageLine
 from .style import TILE
 from .symmetry_control import SymmetryControl
 from .tools import TOOL_CLASSES
-from .tools.base import Tool
+from .tools.base import Selection, Tool
 from .tools.select import SelectTool
 from .view import MapView
 
@@ -70,6 +72,7 @@ if TYPE_CHECKING:
     from .balance.dialog import BalanceDialog
     from .roster_editor.dialog import RosterEditorDialog
     from .rules_editor.dialog import RulesEditor
+    from .scenario_editor.dialog import ScenarioDialog
 
 #: width a dock starts with; afterwards only the user changes it (DockBody)
 DOCK_WIDTH = 260
@@ -109,6 +112,7 @@ class MainWindow(QMainWindow):
     balance_dialog: BalanceDialog | None = None
     roster_editor: RosterEditorDialog | None = None
     rules_editor: RulesEditor | None = None
+    scenario_editor: ScenarioDialog | None = None
 
     def __init__(self, model: MapModel | None = None, path: Path | None = None, *,
                  settings: QSettings | None = None, recovery_dir: Path | None = None,
@@ -125,6 +129,7 @@ class MainWindow(QMainWindow):
         self.recovery = Recovery(self.document, recovery_dir)
         self.files = FileController(c, self.recovery, self)
         self.notes = MapNotes(self.view, self)
+        self.terrain_types = TerrainTypeController(self.document, self.state, self)
         # what a playtest locks: the action table and the editing widgets, as built below
         self.action_map: dict[str, QAction] = {}
         self.editing_widgets: list[QWidget] = []
@@ -159,6 +164,7 @@ class MainWindow(QMainWindow):
         d.path_changed.connect(self._update_title)
         d.loaded.connect(self._go_to_place)  # a map opened: where it was left (never on save)
         self.view.hovered.connect(self._on_hover)
+        self.view.hovered.connect(self.inspector.show_hover)
         self.view.pin_requested.connect(self._pin)
         self.view.zoom_changed.connect(self.scene.set_view_scale)
         self.set_tool("brush")
@@ -178,7 +184,7 @@ class MainWindow(QMainWindow):
             "quit": self.close, "undo": d.undo, "redo": d.redo, "cut": self.cut,
             "copy": self.copy, "paste": self.paste, "delete": self.delete_selection,
             "properties": f.edit_properties, "indoor": self._toggle_indoor,
-            "resize": f.resize_map, "add_terrain": f.add_terrain_type,
+            "resize": f.resize_map, "add_terrain": self.terrain_types.add,
             "map_cw": lambda: f.transform_map("cw"), "map_ccw": lambda: f.transform_map("ccw"),
             "map_mirror_x": lambda: f.transform_map("mirror_x"),
             "map_mirror_y": lambda: f.transform_map("mirror_y"),
@@ -190,10 +196,11 @@ class MainWindow(QMainWindow):
             "shortcuts": self._show_shortcuts, "legend": self.show_legend,
             "balance_run": self.open_balance_dialog,
             "roster_editor": self.open_roster_editor, "rules_editor": self.open_rules_editor,
+            "scenario_editor": self.open_scenario_editor,
         }
         a = self.action_map
         a.update(build_actions(self, ACTIONS + BALANCE_ACTIONS + ROSTER_EDITOR_ACTIONS
-                               + RULES_ACTIONS, slots))
+                               + RULES_ACTIONS + SCENARIO_ACTIONS, slots))
         self.symmetry = SymmetryControl(d, self.state, self.scene, self)
         a.update(self.symmetry.build_actions(self))
         self.reference = ReferenceImageControl(d, self.scene, self.context.layers, self)
@@ -230,9 +237,11 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         c, d, s = self.context, self.document, self.state
         self.palette_dock = PaletteDock(d, s)
-        self.palette_dock.add_requested.connect(self.files.add_terrain_type)
+        self.palette_dock.add_requested.connect(self.terrain_types.add)
+        self.palette_dock.edit_requested.connect(self.terrain_types.edit)
         self.inspector = InspectorDock(d, s)
         self.inspector.message.connect(self.show_note)
+        self.inspector.edit_type_requested.connect(self.terrain_types.edit)
         self.layers = LayersDock(c.layers, c.previews)
         self.layers.finished.connect(self.view.setFocus)
         self.validation = ValidationDock(d, s)
@@ -325,6 +334,8 @@ class MainWindow(QMainWindow):
         self.scene.focus.set_shape(place.tiles, place.edges)
         if place.centre is not None:
             self.center_on(*place.centre)
+        if place.select is not None:  # the Inspector shows what the problem is about
+            self.state.select(Selection(*place.select))
         self.context.say(place.text, "info")
 
     # ----------------------------------------------------------------- tools
@@ -420,6 +431,19 @@ class MainWindow(QMainWindow):
         self.rules_editor.show()
         self.rules_editor.raise_()
         return self.rules_editor
+
+    def open_scenario_editor(self) -> ScenarioDialog:
+        """Tools > Scenario Editor: the window's dialog on its document (kept); its Play
+        starts the playtest with the scenario."""
+        from .scenario_editor.dialog import ScenarioDialog
+
+        if self.scenario_editor is None:
+            self.scenario_editor = ScenarioDialog(self.document, self,
+                                                  settings=self.context.settings)
+            self.scenario_editor.play_requested.connect(self.playtest.start)
+        self.scenario_editor.show()
+        self.scenario_editor.raise_()
+        return self.scenario_editor
 
     def _say_status(self, text: str) -> None:
         self.context.say(text, "status")

@@ -23,7 +23,7 @@ from .model import Change, MapModel, Rect
 
 Tile = tuple[int, int]
 #: change layers that cannot affect a line of sight
-NO_LOS = frozenset({"start_zones", "properties"})
+NO_LOS = frozenset({"start_zones", "properties", "terrain_properties"})
 #: change layers whose rectangle bounds everything the change touched for LoS
 LOCAL = frozenset({"terrain", "elevation", "borders", "characters", "objects", "transition",
                    "transition_borders", "indoor"})

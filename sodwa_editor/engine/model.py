@@ -113,7 +113,7 @@ class Character:
 
     ``move`` and ``range`` are the rulebook's Move and Range attributes; ``flight``
     lets movement pass over Outdoor Obstructing terrain.  ``attributes`` keeps any
-    other attribute (Health, Initiative, ...) for the battle rules.
+    other attribute (Health, Initiative, ...) for the battle rules; ``custom``: custom values.
     """
 
     id: str
@@ -125,6 +125,7 @@ class Character:
     flight: bool = False
     name: str = ""
     attributes: dict[str, int] = field(default_factory=dict)
+    custom: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -133,7 +134,7 @@ class MapObject:
 
     ``impedes_los``: objects count as Impeding for line of sight by default (the
     rulebook lists "grounded objects" beside "grounded Impeding Terrain" as what
-    elevated characters see over), see docs/rules.md.
+    elevated characters see over), see docs/rules.md; ``radius``: lights (:mod:`.property_layers`).
     """
 
     id: str
@@ -141,7 +142,8 @@ class MapObject:
     x: int
     y: int
     impedes_los: bool = True
-    properties: dict[str, Any] = field(default_factory=dict)
+    custom: dict[str, Any] = field(default_factory=dict)
+    radius: int = 1
 
 
 Listener = Callable[[Change], None]
@@ -184,6 +186,7 @@ class MapModel:
         #: designers' annotations, ignored by the rules (:mod:`.annotations`)
         self.labels: dict[str, Label] = {}
         self.reference_image: ReferenceImage | None = None
+        self.zone_custom: dict[str, dict[str, Any]] = {}  # team -> its zone's custom values
         self.revision = 0
         self._listeners: list[Listener] = []
 
@@ -356,6 +359,17 @@ class MapModel:
             self.start_zones.pop(team, None)
         self._changed("start_zones", None)
 
+    def set_zone_custom(self, team: str, custom: dict[str, Any]) -> None:
+        """Replace the custom properties of ``team``'s start zone ({} removes them)."""
+        self.zone_custom = {k: v for k, v in {**self.zone_custom, team: dict(custom)}.items() if v}
+        self._changed("start_zones", None)
+
+    def set_terrain_properties(self, name: str, *, properties: Any = None, custom: Any = None
+                               ) -> None:
+        """Replace the properties and/or custom properties of special type ``name``."""
+        self.registry.update(name, properties=properties, custom=custom)
+        self._changed("terrain_properties", None)
+
     def put_character(self, character: Character) -> None:
         """Add or replace (by id) a character."""
         self._check_tile(character.x, character.y)
@@ -447,6 +461,7 @@ class MapModel:
         other.characters = {k: copy.deepcopy(v) for k, v in self.characters.items()}
         other.objects = {k: copy.deepcopy(v) for k, v in self.objects.items()}
         other.labels = {k: copy.deepcopy(v) for k, v in self.labels.items()}
+        other.zone_custom = {k: dict(v) for k, v in self.zone_custom.items()}
         return other
 
     def same_content(self, other: MapModel) -> bool:
@@ -461,6 +476,7 @@ class MapModel:
             and self.objects == other.objects
             and self.labels == other.labels
             and self.reference_image == other.reference_image
+            and self.zone_custom == other.zone_custom
         )
 
     def _check_tile(self, x: int, y: int) -> None:

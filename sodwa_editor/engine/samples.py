@@ -185,7 +185,8 @@ def outdoor_skirmish() -> MapModel:
     and two teams."""
     m = MapModel(24, 18, name="Outdoor skirmish")
     m.description = "Every terrain type, tile and border, on an outdoor field."
-    icy = m.registry.register("icy", Base.DIFFICULT, {"reflex_save": 10})
+    icy = m.registry.register("icy", Base.DIFFICULT,
+                              custom={"reflex_save": {"type": "int", "value": 10}})
     _rect(m, 4, 3, 7, 6, "impeding")  # forest
     m.terrain[4, 8] = m.registry.id_of("impeding")
     _rect(m, 15, 11, 16, 12, "obstructing")  # rocks

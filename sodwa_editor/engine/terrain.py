@@ -9,15 +9,19 @@ type governs" (diagonal intersections) is ``min``.
 Rulebook, *Terrain Types*: five general tile/border types (Clear, Impeding,
 Obstructing, Difficult, Liquid; Elevated is modelled by the elevation layer)
 plus "special" types such as Icy or Corrosive.  A special type is declared in a
-:class:`TerrainRegistry` with one of the five as its *base* behaviour and free
-properties for rules still to come.
+:class:`TerrainRegistry` with one of the five as its *base* behaviour, properties
+from the vocabulary of :mod:`.terrain_properties` (what the battle rules read:
+Cover, Dark, Hazardous ...) and free typed *custom* properties no rule reads.
 
 >>> reg = TerrainRegistry()
->>> icy = reg.register("icy", Base.DIFFICULT, {"reflex_save": 10})
->>> reg[icy].base is Base.DIFFICULT
-True
+>>> icy = reg.register("icy", Base.DIFFICULT, {"precarious": {"dc": 10}},
+...                    custom={"melts": {"type": "bool", "value": True}})
+>>> reg[icy].base is Base.DIFFICULT, reg[icy].properties["precarious"].params["dc"]
+(True, 10)
 >>> int(reg.los_table()[icy]), int(reg.move_table()[icy])
 (0, 1)
+>>> reg.property_mask("precarious").tolist()
+[False, False, False, False, False, True]
 """
 
 from __future__ import annotations
@@ -30,6 +34,13 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+
+from .terrain_properties import (
+    CustomProperty,
+    TerrainProperty,
+    parse_custom,
+    parse_properties,
+)
 
 
 class Crossing(IntEnum):
@@ -95,12 +106,19 @@ _NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 
 @dataclass(frozen=True)
 class TerrainType:
-    """One terrain type: a name, the base behaviour it follows and free properties."""
+    """One terrain type: a name, the base behaviour it follows, its vocabulary
+    ``properties`` (name -> :class:`TerrainProperty`) and its designer's ``custom``
+    properties (name -> :class:`CustomProperty`)."""
 
     name: str
     base: Base
-    properties: Mapping[str, Any] = field(default_factory=dict)
+    properties: Mapping[str, TerrainProperty] = field(default_factory=dict)
     builtin: bool = False
+    custom: Mapping[str, CustomProperty] = field(default_factory=dict)
+
+    def has(self, prop: str) -> bool:
+        """Whether the type carries vocabulary property ``prop``."""
+        return prop in self.properties
 
     @property
     def los(self) -> Crossing:
@@ -124,9 +142,15 @@ class TerrainRegistry:
         self._ids: dict[str, int] = {t.name: i for i, t in enumerate(self._types)}
 
     def register(
-        self, name: str, base: Base, properties: Mapping[str, Any] | None = None
+        self, name: str, base: Base, properties: Mapping[str, Any] | None = None, *,
+        custom: Mapping[str, Any] | None = None,
     ) -> int:
-        """Declare a special terrain type and return its id."""
+        """Declare a special terrain type and return its id.
+
+        ``properties``: vocabulary name -> parameters (or :class:`TerrainProperty`);
+        ``custom``: name -> ``{"type", "value"}`` (or :class:`CustomProperty`).  Both
+        are validated: ValueError names the terrain type and the property.
+        """
         if not _NAME_RE.match(name):
             raise ValueError(
                 f"terrain name {name!r} must be lower-case letters, digits, '_' or '-' "
@@ -136,9 +160,32 @@ class TerrainRegistry:
             raise ValueError(f"terrain type {name!r} is already declared")
         if len(self._types) >= MAX_TERRAIN_TYPES:
             raise ValueError(f"at most {MAX_TERRAIN_TYPES} terrain types per map")
-        self._types.append(TerrainType(name, Base(base), dict(properties or {})))
+        props, extra = _checked(name, properties, custom)
+        self._types.append(TerrainType(name, Base(base), props, False, extra))
         self._ids[name] = len(self._types) - 1
         return len(self._types) - 1
+
+    def update(self, name: str, *, properties: Mapping[str, Any] | None = None,
+               custom: Mapping[str, Any] | None = None) -> None:
+        """Replace the vocabulary and/or custom properties of special type ``name``
+        (its base, which decides LoS and movement, stays)."""
+        tid = self.id_of(name)
+        old = self._types[tid]
+        if old.builtin:
+            raise ValueError(f"terrain type {name!r} is built in and has no properties")
+        props, extra = _checked(
+            name, old.properties if properties is None else properties,
+            old.custom if custom is None else custom)
+        self._types[tid] = TerrainType(name, old.base, props, False, extra)
+
+    def property_mask(self, prop: str) -> np.ndarray:
+        """bool array mapping terrain id -> whether the type has property ``prop``."""
+        return np.array([prop in t.properties for t in self._types], dtype=np.bool_)
+
+    def has_properties(self) -> bool:
+        """Whether any type carries a vocabulary property (battles skip all terrain
+        effects on maps without one)."""
+        return any(t.properties for t in self._types)
 
     def id_of(self, name: str) -> int:
         try:
@@ -177,10 +224,18 @@ class TerrainRegistry:
     def copy(self) -> TerrainRegistry:
         other = TerrainRegistry()
         for t in self.special_types():
-            other.register(t.name, t.base, t.properties)
+            other.register(t.name, t.base, t.properties, custom=t.custom)
         return other
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TerrainRegistry) and self._types == other._types
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _checked(name: str, properties: Mapping[str, Any] | None, custom: Mapping[str, Any] | None
+             ) -> tuple[Mapping[str, TerrainProperty], Mapping[str, CustomProperty]]:
+    where = f"terrain type {name!r} properties"
+    props = parse_properties(dict(properties or {}), where)
+    extra = parse_custom(dict(custom or {}), f"terrain type {name!r} custom")
+    return props, extra

@@ -6,6 +6,7 @@ The format is described in docs/map-format.md; the schemas are in ``schemas/``.
 
 from __future__ import annotations
 
+from . import property_checks  # noqa: F401  (registers the terrain-property checks)
 from .checks import MODEL_CHECKS, Locator, ModelCheck, register_check, validate_model
 from .encode import (
     FORMAT_VERSION,

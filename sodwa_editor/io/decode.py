@@ -30,6 +30,7 @@ from ..engine.model import (
     check_size,
 )
 from ..engine.terrain import BORDER_BASES, Base, TerrainRegistry
+from ..engine.terrain_properties import parse_custom
 from .encode import (
     DEFAULT_LEGEND,
     FORMAT_VERSION,
@@ -40,6 +41,7 @@ from .encode import (
 )
 from .problems import Problem, capped, edge_label, error, has_errors, pointer, warning
 from .schemas import map_schema_problems
+from .upgrade import upgrade_map_doc
 
 _FORMAT_NAMES = {MAP_FORMAT: "a map", PACK_FORMAT: "a map pack"}
 
@@ -83,12 +85,16 @@ def decode_map(doc: object, *, schema_checked: bool = False
                ) -> tuple[MapModel | None, list[Problem]]:
     """Build the model of a map document; ``None`` when the document has errors."""
     problems = format_problems(doc, MAP_FORMAT)
-    if not problems and not schema_checked:
-        problems = map_schema_problems(doc)
     if problems:
         return None, problems
     assert isinstance(doc, dict)
-    return _Builder(doc).build()
+    doc, notes = upgrade_map_doc(doc)
+    if not has_errors(notes) and not schema_checked:
+        notes += map_schema_problems(doc)
+    if has_errors(notes):
+        return None, notes
+    model, problems = _Builder(doc).build()
+    return model, notes + problems
 
 
 class _Builder:
@@ -136,7 +142,8 @@ class _Builder:
                 self.problems.append(error(msg, where, code="duplicate-terrain-type"))
                 continue
             try:
-                reg.register(name, Base[t["base"].upper()], t.get("properties", {}))
+                reg.register(name, Base[t["base"].upper()], t.get("properties", {}),
+                             custom=t.get("custom", {}))
             except ValueError as exc:
                 self.problems.append(error(str(exc), where, code="terrain-type"))
         return reg
@@ -354,11 +361,14 @@ class _Builder:
             m.characters[c["id"]] = Character(
                 c["id"], c["team"], c["x"], c["y"], move=c.get("move", 5),
                 range=c.get("range", 5), flight=c.get("flight", False), name=c.get("name", ""),
-                attributes=dict(c.get("attributes", {})))
+                attributes=dict(c.get("attributes", {})), custom=parse_custom(c.get("custom", {})))
         for o in d.get("objects", []):
             m.objects[o["id"]] = MapObject(o["id"], o["kind"], o["x"], o["y"],
                                            impedes_los=o.get("impedes_los", True),
-                                           properties=dict(o.get("properties", {})))
+                                           custom=parse_custom(o.get("custom", {})),
+                                           radius=o.get("radius", 1))
+        m.zone_custom = {team: dict(parse_custom(c)) for team, c in
+                         d.get("start_zone_custom", {}).items() if c}
         for lb in d.get("labels", []):  # annotations: never read by the rules
             m.labels[lb["id"]] = Label(lb["id"], lb["x"], lb["y"], lb["text"],
                                        lb.get("color", ""), lb.get("size", 0))

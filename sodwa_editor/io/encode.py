@@ -19,13 +19,18 @@ import numpy as np
 from .. import __version__
 from ..engine.model import INDOOR_DEFAULT, INDOOR_YES, Edge, MapModel
 from ..engine.terrain import TerrainRegistry
+from ..engine.terrain_properties import custom_to_json, parse_custom, properties_to_json
 from .schemas import map_schema_problems
 from .values import lone_surrogates
 
 MAP_FORMAT, PACK_FORMAT = "sodwa-map", "sodwa-mappack"
-FORMAT_VERSION = 1
-#: Map packs: version 2 may carry ``rules`` and ``roster``, version 3 ``scenarios``;
-#: version 1 and 2 packs are read as version 3 (:func:`.packs.pack_from_doc`).
+#: Version 2 (issue 27): terrain types' ``properties`` from the vocabulary and
+#: ``custom`` designer properties; ``custom`` on characters, objects and start zones;
+#: light ``radius``.  Version 1 files are upgraded on load (:mod:`.upgrade`).
+FORMAT_VERSION = 2
+#: Map packs: version 2 may carry ``rules`` and ``roster``, version 3 ``scenarios``
+#: (and maps of format version 2); version 1 and 2 packs are read as version 3
+#: (:func:`.packs.pack_from_doc`).
 PACK_FORMAT_VERSION = 3
 #: Packs that carry a stamp library (``stamps``, :mod:`.stamp_library`) are version 4,
 #: so that an editor without stamps refuses them rather than drop the stamps; the
@@ -45,7 +50,7 @@ CHAR_POOL = [c for c in string.ascii_letters + string.digits + string.punctuatio
 MAP_KEYS = (
     "format", "format_version", "generator", "name", "description", "width", "height",
     "setting", "terrain_types", "legend", "terrain", "elevation", "transition_tiles",
-    "indoor_overrides", "borders", "start_zones", "characters", "objects",
+    "indoor_overrides", "borders", "start_zones", "start_zone_custom", "characters", "objects",
     "labels", "editor",
 )
 PACK_KEYS = ("format", "format_version", "generator", "name", "version", "author",
@@ -54,15 +59,17 @@ PACK_KEYS = ("format", "format_version", "generator", "name", "version", "author
 _PACK_BLOCKS = ("rules", "roster")
 #: Canonical key order inside list items, per list.
 ITEM_KEYS = {
-    "terrain_types": ("name", "base", "properties"),
+    "terrain_types": ("name", "base", "properties", "custom"),
     "indoor_overrides": ("tile", "indoor"),
     "borders": ("edge", "terrain", "transition", "indoor"),
-    "characters": ("id", "team", "x", "y", "move", "range", "flight", "name", "attributes"),
-    "objects": ("id", "kind", "x", "y", "impedes_los", "properties"),
+    "characters": ("id", "team", "x", "y", "move", "range", "flight", "name", "attributes",
+                   "custom"),
+    "objects": ("id", "kind", "x", "y", "impedes_los", "radius", "custom"),
     "labels": ("id", "x", "y", "text", "color", "size"),
 }
 _EXPANDED = {"terrain_types", "terrain", "elevation", "transition_tiles", "indoor_overrides",
-             "borders", "characters", "objects", "legend", "start_zones", "labels"}
+             "borders", "characters", "objects", "legend", "start_zones", "start_zone_custom",
+             "labels"}
 
 
 def legend_chars(registry: TerrainRegistry) -> list[str]:
@@ -102,8 +109,7 @@ def map_to_dict(model: MapModel) -> dict[str, Any]:
         "width": model.width,
         "height": model.height,
         "setting": model.setting,
-        "terrain_types": [_terrain_type(t.name, t.base.label, t.properties)
-                          for t in reg.special_types()],
+        "terrain_types": [_terrain_type(t) for t in reg.special_types()],
         "legend": {ch: t.name for ch, t in zip(chars, reg, strict=True)},
         "terrain": terrain_rows(model.terrain, chars),
     }
@@ -119,6 +125,10 @@ def map_to_dict(model: MapModel) -> dict[str, Any]:
     doc["borders"] = _borders(model)
     doc["start_zones"] = {team: [[x, y] for x, y in sorted(tiles, key=lambda t: (t[1], t[0]))]
                           for team, tiles in sorted(model.start_zones.items()) if tiles}
+    zone_custom = {team: _custom(c, f"start zone {team!r} custom")
+                   for team, c in sorted(model.zone_custom.items()) if c}
+    if zone_custom:
+        doc["start_zone_custom"] = zone_custom
     doc["characters"] = [_character(model.characters[k]) for k in sorted(model.characters)]
     doc["objects"] = [_object(model.objects[k]) for k in sorted(model.objects)]
     doc.update(annotation_entries(model))
@@ -250,13 +260,14 @@ def _check_storable(model: MapModel) -> None:
 
 #: Parts of a map document that hold free text (the rest is written from the model's
 #: arrays and names the schema restricts to ASCII patterns).
-_TEXT_KEYS = ("name", "description", "terrain_types", "start_zones", "characters", "objects",
-              "labels", "editor")
+_TEXT_KEYS = ("name", "description", "terrain_types", "start_zones", "characters", "objects")
+_TEXT_KEYS_OPTIONAL = ("start_zone_custom", "labels", "editor")
 
 
 def _check_text(doc: dict[str, Any]) -> None:
     """Refuse text that cannot be written as UTF-8 (a lone surrogate), naming where."""
-    problems = [p for k in _TEXT_KEYS if k in doc for p in lone_surrogates(doc[k], k)]
+    keys = _TEXT_KEYS + tuple(k for k in _TEXT_KEYS_OPTIONAL if k in doc)
+    problems = [p for k in keys for p in lone_surrogates(doc[k], k)]
     if problems:
         listed = "; ".join(f"{p.location()}: {p.message}" for p in problems[:5])
         raise ValueError(f"the map holds text that cannot be stored: {listed}")
@@ -311,11 +322,18 @@ def _borders(model: MapModel) -> list[dict[str, Any]]:
     return out
 
 
-def _terrain_type(name: str, base: str, properties: Any) -> dict[str, Any]:
-    entry: dict[str, Any] = {"name": name, "base": base}
-    if properties:
-        entry["properties"] = _json_value(dict(properties), f"terrain type {name!r} properties")
+def _terrain_type(t: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": t.name, "base": t.base.label}
+    if t.properties:
+        entry["properties"] = properties_to_json(t.properties)
+    if t.custom:
+        entry["custom"] = _custom(t.custom, f"terrain type {t.name!r} custom")
     return entry
+
+
+def _custom(custom: Any, what: str) -> dict[str, Any]:
+    """The file form of custom properties (ValueError naming ``what`` if one is bad)."""
+    return custom_to_json(parse_custom(dict(custom), what))
 
 
 def _character(c: Any) -> dict[str, Any]:
@@ -326,6 +344,8 @@ def _character(c: Any) -> dict[str, Any]:
         entry["name"] = c.name
     if c.attributes:
         entry["attributes"] = {k: int(v) for k, v in sorted(c.attributes.items())}
+    if c.custom:
+        entry["custom"] = _custom(c.custom, f"character {c.id!r} custom")
     return entry
 
 
@@ -355,17 +375,11 @@ def _label(lb: Any) -> dict[str, Any]:
 def _object(o: Any) -> dict[str, Any]:
     entry: dict[str, Any] = {"id": o.id, "kind": o.kind, "x": int(o.x), "y": int(o.y),
                              "impedes_los": bool(o.impedes_los)}
-    if o.properties:
-        entry["properties"] = _json_value(dict(o.properties), f"object {o.id!r} properties")
+    if o.kind == "light" or o.radius != 1:
+        entry["radius"] = int(o.radius)
+    if o.custom:
+        entry["custom"] = _custom(o.custom, f"object {o.id!r} custom")
     return entry
-
-
-def _json_value(value: Any, what: str) -> Any:
-    """``value`` with object keys sorted at every level; ValueError if not JSON."""
-    try:
-        return json.loads(json.dumps(value, sort_keys=True, allow_nan=False))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{what} cannot be stored as JSON: {exc}") from None
 
 
 def _ordered_keys(doc: dict[str, Any], order: tuple[str, ...]) -> list[str]:

@@ -228,3 +228,24 @@ def _duplicate_names(pack: dict[str, Any]) -> list[Problem]:
                              code="duplicate-map-name").located(map_name=name))
         seen.setdefault(name, i)
     return out
+
+
+def save_scenario_into_pack(pack_path: Path, doc: Mapping[str, Any]) -> bool:
+    """Add ``doc`` to the pack's scenarios (or replace the one of its name), checked
+    with the whole pack and written atomically; True when one was replaced.  Raises
+    :class:`~.problems.MapLoadError` / :class:`~.problems.MapSaveError` (what and
+    where) when the pack cannot be read, the scenario does not fit it, or the file
+    cannot be written; the pack file is then as it was."""
+    pack, problems = read_pack(pack_path)
+    if pack is None or any(p.is_error for p in problems):
+        raise MapLoadError(str(pack_path), problems)
+    scenarios = list(pack.get("scenarios", []))
+    names = [s.get("name") for s in scenarios]
+    replaced = doc["name"] in names
+    if replaced:
+        scenarios[names.index(doc["name"])] = dict(doc)
+    else:
+        scenarios.append(dict(doc))
+    save_pack({**pack, "scenarios": scenarios}, pack_path)
+    return replaced
+

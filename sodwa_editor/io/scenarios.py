@@ -116,3 +116,22 @@ def scenario_for_pack(path: Path, map_names: Mapping[Path, str]
 def find_scenario(pack: Mapping[str, Any], name: str) -> dict[str, Any] | None:
     """The pack's scenario called ``name``, or None."""
     return next((s for s in pack.get("scenarios", []) if s.get("name") == name), None)
+
+
+def scenario_file_text(doc: Mapping[str, Any], scenario_path: Path, map_path: Path) -> str:
+    """The text of a scenario file at ``scenario_path`` whose map is the file
+    ``map_path`` (named relative to the scenario file's folder when it can be)."""
+    import json
+    import os
+
+    try:
+        ref = os.path.relpath(map_path.resolve(), scenario_path.resolve().parent)
+    except ValueError:  # another drive (Windows): the absolute path
+        ref = str(map_path.resolve())
+    out = {**doc, "map": Path(ref).as_posix()}
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+
+
+def pack_scenarios_for(pack: Mapping[str, Any], map_name: str) -> list[dict[str, Any]]:
+    """The pack's scenarios on the map called ``map_name``."""
+    return [s for s in pack.get("scenarios", []) if s.get("map") == map_name]

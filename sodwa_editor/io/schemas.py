@@ -32,7 +32,7 @@ from ..engine.model import MAX_SIDE
 from .problems import Problem, capped, error, pointer
 
 SCHEMA_DIR = Path(__file__).parents[1] / "data" / "schemas"  # -> schemas/ (pyproject)
-MAP_SCHEMA_ID = "urn:sodwa:schema:map:1"
+MAP_SCHEMA_ID = "urn:sodwa:schema:map:2"
 PACK_SCHEMA_ID = "urn:sodwa:schema:mappack:2"
 #: Battle documents a pack may carry (their schemas are the battle package's).
 BATTLE_SCHEMA_IDS = {"rules": "urn:sodwa:schema:rules:1", "roster": "urn:sodwa:schema:roster:1"}

@@ -25,7 +25,7 @@ from .paths import PathLike, writable_target
 from .png import encode_png
 from .problems import MapSaveError
 from .tiled_labels import labels_layer, reference_layer
-from .tiled_props import free_properties, prop, sorted_properties
+from .tiled_props import custom_properties, prop, sorted_properties
 from .tiled_tileset import (
     FIRST_LEVEL_ID,
     INDOOR_ID,
@@ -134,11 +134,15 @@ def map_doc(model: MapModel, tileset_source: str, *, labels: bool = False
             zone[y, x] = True
         layer = tiles(ZONE_PREFIX + team, gids(zone, ZONE_ID))
         layer["opacity"] = 0.8
+        if model.zone_custom.get(team):
+            layer["properties"] = custom_properties(model.zone_custom[team])
         layers.append(layer)
     layers.append(_objects_layer(ids, BORDERS_LAYER, _borders(model, ids)))
     layers.append(_objects_layer(ids, OBJECTS_LAYER, [
         _point(ids, o.id, o.kind, o.x, o.y,
-               [prop("impedes_los", bool(o.impedes_los)), *free_properties(o.properties)])
+               [prop("impedes_los", bool(o.impedes_los)), *custom_properties(o.custom),
+                *([prop("radius", int(o.radius))] if o.kind == "light" or o.radius != 1
+                  else [])])
         for o in (model.objects[k] for k in sorted(model.objects))]))
     layers.append(_objects_layer(ids, CHARACTERS_LAYER, [
         _point(ids, c.id, "character", c.x, c.y, _character_props(c))
@@ -201,7 +205,7 @@ def _character_props(c: Any) -> list[dict[str, Any]]:
     props = [prop("team", c.team), prop("move", int(c.move)), prop("range", int(c.range)),
              prop("flight", bool(c.flight)), prop("name", c.name)]
     props += [prop(f"attributes.{k}", int(v)) for k, v in c.attributes.items()]
-    return props
+    return props + custom_properties(c.custom)
 
 
 def _borders(model: MapModel, ids: _Ids) -> list[dict[str, Any]]:

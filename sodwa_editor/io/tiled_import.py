@@ -15,6 +15,7 @@ when it is left out (a layer or property SODWA has no use for).  Appearance
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -43,10 +44,18 @@ from .tiled_labels import (
     read_labels,
     read_reference,
 )
-from .tiled_props import FREE, FREE_JSON, PropertyError, check_kind, free_value, read_properties
+from .tiled_props import (
+    CUSTOM,
+    FREE,
+    FREE_JSON,
+    PropertyError,
+    check_kind,
+    custom_value,
+    read_properties,
+)
 from .tiled_read import CODE, Layer, TiledMap, read_tiled, tile_data, tileset_of
 from .tiled_shapes import ShapeError, border_edges, object_class, object_tile
-from .tiled_tileset import BASE, ELEVATION, INDOOR, TERRAIN
+from .tiled_tileset import BASE, ELEVATION, INDOOR, PROPERTIES, TERRAIN
 
 IGNORED = "tiled-ignored"
 BUILTIN = [b.label for b in Base]
@@ -57,7 +66,7 @@ MAP_FIELDS = {"name": "string", "description": "string", "setting": "string",
               "format_version": "int"}
 CHARACTER_FIELDS = {"team": "string", "move": "int", "range": "int", "flight": "bool",
                     "name": "string"}
-OBJECT_FIELDS = {"impedes_los": "bool"}
+OBJECT_FIELDS = {"impedes_los": "bool", "radius": "int"}
 BORDER_FIELDS = {"transition": "bool", "indoor": "bool"}
 ATTRIBUTES = "attributes."
 
@@ -146,8 +155,9 @@ class _Mapper:
     def _fields(self, raw: Any, fields: dict[str, str], place: _Place,
                 prefixes: tuple[str, ...] = ()) -> dict[str, Any]:
         """The SODWA fields among the typed properties ``raw``: ``fields`` by name,
-        ``properties.*`` / ``properties_json.*`` (free) and ``attributes.*`` (int)
-        where ``prefixes`` allows them; anything else is a warning."""
+        ``custom.*`` (and format 1's ``properties.*`` / ``properties_json.*``) as
+        ``custom`` and ``attributes.*`` (int) where ``prefixes`` allows them;
+        anything else is a warning."""
         out: dict[str, Any] = {}
         try:
             props = read_properties(raw)
@@ -158,9 +168,9 @@ class _Mapper:
             try:
                 if name in fields:
                     out[name] = check_kind(name, kind, value, fields[name])
-                elif name.startswith((FREE, FREE_JSON)) and FREE in prefixes:
+                elif name.startswith((CUSTOM, FREE, FREE_JSON)) and CUSTOM in prefixes:
                     key = name.split(".", 1)[1]
-                    out.setdefault("properties", {})[key] = free_value(name, kind, value)
+                    out.setdefault("custom", {})[key] = custom_value(name, kind, value)
                 elif name.startswith(ATTRIBUTES) and ATTRIBUTES in prefixes:
                     out.setdefault("attributes", {})[name[len(ATTRIBUTES):]] = check_kind(
                         name, kind, value, "int")
@@ -173,8 +183,11 @@ class _Mapper:
     def _map_properties(self) -> None:
         place = _Place(self.t.source, "/properties", "map properties")
         f = self._fields(self.t.doc.get("properties"), MAP_FIELDS, place)
+        # The import builds the newest structure; an older version the file names
+        # (an export of format 1) is read as the newest.
+        version = f.get("format_version", FORMAT_VERSION)
         self.doc.update({
-            "format": MAP_FORMAT, "format_version": f.get("format_version", FORMAT_VERSION),
+            "format": MAP_FORMAT, "format_version": max(version, FORMAT_VERSION),
             "name": f.get("name", self.stem), "description": f.get("description", ""),
             "width": self.t.width, "height": self.t.height,
             "setting": f.get("setting", "outdoor"),
@@ -213,7 +226,12 @@ class _Mapper:
                                                or layer.doc.get("offsety")):
                     self.warn("its offset is ignored: SODWA layers sit on the map's grid",
                               place)
-                self._fields(layer.doc.get("properties"), {}, place)
+                zone = self._fields(layer.doc.get("properties"), {}, place,
+                                    (CUSTOM,) if name.startswith(ZONE_PREFIX) else ())
+                if zone.get("custom"):
+                    team = name[len(ZONE_PREFIX):]
+                    self.doc.setdefault("start_zone_custom", {})[team] = zone["custom"]
+                    self.places[pointer("start_zone_custom", team)] = place
         return out
 
     # ----------------------------------------------------------- terrain types
@@ -221,7 +239,7 @@ class _Mapper:
         """Terrain names (built-ins first, then special types in gid order) and
         each terrain tile's index among them."""
         names = list(BUILTIN)
-        declared: dict[str, tuple[str, dict[str, Any], str]] = {}
+        declared: dict[str, tuple[str, dict[str, Any], Any, str]] = {}
         lut: dict[int, int] = {}
         types: list[dict[str, Any]] = []
         for gid, tile in sorted(self.t.tiles.items()):
@@ -232,13 +250,18 @@ class _Mapper:
                 name = check_kind(TERRAIN, *tile.props[TERRAIN], "string")
                 base = (check_kind(BASE, *tile.props[BASE], "string") if BASE in tile.props
                         else None)
-                free = {k.split(".", 1)[1]: free_value(k, kind, v)
-                        for k, (kind, v) in tile.props.items() if k.startswith((FREE, FREE_JSON))}
+                free = {k.split(".", 1)[1]: custom_value(k, kind, v) for k, (kind, v)
+                        in tile.props.items() if k.startswith((CUSTOM, FREE, FREE_JSON))}
+                vocab = (json.loads(check_kind(PROPERTIES, *tile.props[PROPERTIES], "string"))
+                         if PROPERTIES in tile.props else {})
             except PropertyError as exc:
                 self.err(str(exc), place)
                 continue
+            except ValueError as exc:
+                self.err(f"property {PROPERTIES!r} does not hold JSON: {exc}", place)
+                continue
             if name in BUILTIN:
-                if base not in (None, name) or free:
+                if base not in (None, name) or free or vocab:
                     self.err(f"{name!r} is built in (base {name}, no properties); give a "
                              "special type another name", place)
                     continue
@@ -246,17 +269,19 @@ class _Mapper:
                 self.err(f"special terrain type {name!r} needs a {BASE} property, one of "
                          f"{', '.join(BUILTIN)}" + (f", not {base!r}" if base else ""), place)
                 continue
-            decl = (base or name, free, tile.label)
+            decl = (base or name, free, vocab, tile.label)
             first = declared.setdefault(name, decl)
-            if first[:2] != decl[:2]:
-                self.err(f"declares terrain type {name!r} differently from {first[2]} (base "
+            if first[:3] != decl[:3]:
+                self.err(f"declares terrain type {name!r} differently from {first[3]} (base "
                          "and properties must agree)", place)
                 continue
             if name not in names:
                 names.append(name)
                 entry: dict[str, Any] = {"name": name, "base": base}
+                if vocab:
+                    entry["properties"] = vocab
                 if free:
-                    entry["properties"] = free
+                    entry["custom"] = free
                 self.places[pointer("terrain_types", len(types))] = place
                 self.places[pointer("legend", _char(len(names) - 1))] = place
                 types.append(entry)
@@ -449,7 +474,8 @@ class _Mapper:
                 continue
             cls = object_class(obj)
             if characters:
-                f = self._fields(obj.get("properties"), CHARACTER_FIELDS, place, (ATTRIBUTES,))
+                f = self._fields(obj.get("properties"), CHARACTER_FIELDS, place,
+                                 (ATTRIBUTES, CUSTOM))
                 if "team" not in f:
                     self.err("has no 'team' property", place)
                     continue
@@ -458,7 +484,7 @@ class _Mapper:
                               "'team' property)", place)
                 entry = {"id": ident, "team": f.pop("team"), "x": tile[0], "y": tile[1], **f}
             else:
-                f = self._fields(obj.get("properties"), OBJECT_FIELDS, place, (FREE,))
+                f = self._fields(obj.get("properties"), OBJECT_FIELDS, place, (CUSTOM,))
                 if not cls:
                     self.err("has no class: an object's class is its kind (e.g. crate)", place)
                     continue

@@ -1,5 +1,10 @@
 """Tiled's typed custom properties (``[{"name", "type", "value"}, ...]``) and the
-way free-form SODWA values (object and terrain-type ``properties``) become them.
+way SODWA's custom properties and free-form values become them.
+
+SODWA's typed ``custom`` properties (map format 2) are Tiled's own types and are
+written as ``custom.<name>`` with their type (:func:`custom_properties`).  Maps
+exported by format 1 carry free-form values as below; they are read into
+``custom`` properties (:func:`custom_value`).
 
 A JSON value that Tiled can type and keep is written as that type: ``bool``,
 ``int`` (within Tiled's 32-bit range), ``float`` (one Tiled writes back unchanged:
@@ -21,9 +26,13 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ..engine.terrain_properties import CUSTOM_TYPES, infer_custom, make_custom
+
 #: Prefixes of free-form values: ``properties.hp`` is ``{"hp": ...}`` as a typed
 #: value, ``properties_json.tags`` the same key holding JSON text.
 FREE, FREE_JSON = "properties.", "properties_json."
+#: Prefix of a typed SODWA custom property (``custom.loot``, type kept).
+CUSTOM = "custom."
 #: Tiled keeps ``int`` properties in 32 bits.
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
@@ -73,6 +82,27 @@ def free_properties(values: Mapping[str, Any]) -> list[dict[str, Any]]:
                               allow_nan=False)
             out.append(prop(FREE_JSON + key, text))
     return sorted(out, key=lambda p: p["name"])
+
+
+def custom_properties(custom: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Tiled properties of SODWA custom properties, sorted by name."""
+    return [{"name": CUSTOM + k, "type": custom[k].type, "value": custom[k].value}
+            for k in sorted(custom)]
+
+
+def custom_value(name: str, kind: str, value: Any) -> dict[str, Any]:
+    """The SODWA custom property ``{"type", "value"}`` of a Tiled property named
+    ``custom.x`` (its Tiled type kept) or, from format-1 exports, ``properties.x`` /
+    ``properties_json.x`` (typed by the value); raises :class:`PropertyError`."""
+    if name.startswith(CUSTOM):
+        if kind not in CUSTOM_TYPES:
+            raise PropertyError(f"property {name!r}: type {kind!r} is not one of "
+                                f"{', '.join(CUSTOM_TYPES)}")
+        try:
+            return make_custom(kind, free_value(name, kind, value), name).to_json()
+        except ValueError as exc:
+            raise PropertyError(str(exc)) from None
+    return infer_custom(free_value(name, kind, value)).to_json()
 
 
 def sorted_properties(props: list[dict[str, Any]]) -> list[dict[str, Any]]:

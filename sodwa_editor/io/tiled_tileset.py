@@ -15,20 +15,23 @@ id       tile                                                        property
 =======  ==========================================================  ===================
 
 Every id below 109 is the same in every exported tileset.  A terrain tile also
-has ``sodwa_base`` (its base type) and a special type's free ``properties`` as
-``properties.<key>`` (:mod:`.tiled_props`).
+has ``sodwa_base`` (its base type); a special type has its vocabulary properties
+as ``sodwa_properties`` (the compact JSON of the map file's ``properties``) and
+its custom properties as ``custom.<name>`` (:mod:`.tiled_props`).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
 
 from ..engine.model import MAX_ELEVATION, MapModel
 from ..engine.terrain import Base
+from ..engine.terrain_properties import properties_to_json
 from . import palette
-from .tiled_props import free_properties, prop, sorted_properties
+from .tiled_props import custom_properties, prop, sorted_properties
 
 #: Pixels per tile side (the editor's scene units per tile).
 TILE_PX = 32
@@ -39,6 +42,7 @@ JSON_VERSION = "1.10"
 #: Tile properties (see the table above).
 TERRAIN, BASE, ELEVATION = "sodwa_terrain", "sodwa_base", "sodwa_elevation"
 TRANSITION, INDOOR, START_ZONE = "sodwa_transition", "sodwa_indoor", "sodwa_start_zone"
+PROPERTIES = "sodwa_properties"
 
 N_BUILTIN = len(Base)
 TRANSITION_ID, INDOOR_ID, OUTDOOR_ID, ZONE_ID = 5, 6, 7, 8
@@ -64,7 +68,10 @@ def tileset_doc(model: MapModel, image: str, name: str) -> dict[str, Any]:
     ids = terrain_tile_ids(model)
     for t, tid in zip(model.registry, ids, strict=True):
         props = [prop(TERRAIN, t.name), prop(BASE, t.base.label)]
-        props += free_properties(dict(t.properties))
+        props += custom_properties(t.custom)
+        if t.properties:
+            props.append(prop(PROPERTIES, json.dumps(properties_to_json(t.properties),
+                                                     separators=(",", ":"))))
         tiles.append({"id": tid, "type": "terrain", "properties": sorted_properties(props)})
     tiles.append({"id": TRANSITION_ID, "type": "transition",
                   "properties": [prop(TRANSITION, True)]})

@@ -41,7 +41,7 @@ from .ability_plans import outcomes as ability_outcomes
 from .greedy import best_actor, pick
 from .memo import Memo
 from .profile import GreedyWeights, Profile, SearchSettings, default_profile
-from .scoring import Plan, plans
+from .scoring import Plan, allowed_plans, plans
 
 #: Turns played as passes while looking for the character's next turn (a guard).
 MAX_PASSES = 10_000
@@ -207,6 +207,8 @@ class Expectimax:
         top = plans(view, self.profile.greedy, self.settings.candidates, self.memo)
         top = top[:max(self.settings.candidates, _ties(top))]
         plan = pick(_Search(self.team, self.profile, self.memo).rank(view, top), self.rng)
+        if view.refusal(plan.steps[0]) is not None:
+            plan = pick(allowed_plans(view, self.profile.greedy, self.memo), self.rng)
         step = plan.steps[0]
         self._turn = view.turns
         self._rest = (plan.steps[1:] or (Pass(),)) if isinstance(step, Move) else ()

@@ -21,7 +21,7 @@ from ..actions import Action, Move, Pass, begin_turn
 from ..loop import View
 from .memo import Memo
 from .profile import GreedyWeights, Profile, default_profile
-from .scoring import Plan, plans
+from .scoring import Plan, allowed_plans, plans
 
 
 def pick(candidates: Sequence[Plan], rng: np.random.Generator) -> Plan:
@@ -77,6 +77,8 @@ class Greedy:
             step, self._rest = self._rest[0], self._rest[1:]
             return step
         plan = pick(plans(view, self.weights, 1, self.memo), self.rng)
+        if view.refusal(plan.steps[0]) is not None:
+            plan = pick(allowed_plans(view, self.weights, self.memo), self.rng)
         step = plan.steps[0]
         self._turn = view.turns
         self._rest = (plan.steps[1:] or (Pass(),)) if isinstance(step, Move) else ()

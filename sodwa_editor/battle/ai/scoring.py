@@ -311,6 +311,13 @@ class TurnFacts:
         return zones, q, dmg
 
 
+def allowed_plans(view: View, weights: GreedyWeights, memo: Memo | None = None) -> list[Plan]:
+    """Every plan whose first step the rules allow now, best first: the plans' scores
+    do not see every rule (the terrain properties' targeting limits, docs/rules.md
+    TP-B3, TP-B5), so a refused best plan gives way to the next (Pass always remains)."""
+    return [p for p in plans(view, weights, None, memo) if view.refusal(p.steps[0]) is None]
+
+
 def plans(view: View, weights: GreedyWeights, limit: int | None = None,
           memo: Memo | None = None) -> list[Plan]:
     """The plans for the actor's turn from now, best first (ties in enumeration

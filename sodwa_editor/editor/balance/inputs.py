@@ -12,7 +12,7 @@ above it keep their height.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -34,9 +34,11 @@ from ...battle.batch import MAX_BATTLES, available_cores
 from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.report_verdict import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
 from ...battle.rules import Rules, load_rules
+from ...battle.scenario import scenario_setup
 from ...battle.setup import BattleSetup
 from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
 from ...battle.teams import combatants_from_map, team_cost, teams_from_files
+from ...io.scenarios import pack_scenarios_for
 from ..dialogs import text_box
 
 if TYPE_CHECKING:
@@ -116,10 +118,19 @@ class RunForm(QWidget):
             self.team_files.append(edit)
             self.team_points.append(points)
             browse_teams.append(browse)
+        self.scenario, browse_scenario = self._file_row(
+            form, "Scenario:", "none (a scenario file, or PACK.json#NAME)",
+            "Scenario or Map Pack")
+        self.scenario.setToolTip("A scenario on this map (a scenario file, a map pack with "
+                                 "one, or PACK.json#NAME): its sides, formations, zones, "
+                                 "rules variant and cap replace the team files; the AIs and "
+                                 "a rules or AI profile file chosen here replace its own")
+        self.scenario.textChanged.connect(self.refresh_teams)
         self.rules.textChanged.connect(self.refresh_teams)
         self.inputs: list[QWidget] = [self.battles, *self.ai, self.swap, self.workers,
                                       self.seed, self.rules, browse_rules, self.profile,
-                                      browse_profile, *self.team_files, *browse_teams]
+                                      browse_profile, *self.team_files, *browse_teams,
+                                      self.scenario, browse_scenario]
         self.problem = QLabel("")
         self.problem.setObjectName("balance_problem")
         self.problem.setStyleSheet("color: #b00020")
@@ -164,9 +175,39 @@ class RunForm(QWidget):
                                    "placed characters)")
         return [Path(f) for f in files]
 
+    def scenario_doc(self) -> dict[str, Any] | None:
+        """The scenario chosen (None: none), on the open map; one line when the file
+        holds none on this map."""
+        text = self.scenario.text().strip()
+        if not text:
+            return None
+        base, _, name = text.partition("#")
+        doc = read_json(Path(base))
+        here = self.document.model.name
+        if isinstance(doc, dict) and doc.get("format") == "sodwa-mappack":
+            found = pack_scenarios_for(doc, here)
+            names = [s["name"] for s in found]
+            if name in names:
+                return found[names.index(name)]
+            if not name and len(found) == 1:
+                return found[0]
+            raise BattleInputError(
+                f"{base}: " + (f"no scenario {name!r} on the map {here!r}" if name else
+                               f"name one of its scenarios on this map as {base}#NAME")
+                + f" (it has: {', '.join(map(repr, names)) or 'none'})")
+        if isinstance(doc, dict) and doc.get("format") == "sodwa-scenario" and not name:
+            return {**doc, "map": here}  # played on the open map, as it stands
+        raise BattleInputError(f"{text}: not a scenario file or a map pack's scenario")
+
     def refresh_teams(self, *_args: object) -> None:
         """Each side's point total (against the rules' cap) and why no run can start
         from the teams given, in one line."""
+        has_scenario = bool(self.scenario.text().strip())
+        for edit in self.team_files:
+            edit.setEnabled(not has_scenario)
+        if has_scenario:
+            self._refresh_scenario()
+            return
         model = self.document.model
         if self._roster is None:
             self._roster = roster_from_dict(read_json(DEFAULT_ROSTER_PATH),
@@ -217,6 +258,14 @@ class RunForm(QWidget):
         text = self.profile.text().strip()
         profiles = [load_profile(Path(text))] * 2 if text else None
         model = self.document.model.copy()
+        scenario = self.scenario_doc()
+        if scenario is not None:
+            roster_doc = read_json(DEFAULT_ROSTER_PATH)
+            return scenario_setup(
+                scenario, model, roster_from_dict(roster_doc, str(DEFAULT_ROSTER_PATH)),
+                roster_doc=roster_doc, source=self.scenario.text().strip(),
+                rules=rules if self.rules.text().strip() else None,
+                ai=[box.currentText() for box in self.ai], profiles=profiles)
         paths = self.team_paths()
         roster = teams = docs = None
         if paths is not None:
@@ -227,3 +276,25 @@ class RunForm(QWidget):
         return BattleSetup.from_map(model, rules=rules, roster=roster, teams=teams, docs=docs,
                                     ai=[box.currentText() for box in self.ai],
                                     profiles=profiles)
+
+    def _refresh_scenario(self) -> None:
+        """The scenario's sides' point totals against its cap, or why it cannot run."""
+        problem = ""
+        costs: list[int | None] = [None, None]
+        cap = None
+        try:
+            setup = self.make_setup()
+            cap = setup.rules.battle.point_cap
+            if setup.teams is not None:
+                costs = [team_cost(t) for _z, t, _f in setup.teams]
+            else:
+                placed = combatants_from_map(setup.model, setup.roster)
+                costs = [team_cost(c.sheet for c in placed if c.team == t) for t in (0, 1)]
+        except BattleInputError as exc:
+            problem = str(exc)
+        for label, cost in zip(self.team_points, costs, strict=True):
+            text = "?" if cost is None else str(cost)
+            label.setText(f"{text} / {cap} points" if cap else f"{text} points")
+            label.setStyleSheet("")
+        self.problem.setText(problem)
+        self.problem_box.setVisible(bool(problem))

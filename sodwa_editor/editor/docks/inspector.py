@@ -25,6 +25,8 @@ from ...engine.model import INDOOR_DEFAULT, INDOOR_YES, MAX_ELEVATION, MAX_MOVE,
 from ...engine.terrain import BORDER_BASES, Base
 from ...io.schemas import map_text_limits
 from ..geometry import edge_changes_elevation, elevation_changes_at
+from ..properties.commands import Owner
+from ..properties.inspector_section import TilePropertiesView, custom_box, light_radius_spin
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -63,6 +65,8 @@ class InspectorDock(QWidget):
 
     #: an edit the dock refused itself, and why (a note for the status bar)
     message = Signal(str)
+    #: "Edit Terrain Type..." for this terrain id
+    edit_type_requested = Signal(int)
 
     def __init__(self, document: Document, state: EditorState,
                  parent: QWidget | None = None) -> None:
@@ -74,6 +78,11 @@ class InspectorDock(QWidget):
         self.body: QWidget | None = None
         self.fields: dict[str, QWidget] = {}
         self.summary: QLabel | None = None  # the map line shown when nothing is selected
+        #: the hovered (else selected) tile's terrain properties, under the form
+        self.tile_view = TilePropertiesView(document)
+        self.tile_view.edit_requested.connect(self.edit_type_requested)
+        self.outer.addWidget(self.tile_view)
+        self.outer.addStretch(1)
         state.selection_changed.connect(self._selection_changed)
         document.edited.connect(self._on_edited)
         self.rebuild()
@@ -105,7 +114,7 @@ class InspectorDock(QWidget):
         self.summary = None
         form = QFormLayout(self.body)
         form.addRow(QLabel(f"<b>{title}</b>"))
-        self.outer.addWidget(self.body)
+        self.outer.insertWidget(0, self.body)
         self.fields = {}
         return form
 
@@ -126,9 +135,15 @@ class InspectorDock(QWidget):
         s.editingFinished.connect(lambda: s.value() != value and on_change(s.value()))
         return s
 
+    def show_hover(self, pos: tuple[float, float] | None) -> None:
+        """The pointer is at ``pos`` (tile units) on the map, or off it (None)."""
+        self.tile_view.show_hover(None if pos is None else (int(pos[0] // 1), int(pos[1] // 1)))
+
     def rebuild(self) -> None:
         sel = self.state.selection
         m = self.doc.model
+        self.tile_view.show_selected(sel.value if sel is not None and sel.kind == "tile"
+                                     else None)
         if sel is None:
             form = self._form("Nothing selected")
             self.summary = QLabel(self._map_line())
@@ -190,6 +205,13 @@ class InspectorDock(QWidget):
         form.addRow("Character", QLabel(c.id if c else "none"))
         objs = ", ".join(o.id for o in m.objects_at(x, y))
         form.addRow("Objects", QLabel(objs or "none"))
+        t = m.registry[int(m.terrain[y, x])]
+        if not t.builtin:
+            form.addRow(custom_box(d, Owner("terrain", t.name), self.message,
+                                   "Type's custom properties"))
+        if team:
+            form.addRow(custom_box(d, Owner("zone", team), self.message,
+                                   "Zone's custom properties"))
 
     def _edge(self, e: Edge) -> None:
         m, d = self.doc.model, self.doc
@@ -256,6 +278,7 @@ class InspectorDock(QWidget):
         attrs.editingFinished.connect(set_attrs)
         self.fields["attributes"] = attrs
         form.addRow("Attributes", attrs)
+        form.addRow(custom_box(d, Owner("character", cid), self.message))
 
     def _object(self, oid: str) -> None:
         import copy
@@ -280,3 +303,7 @@ class InspectorDock(QWidget):
         imp.toggled.connect(lambda on: changed(impedes_los=on))
         form.addRow("Impedes LoS", imp)
         self.fields.update(kind=kind, impedes_los=imp)
+        if o.kind == "light":
+            self.fields["radius"] = light_radius_spin(o.radius, lambda v: changed(radius=v))
+            form.addRow("Light radius", self.fields["radius"])
+        form.addRow(custom_box(d, Owner("object", oid), self.message))

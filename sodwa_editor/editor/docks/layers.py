@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from ...engine.model import MAX_MOVE
 from ..layer_state import BASE_LAYER
 from ..scene.map_scene import LAYERS
+from .property_layers import PropertyLayersSection
 
 if TYPE_CHECKING:
     from ..layer_state import LayerState
@@ -117,6 +118,10 @@ class LayersDock(QWidget):
         self.move_label.setMinimumSize(self.move_label.sizeHint())
         for spin in self.findChildren(QSpinBox):
             spin.installEventFilter(self)
+        #: the terrain properties' own boxes and the property filter (under the
+        #: previews: the rows above stay in view at the default size)
+        self.properties = PropertyLayersSection(layers)
+        self.add_section(self.properties)
         layers.visibility_changed.connect(self._show_visible)
         layers.lock_changed.connect(self._show_locked)
         layers.opacity_changed.connect(self._show_opacity)

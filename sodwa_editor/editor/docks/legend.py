@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from ...engine.terrain import Base, Crossing
 from .. import style
 from ..scene import preview_items as pv
+from .property_legend import property_entries
 
 SW, SH = 56, 28  # swatch size in pixels
 Painter = Callable[[QPainter, QRectF], None]
@@ -198,6 +199,7 @@ def entries() -> list[tuple[str, list[tuple[Painter, str]]]]:
                       "ceiling); outdoor ones are brown-gray rock"),
             (_zone, "Start zone: team colour, dashed outline in it"),
         ]),
+        property_entries(),
         ("LoS fan from the source tile", [
             (_los(Crossing.CLEAR), "Clear: the map as it is"),
             (_los(Crossing.IMPEDED), "Impeded: hatched"),

@@ -16,9 +16,12 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSpinBox, QToolBar, QWidget
 
 from ...engine.model import MAX_ELEVATION
+from ...engine.property_layers import LIGHT_KIND
 from ...engine.symmetry import MODES as SYMMETRY_MODES
 from ...engine.terrain import BORDER_BASES
+from ...engine.terrain_properties import PRESETS
 from ...io.schemas import map_text_limits
+from ..properties.document_props import max_light_radius, preset_id, preset_of
 from ..roster import load_roster
 from ..tools.area import read_notation, roster_areas
 from ..tools.border import BORDER_MODES
@@ -120,9 +123,20 @@ class ToolOptionsBar(QToolBar):
         self.kind = QComboBox()
         self.kind.setEditable(True)
         self.kind.setLineEdit(_capped_edit(map_text_limits()["object_kind"]))
-        self.kind.addItems(roster.get("objects", ["crate"]))
+        kinds = list(roster.get("objects", ["crate"]))
+        self.kind.addItems(kinds + ([LIGHT_KIND] if LIGHT_KIND not in kinds else []))
         self.kind.currentTextChanged.connect(lambda t: st.set("object_kind", t.strip()))
         self._add("object_kind", "Object", self.kind)
+
+        # a light source's radius (the object tool, while the kind is "light")
+        self.light_radius = QSpinBox()
+        self.light_radius.setObjectName("tool_light_radius")
+        self.light_radius.setRange(0, max_light_radius())
+        self.light_radius.setValue(st.light_radius)
+        self.light_radius.setToolTip("Light radius: tiles up to this many adjacency steps "
+                                     "away are lit (Dark and Full Dark suppressed there)")
+        self.light_radius.valueChanged.connect(lambda v: st.set("light_radius", v))
+        self._add("light_radius", "Radius", self.light_radius)
 
         # the AoE template's area: typed, or one of the roster's abilities or the
         # recent entries; what is wrong with it in one line beside it
@@ -160,8 +174,10 @@ class ToolOptionsBar(QToolBar):
         self.none_label.setEnabled(False)  # greyed: says the tool has nothing to set
         self.none_action = self.addWidget(self.none_label)
 
+        self._types: list = []  # the map's types the lists show
         document.model_replaced.connect(self._model_replaced)
         document.edited.connect(self._refresh_teams)
+        document.edited.connect(self._follow_types)
         st.changed.connect(self._state_changed)
         self.refresh_lists()
         # The bar keeps the height of its tallest widgets whatever the tool shows (a
@@ -218,16 +234,28 @@ class ToolOptionsBar(QToolBar):
         self.widgets[key] = [la, wa]
 
     def show_for(self, tool: Tool) -> None:
-        """Show the options of ``tool`` (its ``options``), or say it has none."""
+        """Show the options of ``tool`` (its ``options``), or say it has none; a
+        light's radius only while the object kind is a light."""
+        self._tool = tool
         for key, acts in self.widgets.items():
             for a in acts:
-                a.setVisible(key in tool.options)
+                a.setVisible(key in tool.options and (
+                    key != "light_radius" or self.state.object_kind == LIGHT_KIND))
         self.none_label.setText(f" {tool.label}: no options")
         self.none_action.setVisible(not tool.options)
 
+    def _follow_types(self) -> None:
+        """A step declared or changed a terrain type (a preset's first stroke)."""
+        if list(self.document.model.registry) != self._types:
+            self.refresh_lists()
+
     def refresh_lists(self) -> None:
         reg = self.document.model.registry
+        self._types = list(reg)
         st = self.state
+        chosen = preset_of(st.terrain_id)
+        if chosen is not None and chosen.name in reg:  # a preset painted: the map's type
+            st.set("terrain_id", reg.id_of(chosen.name))
         for combo, pred, key in ((self.terrain, lambda t: True, "terrain_id"),
                                  (self.border, lambda t: t.base in BORDER_BASES, "border_id")):
             combo.blockSignals(True)
@@ -235,6 +263,10 @@ class ToolOptionsBar(QToolBar):
             for tid, t in enumerate(reg):
                 if pred(t):
                     combo.addItem(t.name.capitalize(), tid)
+            if combo is self.terrain:  # the presets this map has not declared yet
+                for name, preset in PRESETS.items():
+                    if name not in reg:
+                        combo.addItem(f"{preset.label} (preset)", preset_id(name))
             idx = combo.findData(getattr(st, key))
             combo.setCurrentIndex(max(idx, 0))
             combo.blockSignals(False)
@@ -287,8 +319,13 @@ class ToolOptionsBar(QToolBar):
                 self.indoor.setCurrentIndex(i)
         elif name == "symmetry" and self.symmetry.currentData() != st.symmetry:
             self.symmetry.setCurrentIndex(self.symmetry.findData(st.symmetry))
-        elif name == "object_kind" and self.kind.currentText() != st.object_kind:
-            self.kind.setCurrentText(st.object_kind)
+        elif name == "object_kind":
+            if self.kind.currentText() != st.object_kind:
+                self.kind.setCurrentText(st.object_kind)
+            if getattr(self, "_tool", None) is not None:
+                self.show_for(self._tool)  # the radius shows for a light only
+        elif name == "light_radius" and self.light_radius.value() != st.light_radius:
+            self.light_radius.setValue(st.light_radius)
         elif name == "roster_entry":
             i = self.roster.findText(f"{st.roster_entry['name']} (", Qt.MatchFlag.MatchStartsWith) \
                 if st.roster_entry else -1

@@ -1,6 +1,8 @@
 """Validation dock: the io layer's semantic validation of the open map, re-run
-(debounced) after every change.  Double-click a problem to centre the map on
-it and highlight the tile or edge (the whole region for a reachability warning).
+(debounced) after every change.  Click (or double-click) a problem to centre the
+map on it, highlight the tile or edge (the whole region for a reachability
+warning, every tile of the type for a terrain type's warning) and select it
+(the tile, or the object the problem is about) for the Inspector.
 
 The dock takes the document; a double-clicked problem is emitted as a
 :class:`Place` (:attr:`ValidationDock.place_chosen`), which the window shows on
@@ -40,6 +42,8 @@ class Place:
     edges: list[Edge] = field(default_factory=list)
     centre: tuple[float, float] | None = None
     text: str = ""
+    #: what to select for the Inspector: ("tile", (x, y)), ("object", id) or None
+    select: tuple[str, object] | None = None
 
 
 class ValidationDock(QWidget):
@@ -61,6 +65,7 @@ class ValidationDock(QWidget):
         self.list = QListWidget()
         self.list.setWordWrap(True)  # long messages wrap instead of hiding their end
         self.list.itemDoubleClicked.connect(self._focus_item)
+        self.list.itemClicked.connect(self._focus_item)
         lay.addWidget(self.list)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -120,12 +125,41 @@ class ValidationDock(QWidget):
     def _focus_item(self, item: QListWidgetItem) -> None:
         self.focus(item.data(Qt.ItemDataRole.UserRole))
 
+    def _object_of(self, path: str) -> str | None:
+        """The id of the object a problem's JSON pointer points into, or None."""
+        from ...io.checks import Locator
+
+        loc = Locator(self.document.model)
+        return next((oid for oid in self.document.model.objects
+                     if path == (at := loc.obj(oid)) or path.startswith(at + "/")), None)
+
+    def _type_place(self, path: str, message: str) -> Place | None:
+        """A terrain type's problem: every tile of that type (the first centred and
+        selected), or None when no tile has it."""
+        parts = path.split("/")
+        if len(parts) < 3 or parts[1] != "terrain_types" or not parts[2].isdigit():
+            return None
+        model = self.document.model
+        specials = model.registry.special_types()
+        if int(parts[2]) >= len(specials):
+            return None
+        ys, xs = np.nonzero(model.terrain == model.registry.id_of(specials[int(parts[2])].name))
+        if not len(xs):
+            return None
+        tiles = list(zip(xs.tolist(), ys.tolist(), strict=True))
+        x, y = tiles[0]
+        return Place(tiles, [], (x + 0.5, y + 0.5), message, ("tile", (x, y)))
+
     def place_of(self, index: int) -> Place:
         """Where problem ``index`` is (see :class:`Place`)."""
         p = self.problems[index]
         if p.tile is not None:
+            oid = self._object_of(p.path) if p.path.startswith("/objects/") else None
             return Place(self._place(p.tile, p.code), [], (p.tile[0] + 0.5, p.tile[1] + 0.5),
-                         p.message)
+                         p.message, ("object", oid) if oid else ("tile", p.tile))
+        typed = self._type_place(p.path, p.message)
+        if typed is not None:
+            return typed
         if p.edge is not None:
             (ax, ay), (bx, by) = p.edge.tiles
             return Place([], [p.edge], ((ax + bx + 1) / 2, (ay + by + 1) / 2), p.message)

@@ -17,6 +17,7 @@ AI turns play on the model's timer in slices of at most :data:`SLICE_MS` ms.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from functools import partial
 from pathlib import Path
@@ -163,9 +164,7 @@ class PlaytestMode(QObject):
         """The last setup again, with a new random seed."""
         if self.choice is None:
             return None
-        c = self.choice
-        return PlaytestChoice(c.controllers, c.team_files, c.zones, c.rules_path, c.cap,
-                              random.randint(0, MAX_SEED))
+        return dataclasses.replace(self.choice, seed=random.randint(0, MAX_SEED))
 
     def start(self, choice: PlaytestChoice, model: MapModel | None = None) -> bool:
         """Start a playtest of ``choice`` on ``model`` (a copy of the document's map

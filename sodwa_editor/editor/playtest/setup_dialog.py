@@ -36,6 +36,7 @@ from ...battle.ai import CONTROLLERS
 from ...battle.describe import side_label
 from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.rules import DEFAULT_RULES_PATH, Rules, load_rules
+from ...battle.scenario import scenario_setup
 from ...battle.setup import HUMAN, BattleSetup
 from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
 from ...battle.teams import Team, combatants_from_map, load_team, team_cost
@@ -60,6 +61,9 @@ class PlaytestChoice:
     rules_path: Path | None = None
     cap: int | None = None
     seed: int = field(default_factory=lambda: random.randint(0, MAX_SEED))
+    #: a scenario document (Tools > Scenario Editor's Play): its sides, rules and
+    #: cap; ``controllers`` then say who plays each team (team 0 first)
+    scenario: dict[str, Any] | None = None
 
 
 def ai_names(controllers: tuple[str, str]) -> tuple[str, str]:
@@ -85,9 +89,15 @@ def build_setup(model: MapModel, choice: PlaytestChoice) -> BattleSetup:
         if name not in CONTROLLER_CHOICES:
             raise BattleInputError(f"unknown controller {name!r} (known: "
                                    f"{', '.join(CONTROLLER_CHOICES)})")
-    rules, docs = load_playtest_rules(choice)
     roster_doc = read_json(DEFAULT_ROSTER_PATH)
     roster = roster_from_dict(roster_doc, str(DEFAULT_ROSTER_PATH))
+    if choice.scenario is not None:
+        setup = scenario_setup(choice.scenario, model, roster, roster_doc=roster_doc,
+                               source=f"scenario {choice.scenario.get('name', '')!r}",
+                               ai=ai_names(choice.controllers))
+        setup.state(choice.seed)
+        return setup
+    rules, docs = load_playtest_rules(choice)
     docs["roster"] = roster_doc
     files = choice.team_files
     teams = None

@@ -53,6 +53,8 @@ CHANGED_BRUSH = QBrush(QColor(255, 243, 196))
 BASIS_TIPS = {"RB": "fixed by the rulebook (change it for experiments only)",
               "open": "left open by the rulebook: the default is this project's decision",
               "seed": "a companion rulebook's number"}
+#: a filter word that is a decision id (``b10``, ``tp-b3``): matched whole
+DECISION_WORD = re.compile(r"[a-z]{1,2}(?:-[a-z]{1,2})?\d{1,3}")
 #: the settings key of the folder the last rules file was opened from or saved to
 FOLDER_KEY = "rules_editor/folder"
 
@@ -275,9 +277,11 @@ class RulesEditor(QDialog):
         variant = self.document.variant
         for key, item in self.items.items():
             rk = variant.keys[key]
-            text = " ".join((key, rk.description, rk.meaning, *rk.decisions)).lower()
-            hide = (only and not variant.is_changed(key)) or not all(w in text for w in words)
-            item.setHidden(hide)
+            text = " ".join((key, rk.description, rk.meaning)).lower()
+            ids = {i.lower() for i in rk.decisions}
+            # a decision id (B10) finds the keys resting on it, not TP-B10's
+            found = all(w in ids if DECISION_WORD.fullmatch(w) else w in text for w in words)
+            item.setHidden((only and not variant.is_changed(key)) or not found)
         for section in self.sections.values():
             section.setHidden(all(self.tree.isRowHidden(i, self.tree.indexFromItem(section))
                                   for i in range(section.childCount())))

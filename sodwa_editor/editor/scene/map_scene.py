@@ -26,6 +26,7 @@ from .layers import ChunkedPathLayer, LayerItem
 from .outline_item import ElevationOutlines, TerrainOutlines, ZoneOutlines
 from .overlay_items import ShapeOverlay, cosmetic
 from .preview_items import CulpritItem, LosFanItem, PathItem, ReachItem
+from .property_item import LightLayer, PropertyFilterShade, PropertyMarks
 from .reference_image_item import ReferenceImageItem
 from .terrain_item import ElevationLabels, TerrainFill, TransitionTint, ZoneTint
 from .token_item import TokenLayer
@@ -36,6 +37,7 @@ LAYERS = {
     "elevation": ("elevation_labels", "elevation_outlines"),
     "transitions": ("transition_tint", "transition_marks"),
     "start zones": ("zones", "zone_outlines"),
+    "properties": ("property_marks", "lights"),
     "grid": ("grid",),
     "borders": ("borders",),
     "characters": ("tokens",),
@@ -51,6 +53,10 @@ PREVIEW_Z = {"los": 2.5, "reach": 2.6, "graph": 4.3, "path": 4.4, "culprit": 40.
 #: z of the fill preview: over the previews and the grid, under the level
 #: numbers (5) and tokens (6), which it must not hide
 FILL_PREVIEW_Z = 4.6
+#: z of the terrain properties: light glows over the fills and tints, under the
+#: zones (2); the marks over the level numbers (5), under the tokens (6); the
+#: filter's dimming over all of the map (its lines and tokens too)
+PROPERTY_Z = {"lights": 1.5, "property_marks": 5.5, "property_filter": 10.5}
 PIXMAP_CACHE_KB = 256 * 1024
 #: item data key of the items that are not part of the map (:meth:`MapScene.add_transient`)
 TRANSIENT = 0x5D0A
@@ -90,6 +96,12 @@ class MapScene(QGraphicsScene):
         )):
             item = cls()
             item.setZValue(z)
+            self.addItem(item)
+            self.items_by_name[name] = item
+        for name, cls in (("lights", LightLayer), ("property_marks", PropertyMarks),
+                          ("property_filter", PropertyFilterShade)):
+            item = cls()
+            item.setZValue(PROPERTY_Z[name])
             self.addItem(item)
             self.items_by_name[name] = item
         # issue 29: the reference image over the terrain fill, the labels over the tokens
@@ -230,6 +242,18 @@ class MapScene(QGraphicsScene):
             fill = self.items_by_name["terrain_fill"]
             assert isinstance(fill, TerrainFill)
             fill.set_shade(visible)
+
+    def set_shown_properties(self, names: frozenset[str]) -> None:
+        """Draw the marks of these terrain properties only (the Layers dock's boxes)."""
+        marks = self.items_by_name["property_marks"]
+        assert isinstance(marks, PropertyMarks)
+        marks.set_shown(names)
+
+    def set_property_filter(self, name: str | None) -> None:
+        """Dim every tile whose terrain type lacks property ``name`` (None: none)."""
+        shade = self.items_by_name["property_filter"]
+        assert isinstance(shade, PropertyFilterShade)
+        shade.set_property(name)
 
     def layer_visible(self, layer: str) -> bool:
         return self.items_by_name[LAYERS[layer][0]].isVisible()

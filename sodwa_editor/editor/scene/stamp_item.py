@@ -35,7 +35,7 @@ def stamp_image(stamp: Stamp) -> tuple[QImage, float]:
     w, h = stamp.width, stamp.height
     model = MapModel(w + 2, h + 2)
     for t in stamp.missing_types(model):
-        model.registry.register(t.name, t.base, t.properties)
+        model.registry.register(t.name, t.base, t.properties, custom=t.custom)
     for edit in stamp.edits(model, 1, 1):
         write_field(model, edit.field, edit.idx, edit.after)
     contents = stamp.contents.turned(lambda x, y: (x + 1, y + 1))  # what stands on it

@@ -18,6 +18,7 @@ from PySide6.QtGui import QKeyEvent
 
 from ...engine.model import Rect
 from ..geometry import Tile, tile_at
+from ..properties.document_props import PRESET_BASE
 from . import eyedropper
 
 if TYPE_CHECKING:
@@ -87,6 +88,8 @@ class EditorState(QObject):
         self.team = "blue"
         self.roster_entry: dict[str, Any] | None = None
         self.object_kind = "crate"
+        #: the radius a light source placed with the object tool gets
+        self.light_radius = 1
         #: symmetry painting: off | x | y | both | rotate (engine.symmetry.MODES)
         self.symmetry = "off"
         #: the AoE template tool's area (its notation as typed) and the recent ones
@@ -109,6 +112,8 @@ class EditorState(QObject):
             return
         names = {key: old[tid].name if 0 <= (tid := getattr(self, key)) < len(old) else None
                  for key in ("terrain_id", "border_id")}  # all read before any is set
+        if self.terrain_id >= PRESET_BASE:  # a preset stays chosen (the palette maps it)
+            names.pop("terrain_id")
         for key, name in names.items():
             self.set(key, model.registry.id_of(name)
                      if name is not None and name in model.registry else 1)

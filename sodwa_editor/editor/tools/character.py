@@ -1,13 +1,15 @@
 """Character tool (C): click an empty tile to place the roster's selected
 character for the current team, drag a character to move it, Shift+click to
 remove it (right-click picks its team and roster entry); objects tool (O): click
-to place an object, Shift+click removes (right-click picks its kind)."""
+to place an object (kind ``light``: a light source with the chosen radius),
+Shift+click removes (right-click picks its kind)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
 from ...engine.model import MapObject
+from ...engine.property_layers import LIGHT_KIND
 from ..roster import load_roster, make_character
 from .base import Selection, Tool, ToolEvent
 
@@ -76,7 +78,7 @@ class ObjectTool(Tool):
     label = "Object"
     shortcut = "O"
     tip = "Place objects (crates, carts...) on tiles; Shift+click removes, right-click picks"
-    options = ("object_kind",)
+    options = ("object_kind", "light_radius")
     picks = "object"
 
     def press(self, ev: ToolEvent) -> None:
@@ -96,5 +98,8 @@ class ObjectTool(Tool):
             return
         kind = self.state.object_kind or "crate"
         oid = self.doc.new_character_id(kind)
-        if self.doc.place_object(MapObject(oid, kind, x, y)):
+        obj = MapObject(oid, kind, x, y)
+        if kind == LIGHT_KIND:  # a light source: its radius; it does not impede LoS
+            obj = MapObject(oid, kind, x, y, impedes_los=False, radius=self.state.light_radius)
+        if self.doc.place_object(obj):
             self.state.select(Selection("object", oid))

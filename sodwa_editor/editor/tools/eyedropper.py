@@ -98,5 +98,9 @@ def pick(what: str, model: MapModel, state: EditorState, fx: float, fy: float,
         if not objects:
             return f"Eyedropper: no object on {where}: nothing picked"
         state.set("object_kind", objects[0].kind)
+        if objects[0].kind == "light":  # a light source: its radius too
+            state.set("light_radius", int(objects[0].radius))
+            return (f"Eyedropper: picked light radius {objects[0].radius} ({where}) into the "
+                    f"{tool_label} tool")
         return f"Eyedropper: picked {objects[0].kind} ({where}) into the {tool_label} tool"
     raise ValueError(f"the eyedropper picks one of {', '.join(PICKS)}, not {what!r}")

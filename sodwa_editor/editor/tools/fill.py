@@ -18,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor
 from ...engine.model import MapModel
 from .. import style
 from ..geometry import Tile, flood_region
+from ..properties.document_props import preset_of
 from ..scene.overlay_items import MaskShape
 from ..scene.terrain_item import terrain_palette
 from .base import Tool, ToolEvent
@@ -119,7 +120,9 @@ class FillTool(Tool):
             return  # the same area and terrain as said
         self._said = (shape, terrain)
         here = m.registry[int(m.terrain[tile[1], tile[0]])].name
-        new = m.registry[terrain].name if 0 <= terrain < len(m.registry) else "?"
+        preset = preset_of(terrain)  # a preset the click would declare
+        new = (m.registry[terrain].name if 0 <= terrain < len(m.registry)
+               else preset.name if preset is not None else "?")
         n = shape.count
         if new == here:
             self.state.hint.emit(f"Fill: these {n} {here} tile(s) are already {new}")
