@@ -112,12 +112,13 @@ def test_the_layer_toggle_hides_the_image(make_window, tmp_path):
     m = MapModel(6, 6)
     m.reference_image = ReferenceImage(str(tmp_path / "r.png"))
     win = make_window(m)
-    assert win.scene.layer_visible("reference image")
+    assert win.scene.layer_visible("reference")
     QTest.keyClick(win.view, Qt.Key.Key_I, CTRL_SHIFT)
-    assert not win.scene.layer_visible("reference image")
-    assert not win.layers.boxes["reference image"].isChecked()
-    win.layers.boxes["reference image"].setChecked(True)
+    assert not win.scene.layer_visible("reference")
+    assert not win.action_map["layer_reference"].isChecked()
+    win.context.layers.set_visible("reference", True)  # (as View -> Show Reference Image)
     assert win.action_map["layer_reference"].isChecked()
+    assert "reference" not in win.layers.boxes  # the Layers dock keeps its height
 
 
 def test_save_as_elsewhere_keeps_the_image_found(make_window, tmp_path):

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .commands import MapHolder
 
 LABELS_LAYER = "labels"
-REFERENCE_LAYER = "reference image"
+REFERENCE_LAYER = "reference"  # (a short name: the Layers dock keeps its width)
 
 
 class PutLabel(QUndoCommand):

@@ -42,7 +42,7 @@ LAYERS = {
     "borders": ("borders",),
     "characters": ("tokens",),
     "coordinates": ("coordinates",),
-    "reference image": ("reference_image",),  # issue 29: over the terrain colours only
+    "reference": ("reference_image",),  # issue 29: the reference image, over the terrain
     "labels": ("labels",),
 }
 NO_REDRAW = frozenset({"properties"})

@@ -44,7 +44,7 @@ def stamp_image(stamp: Stamp) -> tuple[QImage, float]:
     model.objects = {ob.id: ob for ob in contents.objects}
     scene = MapScene(model)
     scene.setBackgroundBrush(QBrush(Qt.BrushStyle.NoBrush))
-    for layer in ("coordinates", "grid", "labels", "reference image"):
+    for layer in ("coordinates", "grid", "labels", "reference"):
         scene.set_layer_visible(layer, False)
     scene.flush()
     full = QRectF(0, 0, (w + 2) * TILE, (h + 2) * TILE)
