@@ -23,6 +23,9 @@ def add_tiled_parsers(sub: Any) -> None:
     e.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.tmj",
                    help="the Tiled map (.tmj or .json); OUT.tsj and OUT.png are written "
                         "beside it")
+    e.add_argument("--labels", action="store_true",
+                   help="write the map's labels as text objects in an object layer 'labels' "
+                        "(import-tiled reads them back)")
     i = sub.add_parser("import-tiled", help="read a Tiled map (.tmj) as a SODWA map")
     i.add_argument("tiled", type=Path, metavar="IN.tmj")
     i.add_argument("-o", "--output", type=Path, required=True, metavar="MAP.json")
@@ -43,11 +46,15 @@ def cmd_export_tiled(args: argparse.Namespace) -> int:
     for path in outputs:  # (again, after reading)
         check_output(path, [args.map], "not exported")
     try:
-        write_tiled(model, out)
+        from .io.tiled_labels import moved_reference
+
+        model = moved_reference(model, args.map.parent, out.parent)  # the image stays found
+        write_tiled(model, out, labels=args.labels)
     except OSError as exc:  # MapSaveError: says what and where
         raise CliError(f"not exported: {exc}") from exc
-    print(f"wrote {out} ({model.width}x{model.height}), its tileset {outputs[1].name} and "
-          f"image {outputs[2].name}")
+    labels = f", {len(model.labels)} label(s)" if args.labels else ""
+    print(f"wrote {out} ({model.width}x{model.height}{labels}), its tileset "
+          f"{outputs[1].name} and image {outputs[2].name}")
     return 0
 
 

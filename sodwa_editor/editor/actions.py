@@ -105,19 +105,21 @@ TOOL_SHORT = {"indoor": "In/Out", "rect": "Rect", "zone": "Zone", "area": "AoE",
               "wand": "Wand", "select_same": "Same"}
 
 #: tools in the Tools menu and on their keys but not on the main tool bar (it fits
-#: a 1280-pixel screen; the two select modes sit beside Select in the menu)
-TOOLBAR_SKIPS = ("wand", "select_same")
+#: a 1280-pixel screen; the two select modes sit beside Select in the menu; Label: N)
+TOOLBAR_SKIPS = ("wand", "select_same", "label")
 
 #: the menu bar: (title, keys); ``-`` a separator, ``@name`` what the window passes
 MENUS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("&File", ("new", "open", "@recent", "-", "save", "save_as", "revert", "-",
                "open_replay", "-", "export_png", "export_pack", "export_tiled", "-",
                "quit")),
-    ("&Edit", ("undo", "redo", "-", "cut", "copy", "paste", "delete", "-", "eyedropper", "-",
+    ("&Edit", ("undo", "redo", "-", "cut", "copy", "paste", "delete", "stamp_save", "-",
+               "eyedropper", "-",
                "symmetry", "symmetry_x", "symmetry_y", "symmetry_both", "symmetry_rotate")),
     ("&Map", ("properties", "indoor", "resize", "add_terrain", "-",
               "map_cw", "map_ccw", "map_mirror_x", "map_mirror_y")),
     ("&View", ("zoom_in", "zoom_out", "zoom_fit", "zoom_100", "go_to_tile", "-",
+               "reference_image", "layer_reference", "layer_labels", "-",
                "reset_layout", "-",
                "@docks")),
     ("&Tools", ("@tools", "-", "balance_run", "roster_editor", "rules_editor",

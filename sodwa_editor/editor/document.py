@@ -22,6 +22,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from ..engine.model import Edge, MapModel, Setting
 from . import commands as c
 from . import symmetry_edits as sym
+from .document_annotations import AnnotationEdits
 from .document_tokens import TokenEdits
 from .geometry import Tile, edge_index, tile_index
 from .properties.document_props import PRESET_BASE, PropertyEdits
@@ -31,9 +32,10 @@ _strokes = itertools.count(1)
 STAMP_LAYERS = ("terrain", "elevation", "transitions", "borders")
 
 
-class Document(QObject, TokenEdits, PropertyEdits):
+class Document(QObject, TokenEdits, PropertyEdits, AnnotationEdits):
     """Owner and sole mutator of one map (characters and objects: :class:`TokenEdits`;
-    terrain types and custom properties: :class:`PropertyEdits`)."""
+    terrain types and custom properties: :class:`PropertyEdits`; labels and the
+    reference image: :class:`AnnotationEdits`)."""
 
     #: the model object was swapped (open, new, resize, revert)
     model_replaced = Signal(object)
@@ -322,15 +324,24 @@ class Document(QObject, TokenEdits, PropertyEdits):
         return self.push(c.SetStartZone(self, after, self._stroke, text))
 
     def paste_stamp(self, stamp, ox: int, oy: int, text: str = "Paste Stamp") -> bool:
-        """Write a :class:`~.stamp.Stamp` with its top-left tile at (ox, oy).
+        """Write a :class:`~.stamp.Stamp` with its top-left tile at (ox, oy), what
+        stands on its tiles included (:mod:`.stamp_contents`), as one undo step.
 
         Terrain is matched by type name; special types the stamp uses that this
         map does not declare are declared first, in the same undo step.
         """
-        if self._layer_refused(*STAMP_LAYERS):
+        from .stamp_contents import paste_command
+
+        if self._layer_refused(*STAMP_LAYERS) or (
+                stamp.contents and self._layer_refused("start zones", "characters")):
             return False
         missing = stamp.missing_types(self.model)
-        if not missing:
+        place, skipped = paste_command(self, stamp.contents, stamp.footprint(ox, oy), ox, oy,
+                                       text) if stamp.contents else (None, 0)
+        if skipped:
+            self.message.emit(f"{skipped} character(s) of the stamp not placed: their tile "
+                              "holds a character already")
+        if not missing and place is None:
             return self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))
         declared = self.model.copy()
         try:
@@ -340,11 +351,16 @@ class Document(QObject, TokenEdits, PropertyEdits):
             self.message.emit(f"cannot paste: {exc}")
             return False
         self.begin_macro(text)
-        self.push(c.ReplaceMap(self, "Declare " + ", ".join(t.name for t in missing), declared))
+        if missing:
+            self.push(c.ReplaceMap(self, "Declare " + ", ".join(t.name for t in missing),
+                                   declared))
         self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))
+        if place is not None:
+            self.push(place)
         self.end_macro()
-        self.message.emit("declared terrain type(s) " + ", ".join(t.name for t in missing)
-                          + " from the copied map")
+        if missing:
+            self.message.emit("declared terrain type(s) " + ", ".join(t.name for t in missing)
+                              + " from the copied map")
         return True
 
     def clear_region(self, rect, text: str = "Delete Region", mask=None) -> bool:
@@ -354,6 +370,22 @@ class Document(QObject, TokenEdits, PropertyEdits):
 
         empty = Stamp.empty(rect.x1 - rect.x0 + 1, rect.y1 - rect.y0 + 1).with_mask(mask)
         return self.paste_stamp(empty, rect.x0, rect.y0, text)
+
+    def cut_region(self, rect, mask=None) -> bool:
+        """Cut: the region cleared as Delete does, and what stands on it (zones,
+        characters, objects) taken off, one undo step (Copy took them)."""
+        from .stamp_contents import removal_command
+
+        remove = removal_command(self, rect, mask, "Cut Region")
+        if remove is None:
+            return self.clear_region(rect, "Cut Region", mask)
+        if self._layer_refused(*STAMP_LAYERS, "start zones", "characters"):
+            return False
+        self.begin_macro("Cut Region")
+        self.clear_region(rect, "Cut Region", mask)
+        self.push(remove)
+        self.end_macro()
+        return True
 
     def move_region(self, rect, mask, dx: int, dy: int) -> bool:
         """Move a selection's tiles and all on them by (dx, dy) (:mod:`.region_move`)."""

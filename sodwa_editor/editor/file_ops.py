@@ -124,6 +124,10 @@ class FileController(QObject):
                 self.forget_recent(path)  # a deleted or moved file leaves Open Recent
             self._show_problems("Cannot Open Map", f"{path.name} could not be opened:", problems)
             return False
+        if tiled and model.reference_image is not None:  # relative to the .tmj (issue 29)
+            from .scene.reference_image_item import anchored
+
+            model.reference_image = anchored(model.reference_image, path.parent)
         # a Tiled map is never saved over: Save asks where the SODWA map goes
         self.doc.reset(model, None if tiled else path)
         self.add_recent(path)
@@ -171,9 +175,12 @@ class FileController(QObject):
     def save_to(self, path: Path) -> bool:
         from ..io import save_map
 
+        rebased = self.doc.rebase_reference_image(path)  # the image stays found (issue 29)
         try:
             save_map(self.doc.model, path)
         except (OSError, ValueError) as exc:
+            if rebased:
+                self.doc.undo_stack.undo()
             self.last_error = str(exc)
             box = QMessageBox(QMessageBox.Icon.Critical, "Save Failed",
                               f"The map was not saved:\n{exc}\n\nYour changes are still open.",
@@ -267,7 +274,13 @@ class FileController(QObject):
         try:
             for out in (target, *tileset_paths(target)):  # never over the open map's file
                 refuse_output_among_inputs(out, [self.doc.path] if self.doc.path else [])
-            written = write_tiled(self.doc.model, target)
+            from ..io.tiled_labels import moved_reference
+
+            model = moved_reference(self.doc.model,  # the reference image stays found
+                                    self.doc.path.parent if self.doc.path else None,
+                                    target.parent)
+            written = write_tiled(model, target,  # labels: when shown (issue 29)
+                                  labels=self.context.layers.visible.get("labels", True))
         except OSError as exc:  # MapSaveError: says what and where
             QMessageBox.critical(self.window, "Export Failed", str(exc))
             return False

@@ -41,11 +41,13 @@ from .docks.layers import LayersDock
 from .docks.legend import LegendDock
 from .docks.minimap import Minimap, follow_map_size
 from .docks.palette import PaletteDock
+from .docks.stamp_library import STAMP_ACTIONS, StampLibraryDock
 from .docks.tool_options import ToolOptionsBar
 from .docks.validation import Place, ValidationDock
 from .file_ops import FileController, RecentFilesMenu
 from .goto_tile import GoToTileDialog
 from .layout import WindowLayout
+from .library_stamps import StampLibrary
 from .notes import MapNotes, NoteItem
 from .playtest.battle_views import BattleViews
 from .playtest.controls import PLAYTEST_ACTIONS, PlaytestBar
@@ -54,6 +56,7 @@ from .playtest.mode import PlaytestMode
 from .previews import PREVIEWS
 from .properties.type_controller import TerrainTypeController
 from .recovery import Recovery
+from .reference_image import ReferenceImageControl
 from .roster_editor import ROSTER_EDITOR_ACTIONS
 from .rules_editor import RULES_ACTIONS
 from .scenario_editor import SCENARIO_ACTIONS
@@ -138,7 +141,7 @@ class MainWindow(ToolDialogs, QMainWindow):
         self.heat_map = HeatMapControls(self.document, self.scene)
         self.layers.add_section(self.heat_map)
         self.editing_widgets += [self.recent_menu, *(self.docks[name].widget() for name in (
-            "palette", "inspector", "history")), self.tool_options]
+            "palette", "inspector", "history", "stamps")), self.tool_options]
         self._build_status()
         c.message.connect(self._on_message)
         self.window_layout = WindowLayout(self, c, self.view, self.docks["minimap"])
@@ -192,6 +195,8 @@ class MainWindow(ToolDialogs, QMainWindow):
                                + RULES_ACTIONS + SCENARIO_ACTIONS + TEAM_ACTIONS, slots))
         self.symmetry = SymmetryControl(d, self.state, self.scene, self)
         a.update(self.symmetry.build_actions(self))
+        self.reference = ReferenceImageControl(d, self.scene, self.context.layers, self)
+        a.update(self.reference.build_actions(self))
         a.update(self.playtest.actions)
         stack = d.undo_stack
         follow_stack(a["undo"], "Undo", stack.canUndoChanged, stack.undoTextChanged,
@@ -248,10 +253,18 @@ class MainWindow(ToolDialogs, QMainWindow):
         self.legend = LegendDock()
         self.docks["minimap"] = self._dock(self.minimap, "Minimap", "minimap_dock")
         self.docks["legend"] = self._dock(self.legend, "Legend", "legend_dock")
+        self.stamp_library = StampLibraryDock(d, s, StampLibrary(self))  # issue 29
+        self.stamp_library.message.connect(self._say_status)
+        self.stamp_library.place_requested.connect(self.place_stamp)
+        self.action_map.update(build_actions(self, STAMP_ACTIONS, {
+            "stamp_save": self.stamp_library.save_selection}))
+        self.docks["stamps"] = self._dock(self.stamp_library, "Stamp Library",
+                                          "stamp_library_dock")
         self.splitDockWidget(self.docks["minimap"], self.docks["inspector"],
                              Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.docks["validation"], self.docks["history"])
         self.tabifyDockWidget(self.docks["history"], self.docks["legend"])
+        self.tabifyDockWidget(self.docks["legend"], self.docks["stamps"])
         self.docks["validation"].raise_()
 
     def _build_menus(self) -> None:
@@ -348,6 +361,11 @@ class MainWindow(ToolDialogs, QMainWindow):
     def paste(self) -> None:
         self.set_tool("select")
         self.select_tool.paste()
+
+    def place_stamp(self, stamp, what: str) -> None:
+        """A stamp of the library into the Select tool's paste preview."""
+        self.set_tool("select")
+        self.select_tool.place_stamp(stamp, what)
 
     def delete_selection(self) -> None:
         self.select_tool.delete()

@@ -23,11 +23,17 @@ ROWS: list[tuple[str, str]] = [
              "{K} over the map, picks what is under the pointer into the tool (Shift+click "
              "does the opposite action: Clear, remove, lower); with the Select tool a drag "
              "that starts inside the selection moves it; {Ctrl+Shift+Y} symmetry painting "
-             "on / off (its mode: Edit menu or the tool options bar)"),
+             "on / off (its mode: Edit menu or the tool options bar); {Ctrl+Shift+B} saves "
+             "the selection as a stamp in the Stamp Library dock (its Place button or "
+             "{Return} / double-click on a stamp enters the paste preview: {Z}, {X}, {Y} as "
+             "for Paste; {F2} renames); with the Label tool a click writes or edits a label "
+             "({Return} places it, {Esc} drops it), a drag moves it, Shift+click removes it"),
     ("File", "{Ctrl+N} new, {Ctrl+O} open, {Ctrl+S} save, {Ctrl+Shift+S} save as, "
              "{Ctrl+Shift+E} export PNG, {Ctrl+Q} quit"),
     ("View", "{Ctrl++} / {Ctrl+=} zoom in, {Ctrl+-} zoom out, {Ctrl+0} fit map, "
-             "{Ctrl+1} 100 %, {Ctrl+G} go to tile (type X, Y), wheel zooms at the pointer, "
+             "{Ctrl+1} 100 %, {Ctrl+G} go to tile (type X, Y), {Ctrl+Shift+R} reference "
+             "image (file, opacity, scale, offset), {Ctrl+Shift+I} show / hide the reference "
+             "image, {Ctrl+Shift+N} show / hide the labels, wheel zooms at the pointer, "
              "middle-drag or {Space}+drag pans, "
              "click or drag in the Minimap to go there"),
     ("Previews", "{Ctrl+Shift+L} LoS fan, {Ctrl+Shift+M} movement range, "

@@ -6,10 +6,10 @@ A selection owns the edges on its outline: copying the tiles of a walled room
 copies its walls, pasting writes them, and Cut/Delete clear them.  Every layer
 a tile or an edge carries goes with it: terrain, elevation, transition tile and
 the Indoor/Outdoor flag of a tile; border type with its Indoor/Outdoor flag and
-transition border of an edge.  (Start zones, characters and objects are not
-part of a stamp.)  Outline edges that lie on the map's boundary do not exist;
-they are stored as :data:`MISSING` and a paste leaves the target's edge there
-as it is.
+transition border of an edge; and what stands on its tiles: their start-zone
+membership, characters and objects (:mod:`.stamp_contents`).  Outline edges
+that lie on the map's boundary do not exist; they are stored as :data:`MISSING`
+and a paste leaves the target's edge there as it is.
 
 A stamp remembers the terrain types of the map it was copied from, so it can be
 pasted into another map: terrain is matched by type *name*, and special types
@@ -26,6 +26,7 @@ import numpy as np
 from ..engine.model import INDOOR_DEFAULT, Edge, MapModel, Rect
 from ..engine.terrain import TerrainRegistry, TerrainType
 from .commands import FieldEdit, read_field
+from .stamp_contents import StampContents, capture
 
 #: the widest gap in a wall (edges) taken for a door
 DOOR_WIDTH = 3
@@ -52,6 +53,8 @@ class Stamp:
     types: tuple[TerrainType, ...] = field(default_factory=lambda: tuple(TerrainRegistry()))
     #: bool (h, w): the tiles of the stamp (a magic-wand selection), None: all of them
     mask: np.ndarray | None = None
+    #: start zones, characters and objects on its tiles (stamp coordinates)
+    contents: StampContents = field(default_factory=StampContents)
 
     @property
     def width(self) -> int:
@@ -67,21 +70,15 @@ class Stamp:
         :data:`MISSING`, so a paste or a delete leaves them as they are."""
         if mask is None or mask.all():
             return Stamp(self.tiles, self.border_e, self.border_s, self.transition_e,
-                         self.transition_s, self.types)
-        h, w = mask.shape
-        touch_e = np.zeros((h, w + 1), bool)
-        touch_e[:, 1:] |= mask
-        touch_e[:, :-1] |= mask
-        touch_s = np.zeros((h + 1, w), bool)
-        touch_s[1:, :] |= mask
-        touch_s[:-1, :] |= mask
+                         self.transition_s, self.types, contents=self.contents)
+        touch_e, touch_s = edges_touching(mask)
 
         def only(a: np.ndarray, touch: np.ndarray) -> np.ndarray:
             return np.where(touch, a, MISSING).astype(np.int32)
 
         return Stamp(self.tiles, only(self.border_e, touch_e), only(self.border_s, touch_s),
                      only(self.transition_e, touch_e), only(self.transition_s, touch_s),
-                     self.types, mask.copy())
+                     self.types, mask.copy(), self.contents.masked(mask))
 
     def tile_count(self) -> int:
         return int(self.mask.sum()) if self.mask is not None else self.width * self.height
@@ -109,7 +106,7 @@ class Stamp:
         south = (range(x0, x1 + 1), range(y0 - 1, y1 + 1))
         return cls(tiles, edges("border_e", *east), edges("border_s", *south),
                    edges("transition_e", *east), edges("transition_s", *south),
-                   tuple(model.registry)).with_mask(mask)
+                   tuple(model.registry), contents=capture(model, rect)).with_mask(mask)
 
     @classmethod
     def empty(cls, w: int, h: int) -> Stamp:
@@ -140,19 +137,24 @@ class Stamp:
         def r(a: np.ndarray) -> np.ndarray:
             return np.ascontiguousarray(np.rot90(a, -1))
 
+        h = self.height
         return Stamp({f: r(a) for f, a in self.tiles.items()},
                      r(self.border_s), r(self.border_e),
                      r(self.transition_s), r(self.transition_e), self.types,
-                     None if self.mask is None else r(self.mask))
+                     None if self.mask is None else r(self.mask),
+                     self.contents.turned(lambda x, y: (h - 1 - y, x)))
 
     def flipped(self, horizontal: bool = True) -> Stamp:
         """Mirrored left-right (``horizontal``) or top-bottom."""
         def f(a: np.ndarray) -> np.ndarray:
             return np.ascontiguousarray(a[:, ::-1] if horizontal else a[::-1])
 
+        w, h = self.width, self.height
         return Stamp({k: f(a) for k, a in self.tiles.items()}, f(self.border_e),
                      f(self.border_s), f(self.transition_e), f(self.transition_s), self.types,
-                     None if self.mask is None else f(self.mask))
+                     None if self.mask is None else f(self.mask),
+                     self.contents.turned((lambda x, y: (w - 1 - x, y)) if horizontal
+                                          else (lambda x, y: (x, h - 1 - y))))
 
     # ----------------------------------------------------------------- paste
     def footprint(self, ox: int, oy: int) -> list[tuple[int, int]]:
@@ -243,6 +245,19 @@ class Stamp:
                 elif tid and _in_wall_gap(arr, edge):
                     closed.append(edge)
         return replaced, closed
+
+
+def edges_touching(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The stamp edges (east (h, w+1), south (h+1, w), the outline included) that
+    touch a tile of ``mask`` (bool (h, w))."""
+    h, w = mask.shape
+    touch_e = np.zeros((h, w + 1), bool)
+    touch_e[:, 1:] |= mask
+    touch_e[:, :-1] |= mask
+    touch_s = np.zeros((h + 1, w), bool)
+    touch_s[1:, :] |= mask
+    touch_s[:-1, :] |= mask
+    return touch_e, touch_s
 
 
 def _in_wall_gap(arr: np.ndarray, edge: Edge) -> bool:

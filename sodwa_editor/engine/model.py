@@ -28,6 +28,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
+from .annotations import Label, ReferenceImage
 from .pieces import Character, MapObject
 from .terrain import BORDER_BASES, CLEAR_ID, Base, TerrainRegistry
 
@@ -147,6 +148,9 @@ class MapModel:
         self.start_zones: dict[str, set[tuple[int, int]]] = {}
         self.characters: dict[str, Character] = {}
         self.objects: dict[str, MapObject] = {}
+        #: designers' annotations, ignored by the rules (:mod:`.annotations`)
+        self.labels: dict[str, Label] = {}
+        self.reference_image: ReferenceImage | None = None
         self.zone_custom: dict[str, dict[str, Any]] = {}  # team -> its zone's custom values
         self.revision = 0
         self._listeners: list[Listener] = []
@@ -373,6 +377,24 @@ class MapModel:
         self._changed("objects", Rect(o.x, o.y, o.x, o.y))
         return o
 
+    # ------------------------------------------- annotations (never read by the rules)
+    def put_label(self, label: Label) -> None:
+        """Add or replace (by id) a text label."""
+        self._check_tile(label.x, label.y)
+        old = self.labels.get(label.id, label)
+        self.labels[label.id] = label
+        self._changed("labels", _union(Rect(label.x, label.y, label.x, label.y),
+                                       Rect(old.x, old.y, old.x, old.y)))
+
+    def remove_label(self, label_id: str) -> Label:
+        lb = self.labels.pop(label_id)
+        self._changed("labels", Rect(lb.x, lb.y, lb.x, lb.y))
+        return lb
+
+    def set_reference_image(self, image: ReferenceImage | None) -> None:
+        self.reference_image = image
+        self._changed("reference_image", None)
+
     def destroy_obstruction_tile(self, x: int, y: int) -> None:
         """Rulebook *Obstructing Terrain*: "If a Tile of Obstructing Terrain is destroyed,
         that tile becomes Difficult Terrain"."""
@@ -416,6 +438,7 @@ class MapModel:
         other.start_zones = {k: set(v) for k, v in self.start_zones.items()}
         other.characters = {k: copy.deepcopy(v) for k, v in self.characters.items()}
         other.objects = {k: copy.deepcopy(v) for k, v in self.objects.items()}
+        other.labels = {k: copy.deepcopy(v) for k, v in self.labels.items()}
         other.zone_custom = {k: dict(v) for k, v in self.zone_custom.items()}
         return other
 
@@ -429,6 +452,8 @@ class MapModel:
             and self.start_zones == other.start_zones
             and self.characters == other.characters
             and self.objects == other.objects
+            and self.labels == other.labels
+            and self.reference_image == other.reference_image
             and self.zone_custom == other.zone_custom
         )
 

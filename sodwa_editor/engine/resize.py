@@ -16,6 +16,7 @@ characters, objects).  Used by the editor's *Resize Map* (one undo step).
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import numpy as np
 
@@ -78,4 +79,11 @@ def resized(model: MapModel, width: int, height: int, dx: int = 0, dy: int = 0) 
             out.objects[oid] = copy.deepcopy(o)
             out.objects[oid].x += dx
             out.objects[oid].y += dy
+    for lid, lb in model.labels.items():  # annotations move with the content too
+        if inside(lb.x + dx, lb.y + dy):
+            out.labels[lid] = dataclasses.replace(lb, x=lb.x + dx, y=lb.y + dy)
+    ref = model.reference_image
+    if ref is not None:
+        out.reference_image = dataclasses.replace(ref, offset_x=ref.offset_x + dx,
+                                                  offset_y=ref.offset_y + dy)
     return out

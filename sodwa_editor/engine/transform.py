@@ -119,6 +119,11 @@ def apply(model: MapModel, s: Symmetry) -> MapModel:
         moved_o = copy.deepcopy(o)
         moved_o.x, moved_o.y = s.tile((o.x, o.y), model.width, model.height)
         out.objects[o.id] = moved_o
+    for lb in model.labels.values():  # the reference image is not turned: it stays
+        moved_l = copy.deepcopy(lb)
+        moved_l.x, moved_l.y = s.tile((lb.x, lb.y), model.width, model.height)
+        out.labels[lb.id] = moved_l
+    out.reference_image = model.reference_image
     return out
 
 

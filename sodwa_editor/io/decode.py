@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.annotations import Label, ReferenceImage
 from ..engine.model import (
     INDOOR_DEFAULT,
     INDOOR_NO,
@@ -36,7 +37,7 @@ from .encode import (
     FORMAT_VERSION,
     MAP_FORMAT,
     PACK_FORMAT,
-    PACK_FORMAT_VERSION,
+    PACK_STAMPS_VERSION,
     edge_layers,
 )
 from .problems import Problem, capped, edge_label, error, has_errors, pointer, warning
@@ -63,7 +64,7 @@ def format_problems(doc: object, expected: str) -> list[Problem]:
         else:
             msg = f"unknown format {fmt!r} (expected {expected!r})"
         return [error(msg, "/format", code="format")]
-    newest = PACK_FORMAT_VERSION if expected == PACK_FORMAT else FORMAT_VERSION
+    newest = PACK_STAMPS_VERSION if expected == PACK_FORMAT else FORMAT_VERSION
     version = doc.get("format_version")
     if "format_version" not in doc:
         return [error(f"missing \"format_version\" (this editor reads version "
@@ -124,6 +125,7 @@ class _Builder:
         self.add(self._zones())
         self.add(self._things("characters", "character"))
         self.add(self._things("objects", "object"))
+        self.add(self._things("labels", "label"))
         if has_errors(self.problems) or terrain is None:
             return None, self.problems
         return self._model(registry, terrain, elevation, indoor, borders), self.problems
@@ -370,4 +372,12 @@ class _Builder:
                                            radius=o.get("radius", 1))
         m.zone_custom = {team: dict(parse_custom(c)) for team, c in
                          d.get("start_zone_custom", {}).items() if c}
+        for lb in d.get("labels", []):  # annotations: never read by the rules
+            m.labels[lb["id"]] = Label(lb["id"], lb["x"], lb["y"], lb["text"],
+                                       lb.get("color", ""), lb.get("size", 0))
+        ref = d.get("editor", {}).get("reference_image")
+        if ref is not None:
+            ox, oy = ref.get("offset", [0.0, 0.0])
+            m.reference_image = ReferenceImage(ref["path"], float(ref.get("opacity", 0.5)),
+                                               float(ref.get("scale", 1.0)), float(ox), float(oy))
         return m

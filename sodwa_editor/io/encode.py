@@ -32,6 +32,10 @@ FORMAT_VERSION = 2
 #: (and maps of format version 2); version 1 and 2 packs are read as version 3
 #: (:func:`.packs.pack_from_doc`).
 PACK_FORMAT_VERSION = 3
+#: Packs that carry a stamp library (``stamps``, :mod:`.stamp_library`) are version 4,
+#: so that an editor without stamps refuses them rather than drop the stamps; the
+#: others are still written as version 3.
+PACK_STAMPS_VERSION = 4
 GENERATOR = f"sodwa-editor {__version__}"
 
 #: Legend characters of the built-in types; special types get the first free
@@ -47,9 +51,10 @@ MAP_KEYS = (
     "format", "format_version", "generator", "name", "description", "width", "height",
     "setting", "terrain_types", "legend", "terrain", "elevation", "transition_tiles",
     "indoor_overrides", "borders", "start_zones", "start_zone_custom", "characters", "objects",
+    "labels", "editor",
 )
 PACK_KEYS = ("format", "format_version", "generator", "name", "version", "author",
-             "description", "rules", "roster", "maps")
+             "description", "rules", "roster", "maps", "stamps")
 #: Pack keys laid out as indented JSON (2 spaces), one key per line.
 _PACK_BLOCKS = ("rules", "roster")
 #: Canonical key order inside list items, per list.
@@ -60,9 +65,11 @@ ITEM_KEYS = {
     "characters": ("id", "team", "x", "y", "move", "range", "flight", "name", "attributes",
                    "custom", "size", "footprint"),
     "objects": ("id", "kind", "x", "y", "impedes_los", "radius", "custom"),
+    "labels": ("id", "x", "y", "text", "color", "size"),
 }
 _EXPANDED = {"terrain_types", "terrain", "elevation", "transition_tiles", "indoor_overrides",
-             "borders", "characters", "objects", "legend", "start_zones", "start_zone_custom"}
+             "borders", "characters", "objects", "legend", "start_zones", "start_zone_custom",
+             "labels"}
 
 
 def legend_chars(registry: TerrainRegistry) -> list[str]:
@@ -124,6 +131,7 @@ def map_to_dict(model: MapModel) -> dict[str, Any]:
         doc["start_zone_custom"] = zone_custom
     doc["characters"] = [_character(model.characters[k]) for k in sorted(model.characters)]
     doc["objects"] = [_object(model.objects[k]) for k in sorted(model.objects)]
+    doc.update(annotation_entries(model))
     _check_text(doc)
     _check_schema(doc)
     return doc
@@ -152,12 +160,39 @@ def dumps_pack_doc(pack: dict[str, Any]) -> str:
                 sub[-1] += "," if j < len(pack[k]) - 1 else ""
                 lines += sub
             lines.append("  ]" + comma)
+        elif k == "stamps" and pack[k]:  # a stamp library (issue 29)
+            lines += ['  "stamps": [', *dumps_stamps(pack[k], 4), "  ]" + comma]
         elif k in _PACK_BLOCKS and isinstance(pack[k], dict):
             block = json.dumps(pack[k], ensure_ascii=False, indent=2, allow_nan=False)
             lines.append(f"  {_q(k)}: " + block.replace("\n", "\n  ") + comma)
         else:
             lines.append(f"  {_q(k)}: {_inline(pack[k])}{comma}")
     return "\n".join([*lines, "}"]) + "\n"
+
+
+#: Key order of a stamp library's entries (:mod:`.stamp_library`).
+STAMP_KEYS = ("name", "map", "tiles", "open_edges")
+
+
+def dumps_stamps(entries: list[dict[str, Any]], indent: int) -> list[str]:
+    """The lines of a ``stamps`` list (each map laid out as in a map file)."""
+    p = " " * indent
+    lines = []
+    for i, entry in enumerate(entries):
+        lines.append(p + "{")
+        keys = [k for k in STAMP_KEYS if k in entry]
+        for j, key in enumerate(keys):
+            comma = "," if j < len(keys) - 1 else ""
+            if key == "map":
+                sub = render_map_doc(entry[key], indent + 2)
+                sub[0] = f"{p}  \"map\": " + sub[0].lstrip()
+                sub[-1] += comma
+                lines += sub
+            else:
+                text = json.dumps(entry[key], ensure_ascii=False, separators=(", ", ": "))
+                lines.append(f"{p}  {json.dumps(key)}: {text}{comma}")
+        lines.append(p + "}" + ("," if i < len(entries) - 1 else ""))
+    return lines
 
 
 def render_map_doc(doc: dict[str, Any], indent: int) -> list[str]:
@@ -214,6 +249,7 @@ def _check_storable(model: MapModel) -> None:
                              f"but only {n} terrain types are declared")
     things = [("character", c.id, c.x, c.y) for c in model.characters.values()]
     things += [("object", o.id, o.x, o.y) for o in model.objects.values()]
+    things += [("label", lb.id, lb.x, lb.y) for lb in model.labels.values()]
     things += [("start zone tile of team", team, x, y)
                for team, tiles in model.start_zones.items() for x, y in tiles]
     for what, ident, x, y in things:
@@ -225,7 +261,7 @@ def _check_storable(model: MapModel) -> None:
 #: Parts of a map document that hold free text (the rest is written from the model's
 #: arrays and names the schema restricts to ASCII patterns).
 _TEXT_KEYS = ("name", "description", "terrain_types", "start_zones", "characters", "objects")
-_TEXT_KEYS_OPTIONAL = ("start_zone_custom",)
+_TEXT_KEYS_OPTIONAL = ("start_zone_custom", "labels", "editor")
 
 
 def _check_text(doc: dict[str, Any]) -> None:
@@ -314,6 +350,29 @@ def _character(c: Any) -> dict[str, Any]:
         entry["size"] = c.size
     if c.footprint is not None:
         entry["footprint"] = [int(c.footprint[0]), int(c.footprint[1])]
+    return entry
+
+
+def annotation_entries(model: MapModel) -> dict[str, Any]:
+    """The map's ``labels`` and ``editor`` keys (issue 29), each only when it holds
+    something, so maps without them are written as before."""
+    out: dict[str, Any] = {}
+    if model.labels:
+        out["labels"] = [_label(model.labels[k]) for k in sorted(model.labels)]
+    ref = model.reference_image
+    if ref is not None:
+        out["editor"] = {"reference_image": {
+            "path": ref.path, "opacity": float(ref.opacity), "scale": float(ref.scale),
+            "offset": [float(ref.offset_x), float(ref.offset_y)]}}
+    return out
+
+
+def _label(lb: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": lb.id, "x": int(lb.x), "y": int(lb.y), "text": lb.text}
+    if lb.color:
+        entry["color"] = lb.color
+    if lb.size:
+        entry["size"] = int(lb.size)
     return entry
 
 

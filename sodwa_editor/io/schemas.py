@@ -83,7 +83,8 @@ def map_text_limits() -> dict[str, int]:
 def _registry() -> Registry:
     return Registry().with_resources(
         (load_schema(n)["$id"], Resource.from_contents(load_schema(n)))
-        for n in ("map", "mappack", *BATTLE_SCHEMA_IDS, "team", "ai-profile", "scenario")
+        for n in ("map", "mappack", "stamp-library", *BATTLE_SCHEMA_IDS, "team", "ai-profile",
+                  "scenario")
     )
 
 

@@ -24,6 +24,7 @@ from .files import atomic_write_bytes, atomic_write_text
 from .paths import PathLike, writable_target
 from .png import encode_png
 from .problems import MapSaveError
+from .tiled_labels import labels_layer, reference_layer
 from .tiled_props import custom_properties, prop, sorted_properties
 from .tiled_tileset import (
     FIRST_LEVEL_ID,
@@ -65,19 +66,20 @@ def tileset_paths(path: PathLike) -> tuple[Path, Path]:
     return p.with_suffix(".tsj"), p.with_suffix(".png")
 
 
-def export_tiled(model: MapModel, stem: str) -> TiledExport:
+def export_tiled(model: MapModel, stem: str, *, labels: bool = False) -> TiledExport:
     """The Tiled files of ``model``, the tileset named ``<stem>.tsj`` and
-    ``<stem>.png``.  Raises ``ValueError`` for a map the SODWA format cannot hold
+    ``<stem>.png``; ``labels``: the map's labels as text objects too
+    (:mod:`.tiled_labels`).  Raises ``ValueError`` for a map the SODWA format cannot hold
     (as saving would), so that what is exported always imports again."""
     map_to_dict(model)  # the save's checks: a name too long, a character off the map ...
     tileset_name, image_name = f"{stem}.tsj", f"{stem}.png"
     tileset = tileset_doc(model, image_name, stem)
-    doc, grids = map_doc(model, tileset_name)
+    doc, grids = map_doc(model, tileset_name, labels=labels)
     return TiledExport(_layout(doc, grids), _layout(tileset, {}),
                        encode_png(tileset_image(model)), tileset_name, image_name)
 
 
-def write_tiled(model: MapModel, path: PathLike) -> list[Path]:
+def write_tiled(model: MapModel, path: PathLike, *, labels: bool = False) -> list[Path]:
     """Write ``model`` as a Tiled map to ``path`` (``.tmj`` or ``.json``), its
     tileset and image beside it; returns the three paths.  Each file is written
     atomically, the map last (it names the other two).  Raises
@@ -89,7 +91,7 @@ def write_tiled(model: MapModel, path: PathLike) -> list[Path]:
     for p in (png, tsj, target):
         writable_target(p)  # every file may be written before any is
     try:
-        files = export_tiled(model, target.stem)
+        files = export_tiled(model, target.stem, labels=labels)
     except ValueError as exc:
         raise MapSaveError(f"cannot export {target}: {exc}") from exc
     atomic_write_bytes(png, files.png)
@@ -99,7 +101,7 @@ def write_tiled(model: MapModel, path: PathLike) -> list[Path]:
 
 
 # ---------------------------------------------------------------- the map
-def map_doc(model: MapModel, tileset_source: str
+def map_doc(model: MapModel, tileset_source: str, *, labels: bool = False
             ) -> tuple[dict[str, Any], dict[int, np.ndarray]]:
     """The ``.tmj`` document of ``model`` and the gid grid of each tile layer (by
     layer id; the document's ``data`` of those layers is filled in by the layout)."""
@@ -120,6 +122,7 @@ def map_doc(model: MapModel, tileset_source: str
     indoor = model.tile_indoor
     layers = [
         tiles(TERRAIN_LAYER, terrain_gids),
+        *([reference_layer(model, ids.layer())] if model.reference_image else []),  # issue 29
         tiles(INDOOR_LAYER, gids(indoor != INDOOR_DEFAULT,
                                  np.where(indoor == INDOOR_YES, INDOOR_ID, OUTDOOR_ID))),
         tiles(ELEVATION_LAYER, gids(model.elevation > 0, FIRST_LEVEL_ID + model.elevation)),
@@ -144,6 +147,8 @@ def map_doc(model: MapModel, tileset_source: str
     layers.append(_objects_layer(ids, CHARACTERS_LAYER, [
         _point(ids, c.id, "character", c.x, c.y, _character_props(c))
         for c in (model.characters[k] for k in sorted(model.characters))]))
+    if labels:  # issue 29: on request (sodwa export-tiled --labels)
+        layers.append(labels_layer(model, ids.layer(), ids.object))
     doc = {
         "compressionlevel": -1,
         "height": h,

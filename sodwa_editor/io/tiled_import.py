@@ -37,6 +37,13 @@ from .tiled_export import (
     TRANSITIONS_LAYER,
     ZONE_PREFIX,
 )
+from .tiled_labels import (
+    ANNOTATION_LAYERS,
+    LABELS_LAYER,
+    REFERENCE_LAYER,
+    read_labels,
+    read_reference,
+)
 from .tiled_props import (
     CUSTOM,
     FREE,
@@ -128,6 +135,7 @@ class _Mapper:
         self._borders(layers.get(BORDERS_LAYER))
         self._things(layers.get(OBJECTS_LAYER), "objects")
         self._things(layers.get(CHARACTERS_LAYER), "characters")
+        self._annotations(layers)
         if has_errors(self.problems):
             return None, self.problems
         model, found = map_from_doc(self.doc, source=self.t.source)
@@ -195,7 +203,8 @@ class _Mapper:
             place = self.layer_place(layer)
             name, kind = layer.name, layer.kind
             tiles = name in TILE_LAYERS or name.startswith(ZONE_PREFIX)
-            if not tiles and name not in OBJECT_LAYERS:
+            extra = ANNOTATION_LAYERS.get(name)  # labels, reference image (issue 29)
+            if not tiles and name not in OBJECT_LAYERS and extra is None:
                 what = {"tilelayer": "tile layer", "objectgroup": "object layer",
                         "imagelayer": "image layer"}.get(kind, f"{kind} layer")
                 article = "an" if what[0] in "aeiou" else "a"
@@ -203,16 +212,18 @@ class _Mapper:
                           f"{', '.join(TILE_LAYERS + OBJECT_LAYERS)}, {ZONE_PREFIX}<team>)",
                           place)
                 continue
-            wanted = "tilelayer" if tiles else "objectgroup"
+            wanted = extra or ("tilelayer" if tiles else "objectgroup")
             if kind != wanted:
-                self.err(f"must be a {'tile' if tiles else 'object'} layer, not {kind!r}",
-                         place)
+                what = {"tilelayer": "tile", "objectgroup": "object"}.get(wanted, "image")
+                self.err(f"must be a{'n' if what == 'image' else ''} {what} layer, not "
+                         f"{kind!r}", place)
             elif name in out:
                 self.err(f"a second layer named {name!r} (the first is "
                          f"{out[name].label})", place)
             else:
                 out[name] = layer
-                if layer.doc.get("offsetx") or layer.doc.get("offsety"):
+                if wanted != "imagelayer" and (layer.doc.get("offsetx")
+                                               or layer.doc.get("offsety")):
                     self.warn("its offset is ignored: SODWA layers sit on the map's grid",
                               place)
                 zone = self._fields(layer.doc.get("properties"), {}, place,
@@ -430,6 +441,19 @@ class _Mapper:
                     entry["indoor"] = f["indoor"]
                 self.places[pointer("borders", len(borders))] = place
                 borders.append(entry)
+
+    def _annotations(self, layers: dict[str, Layer]) -> None:
+        """The labels and the reference image (:mod:`.tiled_labels`)."""
+        def warn(message: str, where: str, label: str) -> None:
+            self.warn(message, _Place(self.t.source, where, label))
+
+        t, labels, ref = self.t, layers.get(LABELS_LAYER), layers.get(REFERENCE_LAYER)
+        if labels is not None:
+            self.doc["labels"] = read_labels(labels, t.tile_w, t.tile_h, (t.width, t.height),
+                                             warn)
+        image = read_reference(ref, t.tile_w, t.tile_h, warn) if ref is not None else None
+        if image is not None:
+            self.doc["editor"] = {"reference_image": image}
 
     def _things(self, layer: Layer | None, key: str) -> None:
         items: list[dict[str, Any]] = []

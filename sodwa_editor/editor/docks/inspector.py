@@ -161,6 +161,10 @@ class InspectorDock(QWidget):
             self._character(sel.value)
         elif sel.kind == "object" and sel.value in m.objects:
             self._object(sel.value)
+        elif sel.kind == "label" and sel.value in m.labels:  # issue 29
+            from .label_form import label_rows
+
+            self.fields = label_rows(self._form(f"Label {sel.value}"), self.doc, sel.value)
         elif sel.kind == "region":
             r = sel.value
             form = self._form("Region")

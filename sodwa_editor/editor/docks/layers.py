@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from ..layer_state import LayerState
     from ..previews import PreviewController
 
+#: layers shown and hidden from the View menu only (issue 29: the reference image
+#: and the labels, Ctrl+Shift+I / Ctrl+Shift+N), so the dock keeps its height
+VIEW_MENU_LAYERS = ("reference", "labels")
 PREVIEWS = {"los": "LoS fan", "reach": "Movement range", "graph": "Adjacency graph",
             "flank": "Flanking and cover"}
 #: the keys that end typing in a spin box
@@ -64,7 +67,8 @@ class LayersDock(QWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         for col, head in enumerate(("Layer", "Lock", "Opacity")):
             grid.addWidget(QLabel(f"<i>{head}</i>"), 0, col)
-        for line, name in enumerate(LAYERS, start=1):
+        for line, name in enumerate((n for n in LAYERS if n not in VIEW_MENU_LAYERS),
+                                    start=1):
             box = QCheckBox(name.capitalize())
             box.setChecked(layers.visible[name])
             box.toggled.connect(lambda on, n=name: layers.set_visible(n, on))
@@ -160,14 +164,16 @@ class LayersDock(QWidget):
             box.blockSignals(False)
 
     def _show_visible(self, name: str, on: bool) -> None:
-        self._check(self.boxes[name], on)
+        if name in self.boxes:  # (not the View menu's layers)
+            self._check(self.boxes[name], on)
 
     def _show_locked(self, name: str, on: bool) -> None:
-        self._check(self.locks[name], on)
+        if name in self.locks:
+            self._check(self.locks[name], on)
 
     def _show_opacity(self, name: str, percent: int) -> None:
-        spin = self.opacity[name]
-        if spin.value() != percent:
+        spin = self.opacity.get(name)
+        if spin is not None and spin.value() != percent:
             spin.blockSignals(True)
             spin.setValue(percent)
             spin.blockSignals(False)

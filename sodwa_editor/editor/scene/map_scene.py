@@ -21,11 +21,13 @@ from ..style import TILE
 from .border_item import BorderLines, TransitionBorderMarks
 from .graph_item import GraphLayer
 from .grid_item import LABEL_MARGIN, CoordinateLabels, GridLines
+from .label_item import LabelLayer
 from .layers import ChunkedPathLayer, LayerItem
 from .outline_item import ElevationOutlines, TerrainOutlines, ZoneOutlines
 from .overlay_items import ShapeOverlay, cosmetic
 from .preview_items import CulpritItem, LosFanItem, PathItem, ReachItem
 from .property_item import LightLayer, PropertyFilterShade, PropertyMarks
+from .reference_image_item import ReferenceImageItem
 from .terrain_item import ElevationLabels, TerrainFill, TransitionTint, ZoneTint
 from .token_item import TokenLayer
 
@@ -40,6 +42,8 @@ LAYERS = {
     "borders": ("borders",),
     "characters": ("tokens",),
     "coordinates": ("coordinates",),
+    "reference": ("reference_image",),  # issue 29: the reference image, over the terrain
+    "labels": ("labels",),
 }
 NO_REDRAW = frozenset({"properties"})
 #: z of the preview items: the fan and range over the zone tints (2) and under the
@@ -100,6 +104,14 @@ class MapScene(QGraphicsScene):
             item.setZValue(PROPERTY_Z[name])
             self.addItem(item)
             self.items_by_name[name] = item
+        # issue 29: the reference image over the terrain fill, the labels over the tokens
+        annotations: tuple[tuple[float, str, type[LayerItem]], ...] = (
+            (0.5, "reference_image", ReferenceImageItem), (6.5, "labels", LabelLayer))
+        for z_value, item_name, item_cls in annotations:
+            layer_item = item_cls()
+            layer_item.setZValue(z_value)
+            self.addItem(layer_item)
+            self.items_by_name[item_name] = layer_item
         graph = GraphLayer()
         graph.setVisible(False)  # a preview: shown (and computed) on demand
         graph.setZValue(PREVIEW_Z["graph"])
@@ -255,5 +267,5 @@ class MapScene(QGraphicsScene):
 
 KNOWN_LAYERS = frozenset({
     "terrain", "elevation", "transition", "indoor", "borders", "transition_borders",
-    "setting", "start_zones", "characters", "objects",
+    "setting", "start_zones", "characters", "objects", "labels", "reference_image",
 })

@@ -38,9 +38,13 @@ def stamp_image(stamp: Stamp) -> tuple[QImage, float]:
         model.registry.register(t.name, t.base, t.properties, custom=t.custom)
     for edit in stamp.edits(model, 1, 1):
         write_field(model, edit.field, edit.idx, edit.after)
+    contents = stamp.contents.turned(lambda x, y: (x + 1, y + 1))  # what stands on it
+    model.start_zones = {team: set(tiles) for team, tiles in contents.zones.items()}
+    model.characters = {ch.id: ch for ch in contents.characters}
+    model.objects = {ob.id: ob for ob in contents.objects}
     scene = MapScene(model)
     scene.setBackgroundBrush(QBrush(Qt.BrushStyle.NoBrush))
-    for layer in ("start zones", "characters", "coordinates", "grid"):
+    for layer in ("coordinates", "grid", "labels", "reference"):
         scene.set_layer_visible(layer, False)
     scene.flush()
     full = QRectF(0, 0, (w + 2) * TILE, (h + 2) * TILE)

@@ -8,6 +8,7 @@ from .character import CharacterTool, ObjectTool
 from .elevation import ElevationTool
 from .fill import FillTool
 from .indoor import IndoorTool
+from .label import LabelTool
 from .line import LineTool
 from .rect import RectTool
 from .select import SelectTool
@@ -18,6 +19,6 @@ from .zone import ZoneTool
 #: Tool classes in tool bar order.
 TOOL_CLASSES = (SelectTool, WandTool, SelectSameTool, BrushTool, RectTool, LineTool, FillTool,
                 EraserTool, BorderTool, ElevationTool, TransitionTool, IndoorTool, ZoneTool,
-                CharacterTool, ObjectTool, AreaTool)
+                CharacterTool, ObjectTool, AreaTool, LabelTool)
 
 __all__ = ["TOOL_CLASSES", "EditorState", "Selection", "Tool", "ToolEvent"]

@@ -328,7 +328,10 @@ class SelectTool(Tool):
             return self.doc.remove_character(sel.value)
         if self._clear_refused() or not self.copy():
             return False
-        return self.doc.clear_region(self.region, "Cut Region", self.state.region_mask)
+        if self.state.selection is not None and self.state.selection.kind in (
+                "character", "object"):
+            self.state.select(None)  # what it showed goes with the cut
+        return self.doc.cut_region(self.region, self.state.region_mask)
 
     def _clear_refused(self) -> bool:
         """Say why clearing the region (Cut, Delete) would leave a creature where it
@@ -350,6 +353,9 @@ class SelectTool(Tool):
         if sel is not None and sel.kind == "object":
             self.state.select(None)
             return self.doc.remove_object(sel.value)
+        if sel is not None and sel.kind == "label":  # selected with the Label tool
+            self.state.select(None)
+            return self.doc.remove_label(sel.value)
         if self.region is None or self._clear_refused():
             return False
         return self.doc.clear_region(self.region, mask=self.state.region_mask)
@@ -368,10 +374,15 @@ class SelectTool(Tool):
         if SelectTool.clipboard is None:
             self.message("Nothing to paste: copy a region first")
             return False
-        self.stamp = SelectTool.clipboard
+        return self.place_stamp(SelectTool.clipboard)
+
+    def place_stamp(self, stamp: Stamp, what: str = "the stamp") -> bool:
+        """Enter stamp mode with ``stamp`` (the clipboard's, or one of the stamp
+        library's): the paste preview follows the pointer, a click places it."""
+        self.stamp = stamp
         self.stamp_item.set_stamp(self.stamp)
         self._show_stamp(self.stamp_at)
-        self.message("Click to place the stamp; Z / Shift+Z rotate, X / Y flip, Esc leaves")
+        self.message(f"Click to place {what}; Z / Shift+Z rotate, X / Y flip, Esc leaves")
         return True
 
     def transform_stamp(self, how: str) -> None:
