@@ -286,3 +286,12 @@ def test_check_case_runs_the_large_creature_previews(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="cannot start"):
         footprint_movement.footprint_reach(model, (c.x, c.y), c.footprint_at(), c.move)
     assert check_case(json.dumps(doc).encode(), str(tmp_path))["outcome"] == OK
+    # across two levels: the LoS fan refuses it too (the editor shows "no LoS fan")
+    doc = json.loads(sized)
+    levels = doc["elevation"][y].split(" ")
+    levels[x] = str(int(levels[x]) + 1)
+    doc["elevation"][y] = " ".join(levels)
+    model, _ = parse_map(json.dumps(doc))
+    with pytest.raises(ValueError, match="two levels"):
+        footprint_los.footprint_los_fan(model, (c.x, c.y), c.footprint_at())
+    assert check_case(json.dumps(doc).encode(), str(tmp_path))["outcome"] == OK

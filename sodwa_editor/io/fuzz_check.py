@@ -198,17 +198,22 @@ def _creature_queries(model: Any, state: dict[str, str]) -> None:
             continue
         rows = [(x, y, o.team, o.size) for o in model.characters.values() if o.id != c.id
                 for x, y in o.squares()]
+        # a rule error the map opens with (a footprint over a wall or across levels; for
+        # the range also a negative Move) is refused with the ValueError the previews show
+        stands = cannot_stand(model, (c.x, c.y), fp) is None
         state["stage"] = "footprint_reach"
         try:
             result = footprint_reach(model, (c.x, c.y), fp, c.move, team=c.team,
                                      flight=c.flight, occupants=rows, size=c.size)
         except ValueError:
-            # a rule error the map opens with (a negative Move, a footprint over a wall
-            # or across levels): refused with the ValueError the previews show
-            if c.move >= 0 and cannot_stand(model, (c.x, c.y), fp) is None:
+            if c.move >= 0 and stands:
                 raise
         else:
             state["stage"] = "footprint_path"
             result.path_to((max(0, w - fp.width - c.x), max(0, h - fp.height - c.y)))
         state["stage"] = "footprint_los_fan"
-        footprint_los_fan(model, (c.x, c.y), fp, occupied=[r[:2] for r in rows])
+        try:
+            footprint_los_fan(model, (c.x, c.y), fp, occupied=[r[:2] for r in rows])
+        except ValueError:
+            if stands:
+                raise
