@@ -112,6 +112,16 @@ def creature_anchor(obj: dict[str, Any], tile_w: float, tile_h: float, fp: Footp
         raise ShapeError(
             f"its shape covers {cw:g}x{ch:g} tiles but {what} covers {fp}: draw it along "
             f"the grid over {fp} tiles, or as a point on its top-left tile"
-            + ("" if given else ", and give it a 'size' or 'footprint' property"))
+            + ("" if given else f", and give it a {_suggestion(cw, ch)}"))
     # the tile nearest to the shape's top-left corner (exact for a shape on the grid)
     return math.floor(px / tile_w + 0.5), math.floor(py / tile_h + 0.5)
+
+
+def _suggestion(cw: float, ch: float) -> str:
+    """The properties that would make a shape of ``cw`` x ``ch`` tiles its footprint."""
+    w, h = round(cw), round(ch)
+    if abs(cw - w) > GRID_TOLERANCE or abs(ch - h) > GRID_TOLERANCE or min(w, h) < 1:
+        return "'size' or 'footprint' property"
+    table = [s.name for s in SIZES if (s.side or 1) == w == h]
+    return (f"'size' property ({table[-1]!r}) or a " if table else "") + \
+        f"'footprint' property ({f'{w}x{h}'!r})"
