@@ -74,8 +74,13 @@ def cmd_import_tiled(args: argparse.Namespace) -> int:
                 f"{args.tiled})" if result.model is not None else "")
         raise CliError(f"map not written: {len(errors)} error(s), listed above{hint}")
     check_output(args.output, result.inputs, "map not written")  # and its tilesets
+    from .io.tiled_labels import moved_reference
+
+    # the image path is relative to the .tmj; the map's is relative to the map file,
+    # rebased as the editor's Save As does (issue 29), so the image stays found
+    model = moved_reference(result.model, args.tiled.parent, args.output.parent)
     try:
-        save_map(result.model, args.output)
+        save_map(model, args.output)
     except OSError as exc:  # MapSaveError: says what and where
         raise CliError(f"map not written: {exc}") from exc
     warnings = len(result.problems)

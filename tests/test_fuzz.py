@@ -47,10 +47,11 @@ def test_the_mutations_cover_every_kind_of_bad_input():
               "string", "odd-key", "coordinate", "size", "grow", "huge", "attribute", "place",
               "terrain", "elevation", "drop", "text", "char", "list-duplicate",
               "bytes-flip", "bytes-truncate", "bytes-not-utf8", "bytes-insert",
-              "battle-number", "relabel", "decision-pass", "decision-result", "rehash"}
+              "battle-number", "relabel", "decision-pass", "decision-result", "rehash",
+              "sized", "bad-size"}
     assert wanted <= set(ops), wanted - set(ops)
-    assert {"pack", "tiered-keep", "mixed-12", "team", "roster", "rules", "ai-profile",
-            "replay"} <= seeds
+    assert {"pack", "tiered-keep", "mixed-12", "sized", "team", "roster", "rules",
+            "ai-profile", "replay"} <= seeds
 
 
 def test_documents_are_written_with_repeated_keys_and_raw_numbers():
@@ -193,3 +194,104 @@ def test_a_battle_that_breaks_is_a_failure(tmp_path, monkeypatch):
     got = check_any(dict(fuzz.battle_documents())["rules"].encode(), str(tmp_path))
     assert got["outcome"] == FAILURE
     assert "a replay sodwa battle wrote does not verify" in got["kind"]
+
+
+# ------------------------------------------------------------ sized creatures
+def test_the_sized_seed_holds_creatures_of_every_size_standing_where_they_fit():
+    """Issue 26: a seed map with Large, Huge, Massive and non-square creatures, each
+    where it may stand (no rule error), so every mutation meets them."""
+    from sodwa_editor.io import parse_map
+
+    text = dict(fuzz.seed_documents())["sized"]
+    model, problems = parse_map(text)
+    assert model is not None and not [p for p in problems if p.is_error], problems
+    shapes = {tuple(c.footprint_at()) for c in model.characters.values()}
+    assert {(2, 3), (4, 4), (6, 6), (2, 4)} <= shapes, shapes
+    assert any(c.footprint is not None and len(set(c.footprint)) == 2
+               for c in model.characters.values())
+    pack = json.loads(dict(fuzz.seed_documents())["pack"])
+    assert any(c.get("size") for m in pack["maps"] for c in m["characters"])
+
+
+def test_creature_size_gives_valid_footprints_only_and_is_seeded():
+    """The gentle mutation puts a sized creature only where it may stand: the map it
+    makes has no ``footprint`` error, on every seed map, for many seeds."""
+    import random
+
+    from sodwa_editor.io import parse_map
+    from sodwa_editor.io.fuzz_sizes import size_creature
+
+    made: Counter[str] = Counter()
+    for name, text in fuzz.seed_documents():
+        if name == "pack":
+            continue
+        for i in range(12):
+            doc = json.loads(text)
+            op = size_creature(random.Random(f"{name}:{i}"), doc)
+            again = json.loads(text)
+            assert size_creature(random.Random(f"{name}:{i}"), again) == op and again == doc
+            if "(" in op:  # (no room for a 10x10 on a small map)
+                continue
+            made[op.split()[1]] += 1
+            model, problems = parse_map(json.dumps(doc))
+            assert model is not None
+            assert not [p for p in problems if p.code == "footprint"], (name, op, problems)
+    assert {"large", "huge", "massive"} <= set(made), made
+
+
+def test_a_bad_size_is_refused_by_the_loader(tmp_path):
+    import random
+
+    from sodwa_editor.io.fuzz_sizes import bad_size
+
+    text = dict(fuzz.seed_documents())["sized"]
+    kinds = set()
+    for i in range(30):
+        doc = json.loads(text)
+        op = bad_size(random.Random(i), doc)
+        out = check_case(fuzz.dump(doc).encode(), str(tmp_path))
+        assert out["outcome"] == REFUSED, (op, out)
+        kinds.add(op.split()[1].split("=")[0])
+    assert kinds == {"size", "footprint"}
+
+
+def test_check_case_runs_the_large_creature_previews(tmp_path, monkeypatch):
+    """The sized seed goes through a large creature's range and LoS fan: a bug there
+    is a failure at its stage; a footprint over a wall (a rule error the map opens
+    with) is refused by the range as the editor's preview shows it, not a failure."""
+    from sodwa_editor.engine import footprint_los, footprint_movement
+
+    sized = dict(fuzz.seed_documents())["sized"].encode()
+    assert check_case(sized, str(tmp_path))["outcome"] == OK
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("engine bug")
+
+    for module, name, stage in ((footprint_movement, "footprint_reach", "footprint_reach"),
+                                (footprint_los, "footprint_los_fan", "footprint_los_fan")):
+        with monkeypatch.context() as m:
+            m.setattr(module, name, broken)
+            failed = check_case(sized, str(tmp_path))
+        assert (failed["outcome"], failed["stage"]) == (FAILURE, stage)
+    doc = json.loads(sized)
+    first = min((c for c in doc["characters"] if c.get("size") in ("large", "huge",
+                                                                    "massive")),
+                key=lambda c: c["id"])  # the first large creature the check asks about
+    x, y = first["x"] + 1, first["y"] + 1  # a wall under its footprint
+    doc["terrain"][y] = doc["terrain"][y][:x] + "#" + doc["terrain"][y][x + 1:]
+    from sodwa_editor.io import parse_map
+
+    model, _ = parse_map(json.dumps(doc))
+    c = model.characters[first["id"]]
+    with pytest.raises(ValueError, match="cannot start"):
+        footprint_movement.footprint_reach(model, (c.x, c.y), c.footprint_at(), c.move)
+    assert check_case(json.dumps(doc).encode(), str(tmp_path))["outcome"] == OK
+    # across two levels: the LoS fan refuses it too (the editor shows "no LoS fan")
+    doc = json.loads(sized)
+    levels = doc["elevation"][y].split(" ")
+    levels[x] = str(int(levels[x]) + 1)
+    doc["elevation"][y] = " ".join(levels)
+    model, _ = parse_map(json.dumps(doc))
+    with pytest.raises(ValueError, match="two levels"):
+        footprint_los.footprint_los_fan(model, (c.x, c.y), c.footprint_at())
+    assert check_case(json.dumps(doc).encode(), str(tmp_path))["outcome"] == OK

@@ -12,7 +12,8 @@ import pytiled_parser as tp
 from PIL import Image
 from test_io_roundtrip import full_map
 
-from sodwa_editor.engine.model import MAX_ELEVATION, Edge, MapModel
+from sodwa_editor.engine.model import MAX_ELEVATION, Character, Edge, MapModel
+from sodwa_editor.engine.sizes import Footprint
 from sodwa_editor.engine.terrain import Base
 from sodwa_editor.io import palette
 from sodwa_editor.io.tiled_export import write_tiled
@@ -96,7 +97,7 @@ def test_objects_carry_every_field_as_a_typed_property(exported):
     assert isinstance(a, tp.tiled_object.Point) and a.class_ == "character"
     assert (a.coordinates.x, a.coordinates.y) == (0.5 * TILE_PX, 6.5 * TILE_PX)
     assert a.properties == {"team": "blue", "move": 5, "range": 5, "flight": True,
-                            "name": "Ä 'quoted'", "attributes.health": 12,
+                            "name": "Ä 'quoted'", "size": "medium", "attributes.health": 12,
                             "attributes.initiative": 3, "custom.portrait": Path("a.png")}
     banner = {o.name: o for o in layer(tiled, "objects").tiled_objects}["banner"]
     assert banner.class_ == "banner"
@@ -117,6 +118,34 @@ def test_objects_carry_every_field_as_a_typed_property(exported):
     assert walls[(6, 3, 7, 3)] == ("", {"transition": True})  # the S edge of (6, 2)
     assert walls[(5, 2, 5, 3)] == ("impeding", {"transition": True})
     assert len(walls) == sum(1 for _ in model.borders()) + 1  # + the bare transition edge
+
+
+def test_a_large_creature_is_a_rectangle_over_its_footprint(tmp_path):
+    """Issue 26 x 29: a creature larger than one tile is a rectangle over its whole
+    footprint (x, y: its top-left tile's corner), its size and footprint typed string
+    properties; a one-tile creature stays a point, a footprint only when the map gives one."""
+    model = MapModel(12, 10, name="sizes")
+    model.characters["ogre"] = Character("ogre", "red", 1, 2, size="large")
+    model.characters["giant"] = Character("giant", "red", 6, 1, size="huge")
+    model.characters["eel"] = Character("eel", "blue", 0, 6, size="massive",
+                                        footprint=Footprint(4, 3))
+    model.characters["mouse"] = Character("mouse", "blue", 11, 9, size="tiny")
+    paths = write_tiled(model, tmp_path / "sizes.tmj")
+    tiled = tp.parse_map(paths[0])
+    objs = {o.name: o for o in layer(tiled, "characters").tiled_objects}
+    for name, (x, y, w, h) in {"ogre": (1, 2, 2, 2), "giant": (6, 1, 4, 4),
+                               "eel": (0, 6, 4, 3)}.items():
+        o = objs[name]
+        assert isinstance(o, tp.tiled_object.Rectangle) and o.class_ == "character"
+        assert (o.coordinates.x, o.coordinates.y) == (x * TILE_PX, y * TILE_PX)
+        assert (o.size.width, o.size.height) == (w * TILE_PX, h * TILE_PX)
+    assert objs["ogre"].properties["size"] == "large"
+    assert "footprint" not in objs["ogre"].properties
+    assert (objs["eel"].properties["size"], objs["eel"].properties["footprint"]) == (
+        "massive", "4x3")
+    mouse = objs["mouse"]
+    assert isinstance(mouse, tp.tiled_object.Point) and mouse.properties["size"] == "tiny"
+    assert (mouse.coordinates.x, mouse.coordinates.y) == (11.5 * TILE_PX, 9.5 * TILE_PX)
 
 
 def test_a_wall_of_neighbouring_edges_is_one_polyline(tmp_path):

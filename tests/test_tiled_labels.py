@@ -6,6 +6,7 @@ loads the files; hand-made text objects it cannot use are warnings."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -135,3 +136,42 @@ def test_export_elsewhere_points_the_image_layer_at_the_image(tmp_path):
     save_map(import_tiled(out).model, tmp_path / "tiled" / "back.json")
     assert load_map(tmp_path / "tiled" / "back.json").reference_image.path == \
         "../maps/sketch.png"  # beside the .tmj: the same file
+
+
+def test_import_into_another_folder_rebases_the_image_path(tmp_path):
+    """``sodwa import-tiled IN.tmj -o OTHER/MAP.json``: the image layer's path is
+    relative to the .tmj, the map's to the map file: rebased, as Save As does."""
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "sketch.png").write_bytes(b"png")
+    save_map(sample(), tmp_path / "maps" / "m.json")  # its image: maps/sketch.png
+    tmj = tmp_path / "tiled" / "t.tmj"
+    tmj.parent.mkdir()
+    assert main(["export-tiled", str(tmp_path / "maps" / "m.json"), "-o", str(tmj)]) == 0
+    for out, expected in ((tmp_path / "out" / "deep" / "m.json", "../../maps/sketch.png"),
+                          (tmp_path / "maps" / "again.json", "sketch.png"),
+                          (tmp_path / "tiled" / "here.json", "../maps/sketch.png")):
+        out.parent.mkdir(parents=True, exist_ok=True)
+        assert main(["import-tiled", str(tmj), "-o", str(out)]) == 0
+        ref = load_map(out).reference_image
+        assert ref.path == expected
+        assert (out.parent / ref.path).resolve() == (tmp_path / "maps" / "sketch.png").resolve()
+    # an absolute path stays as it is
+    model = sample()
+    model.reference_image = dataclasses.replace(model.reference_image,
+                                                path=str(tmp_path / "maps" / "sketch.png"))
+    save_map(model, tmp_path / "maps" / "abs.json")
+    assert main(["export-tiled", str(tmp_path / "maps" / "abs.json"), "-o", str(tmj)]) == 0
+    assert main(["import-tiled", str(tmj), "-o", str(tmp_path / "out" / "abs.json")]) == 0
+    assert load_map(tmp_path / "out" / "abs.json").reference_image.path == str(
+        tmp_path / "maps" / "sketch.png")
+
+
+def test_import_with_a_relative_tmj_path_rebases_from_the_working_folder(tmp_path,
+                                                                          monkeypatch):
+    (tmp_path / "maps").mkdir()
+    save_map(sample(), tmp_path / "maps" / "m.json")
+    (tmp_path / "out").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["export-tiled", "maps/m.json", "-o", "t.tmj"]) == 0
+    assert main(["import-tiled", "t.tmj", "-o", "out/m.json"]) == 0
+    assert load_map(tmp_path / "out" / "m.json").reference_image.path == "../maps/sketch.png"

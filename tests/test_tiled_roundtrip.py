@@ -7,14 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+import pytiled_parser as tp
+from hypothesis import HealthCheck, Phase, find, given, settings
 from test_io_roundtrip import MAPS
 from tiled_maps import tiled_maps
 
 from sodwa_editor.engine.generate import make_mixed_map
+from sodwa_editor.engine.model import Character
+from sodwa_editor.engine.sizes import Footprint
 from sodwa_editor.io import dumps_map, load_map, save_map
 from sodwa_editor.io.tiled_export import export_tiled, write_tiled
 from sodwa_editor.io.tiled_import import import_tiled
+from sodwa_editor.io.tiled_tileset import TILE_PX
 
 SAMPLE_FILES = sorted((Path(__file__).parent.parent / "maps").glob("*.json"))
 
@@ -61,6 +65,43 @@ def test_random_maps_round_trip_byte_identical(tmp_path_factory, model):
     folder = tmp_path_factory.mktemp("rt")
     text = dumps_map(model)
     assert dumps_map(round_trip(model, folder).model) == text
+    # and a maintained Tiled reader loads it: each creature a point or its footprint
+    tiled = tp.parse_map(folder / "map.tmj")
+    [layer] = [ly for ly in tiled.layers if ly.name == "characters"]
+    for o in layer.tiled_objects:
+        fp = model.characters[o.name].footprint_at()
+        if fp.area == 1:
+            assert isinstance(o, tp.tiled_object.Point)
+        else:
+            assert isinstance(o, tp.tiled_object.Rectangle)
+            assert (o.size.width, o.size.height) == (fp.width * TILE_PX, fp.height * TILE_PX)
+
+
+WANTED = {"Large 2x2": lambda c: c.size == "large" and c.footprint is None,
+          "Huge 4x4": lambda c: c.size == "huge" and c.footprint is None,
+          "non-square": lambda c: c.footprint is not None and len(set(c.footprint)) == 2}
+
+
+@pytest.mark.parametrize("name", WANTED)
+def test_random_maps_hold_sized_creatures_on_the_map(name):
+    """The strategy above makes Large 2x2, Huge 4x4 and non-square creatures standing
+    on the map (issue 26 x 29), so the round trip covers them."""
+    def has(m):
+        return any(WANTED[name](c) and c.x + c.footprint_at().width <= m.width
+                   and c.y + c.footprint_at().height <= m.height
+                   for c in m.characters.values())
+    assert has(find(tiled_maps(), has, settings=settings(max_examples=2000, database=None,
+                                                        phases=[Phase.generate])))
+
+
+def test_sized_creatures_round_trip(tmp_path):
+    model = MAPS["full"]()
+    model.characters["ogre"] = Character("ogre", "blue", 4, 0, size="large")
+    model.characters["wyrm"] = Character("wyrm", "amber", 0, 0, size="gigantic",
+                                         footprint=Footprint(4, 8), name="Wyrm")
+    model.characters["shrew"] = Character("shrew", "amber", 8, 6, size="mini",
+                                           footprint=Footprint(1, 1))
+    assert dumps_map(round_trip(model, tmp_path).model) == dumps_map(model)
 
 
 def test_export_is_deterministic(tmp_path):

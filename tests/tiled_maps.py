@@ -1,9 +1,9 @@
 """Random maps with every field the SODWA format holds, for the Tiled round trip
 (tests/test_tiled_roundtrip.py): special terrain types with vocabulary and custom
 properties, elevation 0..99, transition and indoor layers, borders with terrain,
-transition and indoor flags, start zones with custom properties, characters with
-attributes and objects (lights with a radius) with typed custom properties, and
-awkward text everywhere."""
+transition and indoor flags, start zones with custom properties, characters of every
+size (footprints from the table and free ones, square or not) with attributes, objects
+(lights with a radius) with typed custom properties, and awkward text everywhere."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from sodwa_editor.engine.model import Character, MapModel, MapObject
+from sodwa_editor.engine.sizes import SIZES, Footprint, footprint_for
 from sodwa_editor.engine.terrain import BORDER_BASES, Base
 from sodwa_editor.engine.terrain_properties import (
     HAZARDS,
@@ -38,6 +39,11 @@ vocab_props = st.lists(st.sampled_from(PROPERTY_NAMES), max_size=4, unique=True)
                                     else {"trap": t[-2]} if n == "trapped"
                                     else {"dc": t[-1]} if n == "precarious" else {})
                    for n in t[:-3]}))
+#: a creature's size and the footprint the map gives it (issue 26): Medium most often,
+#: Large 2x2 and Huge 4x4 by the table, and free footprints, square or not (4x8-like)
+sizes = st.tuples(st.sampled_from([s.name for s in SIZES] + ["medium", "large", "huge"]),
+                  st.none() | st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)).map(
+                      lambda t: Footprint(*t)))
 texts = st.text(max_size=20)
 idents = st.text(min_size=1, max_size=12)
 type_names = st.from_regex(r"\A[a-z][a-z0-9_-]{0,8}\Z").filter(
@@ -73,13 +79,18 @@ def tiled_maps(draw: st.DrawFn, max_side: int = 8) -> MapModel:
         if draw(st.booleans()):
             m.zone_custom[team] = draw(custom_props)
     for ident in draw(st.lists(idents, max_size=4, unique=True)):
-        x, y = tiles[int(rng.integers(len(tiles)))]
+        size, dims = draw(sizes)
+        fp = footprint_for(size, dimensions=dims)
+        # where the footprint fits when it does (else anywhere: a rule error, kept)
+        cols, rows = fp.anchor_grid(w, h)
+        x, y = ((int(rng.integers(cols)), int(rng.integers(rows))) if cols and rows
+                else tiles[int(rng.integers(len(tiles)))])
         m.characters[ident] = Character(
             ident, draw(idents), x, y, move=draw(st.integers(-999, 999)),
             range=draw(st.integers(-999, 999)), flight=draw(st.booleans()),
             name=draw(texts), attributes=draw(st.dictionaries(
                 st.text(max_size=8), st.integers(-999_999, 999_999), max_size=3)),
-            custom=draw(custom_props))
+            custom=draw(custom_props), size=size, footprint=dims)
     for ident in draw(st.lists(idents, max_size=3, unique=True)):
         x, y = tiles[int(rng.integers(len(tiles)))]
         m.objects[ident] = MapObject(ident, draw(st.sampled_from(["light"]) | idents), x, y,

@@ -10,8 +10,8 @@ surrogates, coordinates outside the map, maps of the largest size, ...), battle-
 mutations (numbers at and beyond their bounds, replays relabelled or with their
 decisions and result changed, their hashes recomputed so that the change reaches
 the checks behind them) and byte mutations (flips, insertions, deletions,
-truncation, bytes that are not UTF-8).  Case ``i`` of seed ``s`` is always the
-same bytes.
+truncation, bytes that are not UTF-8); sized creatures: :mod:`.fuzz_sizes`.  Case
+``i`` of seed ``s`` is always the same bytes.
 
 :func:`.fuzz_check.check_case` is the check one case goes through; hangs,
 memory use and signals are caught by :mod:`.fuzz_runner`, which runs the cases in a
@@ -30,6 +30,8 @@ from typing import Any
 
 from ..engine.model import MAX_MOVE, MAX_SIDE
 from .fuzz_battle import AI_NAMES, BATTLE_FORMATS, BATTLE_MAP, BATTLE_NUMBERS, battle_documents
+from .fuzz_bytes import mutate_bytes
+from .fuzz_sizes import bad_size, size_creature, sized_seed
 
 __all__ = ["AI_NAMES", "BATTLE_FORMATS", "BATTLE_MAP", "BATTLE_NUMBERS", "battle_documents",
            "Case", "Mutator", "Pairs", "Raw", "all_documents", "dump", "make_case",
@@ -79,6 +81,7 @@ def seed_documents() -> tuple[tuple[str, str], ...]:
 
     models = {name: build() for name, build in SAMPLE_MAPS.items()}
     models["mixed-12"] = make_mixed_map(12, seed=4)
+    models["sized"] = sized_seed(models["outdoor-skirmish"])  # creatures of every size
     seeds = [(name, dumps_map(m)) for name, m in models.items()]
     pack = {"format": PACK_FORMAT, "format_version": FORMAT_VERSION, "generator": GENERATOR,
             "name": "fuzz", "version": "1.0.0", "author": "", "description": "",
@@ -345,6 +348,13 @@ class Mutator:
         s = self.rng.choice(STRINGS)
         return _set(doc, p, _get(doc, p) + s), f"text {p[-1]}+{s!r}"
 
+    def creature_size(self, doc: Any) -> tuple[Any, str]:
+        """A character given a size and footprint where it fits (:mod:`.fuzz_sizes`)."""
+        return doc, size_creature(self.rng, self._map_doc(doc))
+
+    def bad_size(self, doc: Any) -> tuple[Any, str]:
+        return doc, bad_size(self.rng, self._map_doc(doc))
+
     # battle-file mutations
     def battle_number(self, doc: Any) -> tuple[Any, str]:
         """A number of the file (a sheet value, a rule, a weight, a turn count) at or
@@ -414,7 +424,7 @@ class Mutator:
         return doc, "rehash"
 
     GENTLE = ("tile_terrain", "tile_elevation", "place", "attribute", "grow", "drop_entry",
-              "text_field")
+              "text_field", "creature_size")
     #: Gentle mutations of a battle file (most keep it loadable, so a battle is played).
     BATTLE = ("battle_number", "battle_number", "attribute", "drop_entry", "text_field",
               "list_edit")
@@ -422,36 +432,11 @@ class Mutator:
     REPLAY = ("relabel", "decision", "decision", "battle_number", "text_field")
     HARSH = ("delete_key", "duplicate_key", "wrong_type", "huge_number", "deep_nesting",
              "long_string", "odd_string", "odd_key", "coordinate", "size", "row_char",
-             "list_edit", "huge")
+             "list_edit", "huge", "bad_size")
 
-    # byte mutations
     def mutate_bytes(self, data: bytes) -> tuple[bytes, str]:
-        b = bytearray(data)
-        how = self.rng.choice(("flip", "set", "insert", "delete", "truncate", "repeat",
-                               "not-utf8", "bom", "utf16"))
-        i = self.rng.randrange(len(b) + 1)
-        if how == "flip" and b:
-            i = min(i, len(b) - 1)
-            b[i] ^= 1 << self.rng.randrange(8)
-        elif how == "set" and b:
-            b[min(i, len(b) - 1)] = self.rng.randrange(256)
-        elif how == "insert":
-            b[i:i] = self.rng.choice((b"{", b"}", b"[", b"]", b",", b'"', b"\\", b":", b"-",
-                                      b"0", b"\x00", b"\\ud800", b"9" * 30))
-        elif how == "delete":
-            del b[i:i + self.rng.randrange(1, 64)]
-        elif how == "truncate":
-            del b[i:]
-        elif how == "repeat":
-            j = min(len(b), i + self.rng.randrange(1, 200))
-            b[j:j] = b[i:j]
-        elif how == "not-utf8":
-            b[i:i] = self.rng.choice((b"\xff", b"\xc0\x80", b"\xed\xa0\x80", b"\xe2\x82"))
-        elif how == "bom":
-            b[0:0] = b"\xef\xbb\xbf"
-        elif how == "utf16":
-            return data.decode("utf-8", "replace").encode("utf-16"), "bytes-utf16"
-        return bytes(b), f"bytes-{how}"
+        """A byte mutation of a written document (:func:`.fuzz_bytes.mutate_bytes`)."""
+        return mutate_bytes(self.rng, data)
 
 
 @dataclass

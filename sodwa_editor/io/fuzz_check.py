@@ -5,8 +5,9 @@
 every problem as ``sodwa validate`` does, then runs every engine query the
 editor's previews and docks make (LoS fan, single LoS, reach from a character
 and from a tile with a Move, the path to a tile, the adjacency graph, pair
-classes, blocked pairs, regions) and a save/load round trip (a ``ValueError``
-from ``reach`` for a negative Move is expected: its callers show it).  Its outcome is
+classes, blocked pairs, regions; a large creature's range and LoS fan) and a
+save/load round trip (a ``ValueError`` from ``reach`` for a negative Move is
+expected: its callers show it).  Its outcome is
 ``ok``, ``refused`` (a clean refusal: problems with errors, or one of our
 documented errors, :class:`MapLoadError` / :class:`MapSaveError`) or
 ``failure`` (any other exception, or a round trip that changes the map).
@@ -154,6 +155,7 @@ def _queries(model: Any, work: Path, state: dict[str, str]) -> None:
         state["stage"] = "reach_path"
         result.tiles()
         result.path_to((w - 1 - c.x, h - 1 - c.y))
+    _creature_queries(model, state)
     for tile in tiles[:2]:
         for move in PREVIEW_MOVES:
             state["stage"] = "reach_tile"
@@ -176,3 +178,42 @@ def _queries(model: Any, work: Path, state: dict[str, str]) -> None:
     again, problems = read_map(out)
     if again is None or not again.same_content(model):
         raise CaseFailure("a saved map does not load again as it was")
+
+
+def _creature_queries(model: Any, state: dict[str, str]) -> None:
+    """The previews of a creature larger than one tile (issue 26; the editor's
+    ``footprint_previews``): its movement range with every other creature's squares in
+    the way and a path, and its LoS fan, for the first three whose footprint is on the
+    map (one off the map is a rule error the map opens with; the previews refuse it)."""
+    from ..engine.footprint import cannot_stand
+    from ..engine.footprint_los import footprint_los_fan
+    from ..engine.footprint_movement import footprint_reach
+
+    w, h = model.width, model.height
+    large = [c for c in sorted(model.characters.values(), key=lambda c: c.id)
+             if c.footprint_at().area > 1][:3]
+    for c in large:
+        fp = c.footprint_at()
+        if not (0 <= c.x <= w - fp.width and 0 <= c.y <= h - fp.height):
+            continue
+        rows = [(x, y, o.team, o.size) for o in model.characters.values() if o.id != c.id
+                for x, y in o.squares()]
+        # a rule error the map opens with (a footprint over a wall or across levels; for
+        # the range also a negative Move) is refused with the ValueError the previews show
+        stands = cannot_stand(model, (c.x, c.y), fp) is None
+        state["stage"] = "footprint_reach"
+        try:
+            result = footprint_reach(model, (c.x, c.y), fp, c.move, team=c.team,
+                                     flight=c.flight, occupants=rows, size=c.size)
+        except ValueError:
+            if c.move >= 0 and stands:
+                raise
+        else:
+            state["stage"] = "footprint_path"
+            result.path_to((max(0, w - fp.width - c.x), max(0, h - fp.height - c.y)))
+        state["stage"] = "footprint_los_fan"
+        try:
+            footprint_los_fan(model, (c.x, c.y), fp, occupied=[r[:2] for r in rows])
+        except ValueError:
+            if stands:
+                raise

@@ -5,7 +5,8 @@ Layers, bottom to top (docs/map-format.md, *Tiled*): tile layers ``terrain``,
 ``indoor``, ``elevation``, ``transitions`` and one ``start_zone:<team>`` per start
 zone; object layers ``borders`` (polylines along the grid lines), ``objects`` and
 ``characters`` (point objects at tile centres, every field a typed custom
-property).  :mod:`.tiled_import` reads it back to the same map, byte for byte
+property; a creature larger than one tile a rectangle over its footprint,
+:mod:`.tiled_creatures`).  :mod:`.tiled_import` reads it back to the same map, byte for byte
 once saved.
 """
 
@@ -24,6 +25,7 @@ from .files import atomic_write_bytes, atomic_write_text
 from .paths import PathLike, writable_target
 from .png import encode_png
 from .problems import MapSaveError
+from .tiled_creatures import creature_properties, creature_shape
 from .tiled_labels import labels_layer, reference_layer
 from .tiled_props import custom_properties, prop, sorted_properties
 from .tiled_tileset import (
@@ -145,8 +147,7 @@ def map_doc(model: MapModel, tileset_source: str, *, labels: bool = False
                   else [])])
         for o in (model.objects[k] for k in sorted(model.objects))]))
     layers.append(_objects_layer(ids, CHARACTERS_LAYER, [
-        _point(ids, c.id, "character", c.x, c.y, _character_props(c))
-        for c in (model.characters[k] for k in sorted(model.characters))]))
+        _character(ids, c) for c in (model.characters[k] for k in sorted(model.characters))]))
     if labels:  # issue 29: on request (sodwa export-tiled --labels)
         layers.append(labels_layer(model, ids.layer(), ids.object))
     doc = {
@@ -201,11 +202,16 @@ def _point(ids: _Ids, name: str, kind: str, x: int, y: int,
             "visible": True, "width": 0, "x": (x + 0.5) * TILE_PX, "y": (y + 0.5) * TILE_PX}
 
 
-def _character_props(c: Any) -> list[dict[str, Any]]:
+def _character(ids: _Ids, c: Any) -> dict[str, Any]:
+    """A character's object: a point at its tile's centre, or a rectangle over the
+    footprint of a larger creature (:mod:`.tiled_creatures`)."""
     props = [prop("team", c.team), prop("move", int(c.move)), prop("range", int(c.range)),
-             prop("flight", bool(c.flight)), prop("name", c.name)]
+             prop("flight", bool(c.flight)), prop("name", c.name), *creature_properties(c)]
     props += [prop(f"attributes.{k}", int(v)) for k, v in c.attributes.items()]
-    return props + custom_properties(c.custom)
+    obj = {"id": ids.object(), "name": c.id, "properties": sorted_properties(
+        props + custom_properties(c.custom)), "rotation": 0, "type": "character",
+        "visible": True, **creature_shape(c, TILE_PX)}
+    return dict(sorted(obj.items()))  # in Tiled's key order
 
 
 def _borders(model: MapModel, ids: _Ids) -> list[dict[str, Any]]:

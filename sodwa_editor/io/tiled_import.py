@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.model import MAX_ELEVATION, Edge, MapModel
+from ..engine.model import MAX_ELEVATION, MapModel
 from ..engine.terrain import Base
 from .encode import FORMAT_VERSION, MAP_FORMAT
 from .files import map_from_doc
-from .problems import Problem, capped, error, has_errors, pointer, warning
+from .problems import Problem, capped, error, has_errors, pointer
 from .tiled_export import (
     BORDERS_LAYER,
     CHARACTERS_LAYER,
@@ -37,38 +37,17 @@ from .tiled_export import (
     TRANSITIONS_LAYER,
     ZONE_PREFIX,
 )
-from .tiled_labels import (
-    ANNOTATION_LAYERS,
-    LABELS_LAYER,
-    REFERENCE_LAYER,
-    read_labels,
-    read_reference,
-)
-from .tiled_props import (
-    CUSTOM,
-    FREE,
-    FREE_JSON,
-    PropertyError,
-    check_kind,
-    custom_value,
-    read_properties,
-)
-from .tiled_read import CODE, Layer, TiledMap, read_tiled, tile_data, tileset_of
-from .tiled_shapes import ShapeError, border_edges, object_class, object_tile
+from .tiled_labels import ANNOTATION_LAYERS
+from .tiled_objects import CUSTOM, FREE, FREE_JSON, OBJECT_LAYERS, ObjectMapper, Place
+from .tiled_props import PropertyError, check_kind, custom_value
+from .tiled_read import CODE, Layer, read_tiled, tile_data, tileset_of
 from .tiled_tileset import BASE, ELEVATION, INDOOR, PROPERTIES, TERRAIN
 
-IGNORED = "tiled-ignored"
 BUILTIN = [b.label for b in Base]
 TILE_LAYERS = (TERRAIN_LAYER, INDOOR_LAYER, ELEVATION_LAYER, TRANSITIONS_LAYER)
-OBJECT_LAYERS = (BORDERS_LAYER, OBJECTS_LAYER, CHARACTERS_LAYER)
-#: Typed properties each part of a SODWA map reads (name -> Tiled type).
+#: Typed properties of the map itself (name -> Tiled type).
 MAP_FIELDS = {"name": "string", "description": "string", "setting": "string",
               "format_version": "int"}
-CHARACTER_FIELDS = {"team": "string", "move": "int", "range": "int", "flight": "bool",
-                    "name": "string"}
-OBJECT_FIELDS = {"impedes_los": "bool", "radius": "int"}
-BORDER_FIELDS = {"transition": "bool", "indoor": "bool"}
-ATTRIBUTES = "attributes."
 
 
 @dataclass
@@ -79,13 +58,6 @@ class TiledImport:
     model: MapModel | None
     problems: list[Problem]
     inputs: list[Path]
-
-
-@dataclass(frozen=True)
-class _Place:
-    source: str
-    where: str
-    label: str
 
 
 def import_tiled(path: str | Path) -> TiledImport:
@@ -100,27 +72,9 @@ def import_tiled(path: str | Path) -> TiledImport:
     return TiledImport(model, problems + more, tiled.inputs)
 
 
-class _Mapper:
-    """Builds the SODWA document of one Tiled map, with the place of each part."""
-
-    def __init__(self, tiled: TiledMap, stem: str) -> None:
-        self.t = tiled
-        self.stem = stem
-        self.problems: list[Problem] = []
-        self.places: dict[str, _Place] = {}
-        self.doc: dict[str, Any] = {}
-
-    # ------------------------------------------------------------- problems
-    def err(self, message: str, place: _Place) -> None:
-        self.problems.append(error(f"{place.label}: {message}", place.where, code=CODE)
-                             .located(source=place.source))
-
-    def warn(self, message: str, place: _Place) -> None:
-        self.problems.append(warning(f"{place.label}: {message}", place.where, code=IGNORED)
-                             .located(source=place.source))
-
-    def layer_place(self, layer: Layer) -> _Place:
-        return _Place(self.t.source, layer.where, layer.label)
+class _Mapper(ObjectMapper):
+    """Builds the SODWA document of one Tiled map, with the place of each part: the
+    map's properties and its tile layers here, the rest in :class:`ObjectMapper`."""
 
     # ----------------------------------------------------------------- run
     def run(self) -> tuple[MapModel | None, list[Problem]]:
@@ -151,37 +105,8 @@ class _Mapper:
                                message=f"{p.message} (Tiled {place.label})")
         return replace(p, path="", source=self.t.source)
 
-    # ---------------------------------------------------------- properties
-    def _fields(self, raw: Any, fields: dict[str, str], place: _Place,
-                prefixes: tuple[str, ...] = ()) -> dict[str, Any]:
-        """The SODWA fields among the typed properties ``raw``: ``fields`` by name,
-        ``custom.*`` (and format 1's ``properties.*`` / ``properties_json.*``) as
-        ``custom`` and ``attributes.*`` (int) where ``prefixes`` allows them;
-        anything else is a warning."""
-        out: dict[str, Any] = {}
-        try:
-            props = read_properties(raw)
-        except PropertyError as exc:
-            self.err(str(exc), place)
-            return out
-        for name, (kind, value) in props.items():
-            try:
-                if name in fields:
-                    out[name] = check_kind(name, kind, value, fields[name])
-                elif name.startswith((CUSTOM, FREE, FREE_JSON)) and CUSTOM in prefixes:
-                    key = name.split(".", 1)[1]
-                    out.setdefault("custom", {})[key] = custom_value(name, kind, value)
-                elif name.startswith(ATTRIBUTES) and ATTRIBUTES in prefixes:
-                    out.setdefault("attributes", {})[name[len(ATTRIBUTES):]] = check_kind(
-                        name, kind, value, "int")
-                else:
-                    self.warn(f"property {name!r} is not a SODWA field and is ignored", place)
-            except PropertyError as exc:
-                self.err(str(exc), place)
-        return out
-
     def _map_properties(self) -> None:
-        place = _Place(self.t.source, "/properties", "map properties")
+        place = Place(self.t.source, "/properties", "map properties")
         f = self._fields(self.t.doc.get("properties"), MAP_FIELDS, place)
         # The import builds the newest structure; an older version the file names
         # (an export of format 1) is read as the newest.
@@ -195,7 +120,7 @@ class _Mapper:
         for key in ("format_version", "name", "description", "setting"):
             self.places["/" + key] = place
         for key in ("width", "height"):
-            self.places["/" + key] = _Place(self.t.source, "/" + key, "map size")
+            self.places["/" + key] = Place(self.t.source, "/" + key, "map size")
 
     def _layers(self) -> dict[str, Layer]:
         out: dict[str, Layer] = {}
@@ -245,7 +170,7 @@ class _Mapper:
         for gid, tile in sorted(self.t.tiles.items()):
             if TERRAIN not in tile.props:
                 continue
-            place = _Place(tile.source, tile.where, tile.label)
+            place = Place(tile.source, tile.where, tile.label)
             try:
                 name = check_kind(TERRAIN, *tile.props[TERRAIN], "string")
                 base = (check_kind(BASE, *tile.props[BASE], "string") if BASE in tile.props
@@ -324,7 +249,7 @@ class _Mapper:
                 try:
                     out[gid] = check_kind(key, *tile.props[key], kind)
                 except PropertyError as exc:
-                    self.err(str(exc), _Place(tile.source, tile.where, tile.label))
+                    self.err(str(exc), Place(tile.source, tile.where, tile.label))
         return out
 
     def _terrain(self, layer: Layer | None, names: list[str], lut: dict[int, int]) -> None:
@@ -357,7 +282,7 @@ class _Mapper:
             if not 0 <= level <= MAX_ELEVATION:
                 tile = self.t.tiles[gid]
                 self.err(f"{ELEVATION} {level} is outside 0..{MAX_ELEVATION}",
-                         _Place(tile.source, tile.where, tile.label))
+                         Place(tile.source, tile.where, tile.label))
         if layer is None:
             return
         self.places["/elevation"] = self.layer_place(layer)
@@ -391,107 +316,6 @@ class _Mapper:
             else:
                 self.places[pointer("start_zones", team)] = self.layer_place(layer)
                 zones[team] = tiles
-
-    # ---------------------------------------------------------- object layers
-    def _objects(self, layer: Layer) -> list[tuple[_Place, dict[str, Any]]]:
-        raw = layer.doc.get("objects", [])
-        if not isinstance(raw, list):
-            self.err("\"objects\" is not a list", self.layer_place(layer))
-            return []
-        out = []
-        for j, obj in enumerate(raw):
-            where = f"{layer.where}/objects/{j}"
-            if not isinstance(obj, dict):
-                self.err("an object that is not a JSON object", _Place(self.t.source, where,
-                                                                       layer.label))
-                continue
-            name = obj.get("name") or ""
-            label = f"object {obj.get('id', '?')}" + (f" {name!r}" if name else "")
-            out.append((_Place(self.t.source, where, f"{label} in layer {layer.name!r}"), obj))
-        return out
-
-    def _borders(self, layer: Layer | None) -> None:
-        borders: list[dict[str, Any]] = []
-        self.doc["borders"] = borders
-        if layer is None:
-            return
-        seen: dict[Edge, str] = {}
-        for place, obj in self._objects(layer):
-            try:
-                edges = border_edges(obj, self.t.tile_w, self.t.tile_h, self.t.width,
-                                     self.t.height)
-            except ShapeError as exc:
-                self.err(str(exc), place)
-                continue
-            if not edges:
-                self.warn("runs along no edge", place)
-            f = self._fields(obj.get("properties"), BORDER_FIELDS, place)
-            terrain = object_class(obj)
-            for e in edges:
-                if e in seen:
-                    self.err(f"edge ({e.x}, {e.y}, {e.side}) is also drawn by {seen[e]}", place)
-                    continue
-                seen[e] = place.label
-                entry: dict[str, Any] = {"edge": [e.x, e.y, e.side]}
-                if terrain:
-                    entry["terrain"] = terrain
-                if f.get("transition"):
-                    entry["transition"] = True
-                if "indoor" in f:
-                    entry["indoor"] = f["indoor"]
-                self.places[pointer("borders", len(borders))] = place
-                borders.append(entry)
-
-    def _annotations(self, layers: dict[str, Layer]) -> None:
-        """The labels and the reference image (:mod:`.tiled_labels`)."""
-        def warn(message: str, where: str, label: str) -> None:
-            self.warn(message, _Place(self.t.source, where, label))
-
-        t, labels, ref = self.t, layers.get(LABELS_LAYER), layers.get(REFERENCE_LAYER)
-        if labels is not None:
-            self.doc["labels"] = read_labels(labels, t.tile_w, t.tile_h, (t.width, t.height),
-                                             warn)
-        image = read_reference(ref, t.tile_w, t.tile_h, warn) if ref is not None else None
-        if image is not None:
-            self.doc["editor"] = {"reference_image": image}
-
-    def _things(self, layer: Layer | None, key: str) -> None:
-        items: list[dict[str, Any]] = []
-        self.doc[key] = items
-        if layer is None:
-            return
-        characters = key == "characters"
-        what = "character" if characters else "object"
-        for place, obj in self._objects(layer):
-            ident = obj.get("name")
-            if not isinstance(ident, str) or not ident:
-                self.err(f"has no name: in Tiled, a {what}'s name is its SODWA id", place)
-                continue
-            try:
-                tile = object_tile(obj, self.t.tile_w, self.t.tile_h, what)
-            except ShapeError as exc:
-                self.err(str(exc), place)
-                continue
-            cls = object_class(obj)
-            if characters:
-                f = self._fields(obj.get("properties"), CHARACTER_FIELDS, place,
-                                 (ATTRIBUTES, CUSTOM))
-                if "team" not in f:
-                    self.err("has no 'team' property", place)
-                    continue
-                if cls not in ("", "character"):
-                    self.warn(f"its class {cls!r} is ignored (a character's side is its "
-                              "'team' property)", place)
-                entry = {"id": ident, "team": f.pop("team"), "x": tile[0], "y": tile[1], **f}
-            else:
-                f = self._fields(obj.get("properties"), OBJECT_FIELDS, place, (CUSTOM,))
-                if not cls:
-                    self.err("has no class: an object's class is its kind (e.g. crate)", place)
-                    continue
-                entry = {"id": ident, "kind": cls, "x": tile[0], "y": tile[1], **f}
-            self.places[pointer(key, len(items))] = place
-            items.append(entry)
-
 
 def _char(i: int) -> str:
     """Legend character of the i-th terrain name of the document (any distinct

@@ -77,11 +77,7 @@ def object_tile(obj: dict[str, Any], tile_w: float, tile_h: float,
                 what: str) -> tuple[int, int]:
     """The tile an object stands on: a point's, or a rectangle's, ellipse's or tile
     object's centre; raises :class:`ShapeError` for a line, a text or a rotated shape."""
-    shape = _unusable(obj)
-    if shape is None and ("polyline" in obj or "polygon" in obj):
-        shape = "a polyline" if "polyline" in obj else "a polygon"
-    if shape is not None:
-        raise ShapeError(f"{shape} cannot be a {what}: use a point object on its tile")
+    placeable(obj, what)
     px, py = obj["x"], obj["y"]
     if not obj.get("point"):
         w, h = obj.get("width", 0), obj.get("height", 0)
@@ -90,6 +86,16 @@ def object_tile(obj: dict[str, Any], tile_w: float, tile_h: float,
         # a tile object's (x, y) is its bottom-left corner, any other shape's top-left
         px, py = px + w / 2, (py - h / 2) if "gid" in obj else (py + h / 2)
     return math.floor(px / tile_w), math.floor(py / tile_h)
+
+
+def placeable(obj: dict[str, Any], what: str) -> None:
+    """A :class:`ShapeError` unless ``obj`` may stand for a ``what`` on tiles: a point,
+    rectangle, ellipse or tile object with a position, not rotated."""
+    shape = _unusable(obj)
+    if shape is None and ("polyline" in obj or "polygon" in obj):
+        shape = "a polyline" if "polyline" in obj else "a polygon"
+    if shape is not None:
+        raise ShapeError(f"{shape} cannot be a {what}: use a point object on its tile")
 
 
 def object_class(obj: dict[str, Any]) -> str:
