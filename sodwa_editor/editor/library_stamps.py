@@ -31,7 +31,7 @@ def to_library(stamp: Stamp, name: str) -> LibraryStamp:
     w, h = stamp.width, stamp.height
     model = MapModel(w + 2, h + 2, name=name[:200])
     for t in stamp.missing_types(model):
-        model.registry.register(t.name, t.base, t.properties)
+        model.registry.register(t.name, t.base, t.properties, custom=t.custom)
     for edit in stamp.edits(model, 1, 1):
         write_field(model, edit.field, edit.idx, edit.after)
     contents = stamp.contents.turned(lambda x, y: (x + 1, y + 1))
