@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit
+from test_props_editor import click_item, open_presets, redo, settle, undo
 
 from sodwa_editor.editor.properties.document_props import preset_id
 from sodwa_editor.editor.testing import Left, click_tile, drag_tiles
@@ -18,8 +19,6 @@ from sodwa_editor.engine.model import MapModel
 from sodwa_editor.engine.terrain import Base
 from sodwa_editor.io import load_map, save_map
 from sodwa_editor.io.stamp_library import read_library
-
-from test_props_editor import click_item, open_presets, redo, settle, undo
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 CTRL_SHIFT = CTRL | Qt.KeyboardModifier.ShiftModifier
