@@ -19,7 +19,7 @@ be read is one line under the list, and nothing is lost.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QKeyEvent, QKeySequence, QPixmap
@@ -119,7 +119,7 @@ class StampLibraryDock(QWidget):
         for widget in (self.list, *self.buttons.values()):
             widget.installEventFilter(self)  # Ctrl+Z / Ctrl+Y here: the library's
         stack = library.undo_stack  # its signals' values: the stack may be going away
-        self._steps = {"undo": [False, ""], "redo": [False, ""]}
+        self._steps: dict[str, list[Any]] = {"undo": [False, ""], "redo": [False, ""]}
         stack.canUndoChanged.connect(self._can_undo)
         stack.canRedoChanged.connect(self._can_redo)
         stack.undoTextChanged.connect(self._undo_text)
