@@ -129,3 +129,21 @@ def test_delete_of_a_selection_is_not_mirrored(make_window):
     QTest.keyClick(win.view, Qt.Key.Key_Delete)
     mm = win.document.model
     assert mm.terrain[1, 1:3].tolist() == [0, 0] and mm.terrain[1, 9:11].tolist() == [2, 2]
+
+
+def test_an_image_that_would_wall_in_a_creature_is_not_placed(make_window):
+    m = camp()
+    m.characters["g"] = Character("g", "red", 10, 3)  # where the image puts its wall
+    win = make_window(m)
+    view = win.view
+    QTest.keyClick(view, Qt.Key.Key_S)
+    drag_tiles(view, [(1, 1), (2, 1)])
+    QTest.keyClick(view, Qt.Key.Key_C, CTRL)
+    win.action_map["symmetry_x"].trigger()
+    QTest.keyClick(view, Qt.Key.Key_V, CTRL)
+    click_tile(view, 2, 3)
+    mm = win.document.model
+    assert mm.terrain[3, 1:3].tolist() == [2, 3]  # the stamp itself is placed
+    assert mm.terrain[3, 9:11].tolist() == [0, 0] and mm.characters["g"].x == 10
+    assert "its image at (9, 3) is not placed" in win.statusBar().currentMessage()
+    assert win.document.undo_stack.count() == 1

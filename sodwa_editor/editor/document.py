@@ -334,6 +334,7 @@ class Document(QObject, TokenEdits, PropertyEdits, AnnotationEdits):
         map does not declare are declared first (with their vocabulary and custom
         properties), in the same undo step.
         """
+        from .region_move import paste_refusal
         from .stamp_contents import paste_command
 
         if self._layer_refused(*STAMP_LAYERS) or (
@@ -352,12 +353,17 @@ class Document(QObject, TokenEdits, PropertyEdits, AnnotationEdits):
         except ValueError as exc:  # e.g. the map already has 256 terrain types
             self.message.emit(f"cannot paste: {exc}")
             return False
-        skipped = 0
+        skipped, refused = 0, []
         self.begin_macro(text)
         if missing:
             self.push(c.ReplaceMap(self, "Declare " + ", ".join(t.name for t in missing),
                                    declared))
         for st, x, y in placements:  # each written over what the ones before wrote
+            if st is not stamp:  # an image: not where it leaves a creature unable to stand
+                why = paste_refusal(self.model, st, x, y)
+                if why is not None:
+                    refused.append(f"its image at ({x}, {y}) is not placed: {why}")
+                    continue
             self._edit(c.PasteStamp, text, st.edits(self.model, x, y))
             if st.contents:
                 place, n = paste_command(self, st.contents, st.footprint(x, y), x, y, text)
@@ -368,6 +374,8 @@ class Document(QObject, TokenEdits, PropertyEdits, AnnotationEdits):
         if skipped:
             self.message.emit(f"{skipped} character(s) of the stamp not placed: their tile "
                               "holds a character already")
+        for why in refused:
+            self.message.emit(why)
         if missing:
             self.message.emit("declared terrain type(s) " + ", ".join(t.name for t in missing)
                               + " from the copied map")
