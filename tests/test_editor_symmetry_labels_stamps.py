@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from sodwa_editor.editor.stamp import Stamp
 from sodwa_editor.editor.symmetry_edits import stamp_images
-from sodwa_editor.editor.testing import Shift, click_tile, drag_tiles
+from sodwa_editor.editor.testing import Shift, click_tile, drag_tiles, move
 from sodwa_editor.engine.model import Character, MapModel, Rect
 from sodwa_editor.engine.symmetry import differences
 
@@ -85,6 +85,8 @@ def test_a_pasted_stamp_is_mirrored_with_teams_swapped_in_one_step(make_window):
     win.action_map["symmetry_x"].trigger()
     before = win.document.model.copy()
     QTest.keyClick(view, Qt.Key.Key_V, CTRL)
+    move(view, 2.5, 3.5)  # the preview shows where the mirrored copy lands
+    assert sorted(win.tool.copies.tiles) == [(9, 3), (10, 3)]
     click_tile(view, 2, 3)  # 2 x 1 stamp, its centre under the pointer: origin (1, 3)
     m = win.document.model
     assert win.document.undo_stack.count() == 1
@@ -97,6 +99,8 @@ def test_a_pasted_stamp_is_mirrored_with_teams_swapped_in_one_step(make_window):
     assert (1, 3) in m.start_zones["blue"] and (10, 3) in m.start_zones["red"]
     assert differences(m, "x") == differences(before, "x")  # the paste added none
     round_trip(win, before)
+    QTest.keyClick(view, Qt.Key.Key_Escape)  # out of the paste: no copies drawn
+    assert win.tool.copies.tiles == []
 
 
 def test_a_stamp_crossing_the_mirror_line_keeps_its_own_tiles(make_window):

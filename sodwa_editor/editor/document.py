@@ -381,6 +381,16 @@ class Document(QObject, TokenEdits, PropertyEdits, AnnotationEdits):
                               + " from the copied map")
         return True
 
+    def stamp_image_tiles(self, stamp, ox: int, oy: int) -> list[Tile]:
+        """The tiles the mirrored copies of ``stamp`` placed at (ox, oy) would
+        write under symmetry painting (none when it is off): the paste preview
+        draws them as the hover's images."""
+        if self.symmetry == "off":
+            return []
+        m = self.model
+        return [t for st, x, y in sym.stamp_images(self.symmetry, m, stamp, ox, oy)
+                for t in st.footprint(x, y) if m.in_bounds(*t)]
+
     def clear_region(self, rect, text: str = "Delete Region", mask=None) -> bool:
         """Reset a rectangle (with ``mask``, bool of its shape: those tiles of it) to
         Clear ground level 0 without borders on their edges (never mirrored: it
