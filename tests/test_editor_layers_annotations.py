@@ -53,7 +53,7 @@ def test_the_rows_and_the_view_menu_show_the_same_layers(make_window, tmp_path):
     win.view.setFocus()
     QTest.keyClick(win.view, Qt.Key.Key_N, CTRL_SHIFT)  # Show Labels' key
     assert not dock.boxes["labels"].isChecked()
-    assert dock.boxes["reference"].text() == "Reference image"
+    assert dock.boxes["reference"].text() == "Reference"  # as its refusals name it
 
 
 def test_a_hidden_or_locked_labels_row_refuses_label_edits(make_window, tmp_path):

@@ -75,10 +75,11 @@ class LayersDock(QWidget):
         self.opacity: dict[str, QSpinBox] = {}
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
+        grid.setVerticalSpacing(2)  # the rows of every layer fit at the default size
         for col, head in enumerate(("Layer", "Lock", "Opacity")):
             grid.addWidget(QLabel(f"<i>{head}</i>"), 0, col)
         for line, name in enumerate(LAYERS, start=1):
-            box = QCheckBox("Reference image" if name == REFERENCE else name.capitalize())
+            box = QCheckBox(name.capitalize())
             box.setChecked(layers.visible[name])
             box.toggled.connect(lambda on, n=name: layers.set_visible(n, on))
             grid.addWidget(box, line, 0)
