@@ -118,7 +118,7 @@ def test_the_layer_toggle_hides_the_image(make_window, tmp_path):
     assert not win.action_map["layer_reference"].isChecked()
     win.context.layers.set_visible("reference", True)  # (as View -> Show Reference Image)
     assert win.action_map["layer_reference"].isChecked()
-    assert "reference" not in win.layers.boxes  # the Layers dock keeps its height
+    assert win.layers.boxes["reference"].isChecked()  # the Layers dock follows
 
 
 def test_save_as_elsewhere_keeps_the_image_found(make_window, tmp_path):

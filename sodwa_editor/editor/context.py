@@ -53,6 +53,7 @@ class EditorContext(QObject):
         d = self.document
         # first: the palette and the tool options rebuild from the state's type ids
         d.model_replaced.connect(self.state.follow_types)
+        d.edited.connect(self._follow_types)  # a step swapped the terrain types
         d.model_replaced.connect(self._on_model_replaced)
         d.edited.connect(self.scene.flush)
         d.edited.connect(self.previews.schedule)
@@ -76,6 +77,9 @@ class EditorContext(QObject):
         self.message.emit(text, kind)
 
     # Bound methods, not lambdas: Qt drops them with the context.
+    def _follow_types(self) -> None:
+        self.state.follow_types(self.document.model)
+
     def _note(self, text: str) -> None:
         self.say(text, "note")
 

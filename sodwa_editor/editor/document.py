@@ -323,25 +323,28 @@ class Document(QObject, TokenEdits, PropertyEdits, AnnotationEdits):
         text = "Paint Start Zone" if on else "Erase Start Zone"
         return self.push(c.SetStartZone(self, after, self._stroke, text))
 
-    def paste_stamp(self, stamp, ox: int, oy: int, text: str = "Paste Stamp") -> bool:
+    def paste_stamp(self, stamp, ox: int, oy: int, text: str = "Paste Stamp", *,
+                    mirror: bool = True) -> bool:
         """Write a :class:`~.stamp.Stamp` with its top-left tile at (ox, oy), what
-        stands on its tiles included (:mod:`.stamp_contents`), as one undo step.
+        stands on its tiles included (:mod:`.stamp_contents`), as one undo step;
+        with ``mirror`` and symmetry painting on, its images too
+        (:func:`.symmetry_edits.stamp_images`), in the same step.
 
         Terrain is matched by type name; special types the stamp uses that this
-        map does not declare are declared first, in the same undo step.
+        map does not declare are declared first (with their vocabulary and custom
+        properties), in the same undo step.
         """
+        from .region_move import paste_refusal
         from .stamp_contents import paste_command
 
         if self._layer_refused(*STAMP_LAYERS) or (
                 stamp.contents and self._layer_refused("start zones", "characters")):
             return False
+        placements = [(stamp, ox, oy)]
+        if mirror and self.symmetry != "off":
+            placements += sym.stamp_images(self.symmetry, self.model, stamp, ox, oy)
         missing = stamp.missing_types(self.model)
-        place, skipped = paste_command(self, stamp.contents, stamp.footprint(ox, oy), ox, oy,
-                                       text) if stamp.contents else (None, 0)
-        if skipped:
-            self.message.emit(f"{skipped} character(s) of the stamp not placed: their tile "
-                              "holds a character already")
-        if not missing and place is None:
+        if not missing and len(placements) == 1 and not stamp.contents:
             return self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))
         declared = self.model.copy()
         try:
@@ -350,26 +353,52 @@ class Document(QObject, TokenEdits, PropertyEdits, AnnotationEdits):
         except ValueError as exc:  # e.g. the map already has 256 terrain types
             self.message.emit(f"cannot paste: {exc}")
             return False
+        skipped, refused = 0, []
         self.begin_macro(text)
         if missing:
             self.push(c.ReplaceMap(self, "Declare " + ", ".join(t.name for t in missing),
                                    declared))
-        self._edit(c.PasteStamp, text, stamp.edits(self.model, ox, oy))
-        if place is not None:
-            self.push(place)
+        for st, x, y in placements:  # each written over what the ones before wrote
+            if st is not stamp:  # an image: not where it leaves a creature unable to stand
+                why = paste_refusal(self.model, st, x, y)
+                if why is not None:
+                    refused.append(f"its image at ({x}, {y}) is not placed: {why}")
+                    continue
+            self._edit(c.PasteStamp, text, st.edits(self.model, x, y))
+            if st.contents:
+                place, n = paste_command(self, st.contents, st.footprint(x, y), x, y, text)
+                skipped += n
+                if place is not None:
+                    self.push(place)
         self.end_macro()
+        if skipped:
+            self.message.emit(f"{skipped} character(s) of the stamp not placed: their tile "
+                              "holds a character already")
+        for why in refused:
+            self.message.emit(why)
         if missing:
             self.message.emit("declared terrain type(s) " + ", ".join(t.name for t in missing)
                               + " from the copied map")
         return True
 
+    def stamp_image_tiles(self, stamp, ox: int, oy: int) -> list[Tile]:
+        """The tiles the mirrored copies of ``stamp`` placed at (ox, oy) would
+        write under symmetry painting (none when it is off): the paste preview
+        draws them as the hover's images."""
+        if self.symmetry == "off":
+            return []
+        m = self.model
+        return [t for st, x, y in sym.stamp_images(self.symmetry, m, stamp, ox, oy)
+                for t in st.footprint(x, y) if m.in_bounds(*t)]
+
     def clear_region(self, rect, text: str = "Delete Region", mask=None) -> bool:
         """Reset a rectangle (with ``mask``, bool of its shape: those tiles of it) to
-        Clear ground level 0 without borders on their edges."""
+        Clear ground level 0 without borders on their edges (never mirrored: it
+        acts on the selection)."""
         from .stamp import Stamp
 
         empty = Stamp.empty(rect.x1 - rect.x0 + 1, rect.y1 - rect.y0 + 1).with_mask(mask)
-        return self.paste_stamp(empty, rect.x0, rect.y0, text)
+        return self.paste_stamp(empty, rect.x0, rect.y0, text, mirror=False)
 
     def cut_region(self, rect, mask=None) -> bool:
         """Cut: the region cleared as Delete does, and what stands on it (zones,

@@ -2,7 +2,12 @@
 as :mod:`.document_tokens`): each edit one named undo command (Add Label, Edit
 Label, Move Label, Delete Label, Set Reference Image, Remove Reference Image),
 refused with a one-line reason when the layer is hidden or locked or the value
-is one the map file cannot hold."""
+is one the map file cannot hold.
+
+Symmetry painting (issue 29) mirrors labels as it mirrors characters: Add Label
+puts the label on the image tiles too, and Delete Label removes the labels of
+the same text on them, in the same undo step; editing and moving a label change
+that label only."""
 
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ from ..engine.annotations import (
     ReferenceImage,
     next_label_id,
 )
+from ..engine.symmetry import IMAGES, tile_image
 from ..io.values import lone_surrogate
 
 if TYPE_CHECKING:
@@ -105,8 +111,13 @@ class AnnotationEdits:
         model: MapModel
         message: SignalInstance
         path: Path | None
+        symmetry: str
 
         def push(self, cmd: QUndoCommand) -> bool: ...
+
+        def begin_macro(self, text: str) -> None: ...
+
+        def end_macro(self) -> None: ...
 
         def _layer_refused(self, *layers: str) -> bool: ...
 
@@ -129,8 +140,26 @@ class AnnotationEdits:
         if self._label_refused(text, color, size):
             return None
         label = Label(next_label_id(self.model.labels), x, y, text.strip(), color, size)
+        images = [t for t in self._label_images(x, y)
+                  if not any((lb.x, lb.y, lb.text) == (*t, label.text)
+                             for lb in self.model.labels.values())]
+        if images:
+            self.begin_macro("Add Label")  # the label and its images: one undo step
         self.push(PutLabel(self, "Add Label", None, label))
+        for ix, iy in images:
+            self.push(PutLabel(self, "Add Label", None, dataclasses.replace(
+                label, id=next_label_id(self.model.labels), x=ix, y=iy)))
+        if images:
+            self.end_macro()
         return label.id
+
+    def _label_images(self, x: int, y: int) -> list[tuple[int, int]]:
+        """Symmetry painting: the image tiles of (x, y), each once, not (x, y)."""
+        w, h = self.model.width, self.model.height
+        out = dict.fromkeys(tile_image(w, h, x, y, fx, fy)
+                            for fx, fy, _swap in IMAGES.get(self.symmetry, ()))
+        out.pop((x, y), None)
+        return list(out)
 
     def edit_label(self, label_id: str, text: str | None = None, color: str | None = None,
                    size: int | None = None) -> bool:
@@ -157,10 +186,22 @@ class AnnotationEdits:
         return self.push(PutLabel(self, "Move Label", old, dataclasses.replace(old, x=x, y=y)))
 
     def remove_label(self, label_id: str) -> bool:
+        """Delete a label (and, symmetry painting, the labels of its text on its
+        image tiles: one undo step)."""
         old = self.model.labels.get(label_id)
         if old is None or self._layer_refused(LABELS_LAYER):
             return False
-        return self.push(PutLabel(self, "Delete Label", old, None))
+        tiles = self._label_images(old.x, old.y)
+        images = [lb for lid, lb in sorted(self.model.labels.items())
+                  if lid != label_id and lb.text == old.text and (lb.x, lb.y) in tiles]
+        if images:
+            self.begin_macro("Delete Label")
+        self.push(PutLabel(self, "Delete Label", old, None))
+        for lb in images:
+            self.push(PutLabel(self, "Delete Label", lb, None))
+        if images:
+            self.end_macro()
+        return True
 
     def rebase_reference_image(self, new_path: Path) -> bool:
         """Before the map is saved to ``new_path``: its reference image's path made

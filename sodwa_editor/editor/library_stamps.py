@@ -2,7 +2,14 @@
 library stores them (:class:`~..io.stamp_library.LibraryStamp`: a small map with a
 one-tile margin), and back; and :class:`StampLibrary`, the library the Stamp
 Library dock shows: a list of named stamps kept in a ``*.sodwa-stamps.json``
-file beside the maps or in a map pack, written after every change."""
+file beside the maps or in a map pack, written after every change.
+
+The library has its own undo stack (as the Roster Editor and the team editor
+have theirs; the map's stack never holds a library edit): each edit is one named
+command (Save Stamp, Rename Stamp, Delete Stamp, Move Stamp), and undo and redo
+write the file too.  The name typed right after Save Selection is part of the
+Save step.  Another library file (Open..., the map saved elsewhere) starts a new
+history."""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..engine.model import Edge, MapModel, Rect
 from ..io.stamp_library import (
@@ -31,7 +39,7 @@ def to_library(stamp: Stamp, name: str) -> LibraryStamp:
     w, h = stamp.width, stamp.height
     model = MapModel(w + 2, h + 2, name=name[:200])
     for t in stamp.missing_types(model):
-        model.registry.register(t.name, t.base, t.properties)
+        model.registry.register(t.name, t.base, t.properties, custom=t.custom)
     for edit in stamp.edits(model, 1, 1):
         write_field(model, edit.field, edit.idx, edit.after)
     contents = stamp.contents.turned(lambda x, y: (x + 1, y + 1))
@@ -60,19 +68,134 @@ def from_library(entry: LibraryStamp) -> Stamp:
     return stamp
 
 
+#: :meth:`QUndoCommand.id` of a Save Stamp step and the rename that names it
+_NAMING = 41
+
+
+def _set_name(entry: LibraryStamp, name: str) -> None:
+    entry.name = name
+    entry.model.name = name[:200]
+
+
+class _LibraryEdit(QUndoCommand):
+    """One edit of the list of a :class:`StampLibrary`: :meth:`apply` (redo) and
+    :meth:`revert` (undo) change the list; the library is shown and written after
+    each, and the row they touched is the current one."""
+
+    def __init__(self, library: StampLibrary, text: str) -> None:
+        super().__init__(text)
+        self.library = library
+
+    def apply(self) -> int:
+        raise NotImplementedError
+
+    def revert(self) -> int:
+        raise NotImplementedError
+
+    def redo(self) -> None:
+        self.library._applied(self.apply())
+
+    def undo(self) -> None:
+        self.library._applied(self.revert())
+
+
+class AddStamp(_LibraryEdit):
+    """Save Stamp: ``entry`` put at ``index``; the rename right after it (the name
+    typed into the new row) is merged into it."""
+
+    def __init__(self, library: StampLibrary, entry: LibraryStamp, index: int) -> None:
+        super().__init__(library, f"Save Stamp {entry.name!r}")
+        self.entry, self.index, self.named = entry, index, False
+
+    def apply(self) -> int:
+        self.library.stamps.insert(self.index, self.entry)
+        return self.index
+
+    def revert(self) -> int:
+        del self.library.stamps[self.index]
+        return self.index - 1
+
+    def id(self) -> int:  # noqa: A003 (Qt override)
+        return _NAMING
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt override)
+        if self.named or not isinstance(other, RenameStamp) or other.index != self.index:
+            return False
+        self.named = True  # only the first name typed belongs to the Save step
+        self.setText(f"Save Stamp {other.new!r}")
+        return True
+
+
+class RenameStamp(_LibraryEdit):
+    def __init__(self, library: StampLibrary, index: int, new: str) -> None:
+        self.index, self.old, self.new = index, library.stamps[index].name, new
+        super().__init__(library, f"Rename Stamp {self.old!r} to {new!r}")
+
+    def apply(self) -> int:
+        _set_name(self.library.stamps[self.index], self.new)
+        return self.index
+
+    def revert(self) -> int:
+        _set_name(self.library.stamps[self.index], self.old)
+        return self.index
+
+    def id(self) -> int:  # noqa: A003 (Qt override)
+        return _NAMING  # AddStamp takes it in; two renames stay two steps
+
+
+class DeleteStamp(_LibraryEdit):
+    def __init__(self, library: StampLibrary, index: int) -> None:
+        self.index, self.entry = index, library.stamps[index]
+        super().__init__(library, f"Delete Stamp {self.entry.name!r}")
+
+    def apply(self) -> int:
+        del self.library.stamps[self.index]
+        return min(self.index, len(self.library.stamps) - 1)
+
+    def revert(self) -> int:
+        self.library.stamps.insert(self.index, self.entry)
+        return self.index
+
+
+class MoveStamp(_LibraryEdit):
+    def __init__(self, library: StampLibrary, index: int, to: int) -> None:
+        self.index, self.to = index, to
+        where = "Up" if to == index - 1 else "Down" if to == index + 1 else f"to {to + 1}"
+        super().__init__(library, f"Move Stamp {library.stamps[index].name!r} {where}")
+
+    def apply(self) -> int:
+        self.library.stamps.insert(self.to, self.library.stamps.pop(self.index))
+        return self.to
+
+    def revert(self) -> int:
+        self.library.stamps.insert(self.index, self.library.stamps.pop(self.to))
+        return self.index
+
+
 class StampLibrary(QObject):
-    """Named stamps and the file they live in (a library file or a map pack)."""
+    """Named stamps and the file they live in (a library file or a map pack), and
+    the undo stack of their edits."""
 
     #: the list changed (loaded, added, renamed, removed, reordered)
     changed = Signal()
     #: a one-line message (a load error, a refused name, where it was saved)
     message = Signal(str)
+    #: an edit, its undo or its redo touched this row (-1: none): show it current
+    touched = Signal(int)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.stamps: list[LibraryStamp] = []
         self.path: Path | None = None
         self.in_pack = False
+        #: the library's own history (the map's undo stack never holds its edits)
+        self.undo_stack = QUndoStack(self)
+
+    def _applied(self, row: int) -> None:
+        """After a command changed the list: show it, write it, point at ``row``."""
+        self.changed.emit()
+        self.touched.emit(row)
+        self.save()
 
     # ----------------------------------------------------------------- files
     def load(self, path: Path, *, missing_ok: bool = False) -> bool:
@@ -93,6 +216,7 @@ class StampLibrary(QObject):
 
     def _use(self, path: Path, stamps: list[LibraryStamp], *, in_pack: bool) -> None:
         self.path, self.stamps, self.in_pack = path, stamps, in_pack
+        self.undo_stack.clear()  # another library: its own history
         self.changed.emit()
 
     def save(self) -> bool:
@@ -132,17 +256,19 @@ class StampLibrary(QObject):
         return None
 
     def add(self, stamp: Stamp, name: str) -> int | None:
-        """Save ``stamp`` under ``name`` (last in the list); its index, None if refused."""
+        """Save ``stamp`` under ``name`` (last in the list), one step "Save Stamp";
+        its index, None if refused."""
         why = self._name_refused(name)
         if why is not None:
             self.message.emit(why)
             return None
-        self.stamps.append(to_library(stamp, name.strip()))
-        self.changed.emit()
-        self.save()
-        return len(self.stamps) - 1
+        index = len(self.stamps)
+        self.undo_stack.push(AddStamp(self, to_library(stamp, name.strip()), index))
+        return index
 
     def rename(self, index: int, name: str) -> bool:
+        """Rename the stamp at ``index``, one step "Rename Stamp" (merged into the
+        Save step when it names the stamp just saved)."""
         why = self._name_refused(name, index)
         if why is not None:
             self.message.emit(why)
@@ -150,23 +276,20 @@ class StampLibrary(QObject):
             return False
         if self.stamps[index].name == name.strip():
             return False
-        self.stamps[index].name = name.strip()
-        self.stamps[index].model.name = name.strip()[:200]
-        self.changed.emit()
-        return self.save()
+        self.undo_stack.push(RenameStamp(self, index, name.strip()))
+        return True
 
     def remove(self, index: int) -> None:
-        del self.stamps[index]
-        self.changed.emit()
-        self.save()
+        """Delete the stamp at ``index``, one step "Delete Stamp"."""
+        self.undo_stack.push(DeleteStamp(self, index))
 
     def move(self, index: int, to: int) -> bool:
-        """Move the stamp at ``index`` to ``to`` (the list's order is the file's)."""
+        """Move the stamp at ``index`` to ``to`` (the list's order is the file's),
+        one step "Move Stamp"."""
         if not (0 <= index < len(self.stamps) and 0 <= to < len(self.stamps)) or index == to:
             return False
-        self.stamps.insert(to, self.stamps.pop(index))
-        self.changed.emit()
-        return self.save()
+        self.undo_stack.push(MoveStamp(self, index, to))
+        return True
 
     def stamp(self, index: int) -> Stamp:
         return from_library(self.stamps[index])

@@ -234,7 +234,7 @@ class MainWindow(ToolDialogs, QMainWindow):
         self.inspector = InspectorDock(d, s)
         self.inspector.message.connect(self.show_note)
         self.inspector.edit_type_requested.connect(self.terrain_types.edit)
-        self.layers = LayersDock(c.layers, c.previews)
+        self.layers = LayersDock(c.layers, c.previews, document=d)
         self.layers.finished.connect(self.view.setFocus)
         self.validation = ValidationDock(d, s)
         self.validation.place_chosen.connect(self.show_place)

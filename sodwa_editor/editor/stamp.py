@@ -19,6 +19,7 @@ the target does not declare are declared with the paste (see
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -79,6 +80,11 @@ class Stamp:
         return Stamp(self.tiles, only(self.border_e, touch_e), only(self.border_s, touch_s),
                      only(self.transition_e, touch_e), only(self.transition_s, touch_s),
                      self.types, mask.copy(), self.contents.masked(mask))
+
+    def with_teams(self, teams: dict[str, str]) -> Stamp:
+        """The stamp with the teams of its zones and characters renamed
+        (:meth:`~.stamp_contents.StampContents.with_teams`)."""
+        return dataclasses.replace(self, contents=self.contents.with_teams(teams))
 
     def tile_count(self) -> int:
         return int(self.mask.sum()) if self.mask is not None else self.width * self.height

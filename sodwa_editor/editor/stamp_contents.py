@@ -62,6 +62,20 @@ class StampContents:
                              tuple(moved(c) for c in self.characters),
                              tuple(moved(o) for o in self.objects))
 
+    def teams(self) -> set[str]:
+        """The teams of its start zones and characters."""
+        return set(self.zones) | {c.team for c in self.characters}
+
+    def with_teams(self, teams: dict[str, str]) -> StampContents:
+        """The contents with each team ``t`` of its zones and characters renamed
+        ``teams.get(t, t)`` (a mirrored placement swaps sides)."""
+        zones: dict[str, frozenset[tuple[int, int]]] = {}
+        for t, z in self.zones.items():
+            zones[teams.get(t, t)] = zones.get(teams.get(t, t), frozenset()) | z
+        return StampContents(zones, tuple(dataclasses.replace(
+            copy.deepcopy(c), team=teams.get(c.team, c.team)) for c in self.characters),
+            self.objects)
+
     def masked(self, mask: np.ndarray) -> StampContents:
         """Only what stands on the tiles of ``mask`` (bool, the stamp's shape)."""
         def on(x: int, y: int) -> bool:

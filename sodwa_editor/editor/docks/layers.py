@@ -1,6 +1,11 @@
 """Layers dock: show or hide each drawing layer and each preview overlay; lock
 a layer against edits and set the opacity of the layers drawn over the terrain
-(as Tiled's Layers panel).
+(as Tiled's Layers panel).  The reference image and the labels (issue 29) have
+their rows too, in step with View -> Show Reference Image / Show Labels (both
+show the same :class:`~..layer_state.LayerState`); the reference image's opacity
+is the map's own (saved in its editor settings, as Tiled saves an image layer's
+opacity in the map), so its spin box edits the document: one undo step, and
+adjustments in a row merge.
 
 The dock is a view of two models: the :class:`~..layer_state.LayerState` (shown,
 locked, opacity; remembered in the settings, and asked by the document before
@@ -13,6 +18,7 @@ box)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -35,12 +41,12 @@ from ..scene.map_scene import LAYERS
 from .property_layers import PropertyLayersSection
 
 if TYPE_CHECKING:
+    from ..document import Document
     from ..layer_state import LayerState
     from ..previews import PreviewController
 
-#: layers shown and hidden from the View menu only (issue 29: the reference image
-#: and the labels, Ctrl+Shift+I / Ctrl+Shift+N), so the dock keeps its height
-VIEW_MENU_LAYERS = ("reference", "labels")
+#: the reference image's layer: its opacity is the map's (see the module docstring)
+REFERENCE = "reference"
 PREVIEWS = {"los": "LoS fan", "reach": "Movement range", "graph": "Adjacency graph",
             "flank": "Flanking and cover"}
 #: the keys that end typing in a spin box
@@ -54,10 +60,14 @@ class LayersDock(QWidget):
     finished = Signal()
 
     def __init__(self, layers: LayerState, previews: PreviewController,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, document: Document | None = None
+                 ) -> None:
         super().__init__(parent)
         self.model = layers
         self.previews = previews
+        self.document = document
+        #: the reference image's opacity (the map's; None without a document)
+        self.reference_opacity: QSpinBox | None = None
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         self.boxes: dict[str, QCheckBox] = {}
@@ -65,10 +75,10 @@ class LayersDock(QWidget):
         self.opacity: dict[str, QSpinBox] = {}
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
+        grid.setVerticalSpacing(2)  # the rows of every layer fit at the default size
         for col, head in enumerate(("Layer", "Lock", "Opacity")):
             grid.addWidget(QLabel(f"<i>{head}</i>"), 0, col)
-        for line, name in enumerate((n for n in LAYERS if n not in VIEW_MENU_LAYERS),
-                                    start=1):
+        for line, name in enumerate(LAYERS, start=1):
             box = QCheckBox(name.capitalize())
             box.setChecked(layers.visible[name])
             box.toggled.connect(lambda on, n=name: layers.set_visible(n, on))
@@ -81,16 +91,20 @@ class LayersDock(QWidget):
             lock.toggled.connect(lambda on, n=name: layers.set_locked(n, on))
             grid.addWidget(lock, line, 1)
             self.locks[name] = lock
-            if name == BASE_LAYER:
+            if name == BASE_LAYER or (name == REFERENCE and document is None):
                 continue
             spin = QSpinBox()
             spin.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
             spin.setRange(0, 100)
             spin.setSuffix(" %")
+            grid.addWidget(spin, line, 2)
+            if name == REFERENCE:
+                self.reference_opacity = spin
+                spin.valueChanged.connect(self._set_reference_opacity)
+                continue
             spin.setToolTip(f"Opacity of {name}")
             spin.setValue(layers.opacity[name])
             spin.valueChanged.connect(lambda v, n=name: layers.set_opacity(n, v))
-            grid.addWidget(spin, line, 2)
             self.opacity[name] = spin
         lay.addLayout(grid)
         lay.addWidget(QLabel("Previews"))
@@ -131,6 +145,10 @@ class LayersDock(QWidget):
         layers.lock_changed.connect(self._show_locked)
         layers.opacity_changed.connect(self._show_opacity)
         previews.enabled_changed.connect(self._show_visible)
+        if document is not None:
+            document.edited.connect(self._show_reference)
+            document.model_replaced.connect(self._show_reference)
+            self._show_reference()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         """Enter or Escape in a spin box hands the keyboard back to the map view
@@ -164,8 +182,35 @@ class LayersDock(QWidget):
             box.blockSignals(False)
 
     def _show_visible(self, name: str, on: bool) -> None:
-        if name in self.boxes:  # (not the View menu's layers)
+        if name in self.boxes:
             self._check(self.boxes[name], on)
+
+    def _show_reference(self, *_args: object) -> None:
+        """The map's reference image opacity in its spin box (off without an image)."""
+        spin, doc = self.reference_opacity, self.document
+        if spin is None or doc is None:
+            return
+        ref = doc.model.reference_image
+        spin.setEnabled(ref is not None)
+        spin.setToolTip("Opacity of the reference image (saved in the map, an undo step)"
+                        if ref is not None else
+                        "No reference image: View -> Reference Image... picks one")
+        percent = round(ref.opacity * 100) if ref is not None else 100
+        if spin.value() != percent:
+            spin.blockSignals(True)
+            spin.setValue(percent)
+            spin.blockSignals(False)
+
+    def _set_reference_opacity(self, percent: int) -> None:
+        """The spin box changed: the map's reference image gets that opacity (one
+        undo step); refused (a hidden or locked layer), the box shows the map's."""
+        doc = self.document
+        ref = doc.model.reference_image if doc is not None else None
+        if doc is None or ref is None:
+            return
+        if round(ref.opacity * 100) != percent:
+            doc.set_reference_image(dataclasses.replace(ref, opacity=percent / 100))
+        self._show_reference()
 
     def _show_locked(self, name: str, on: bool) -> None:
         if name in self.locks:

@@ -7,19 +7,22 @@ new name, which the list opens for typing; double-click (or F2) renames;
 *Place* (or Return, or a double-click on the thumbnail) enters the Select tool's
 paste preview with the stamp (Z / Shift+Z rotate, X / Y flip, a click places it:
 one undo step per placement); *Delete* removes it; *Up* / *Down* (or a drag in
-the list) reorder.  The library lives in ``stamps.sodwa-stamps.json`` beside the
-open map, or in the file chosen with *Open...* (a library file or a map pack:
-the pack's ``stamps``); every change is written at once.  A library that cannot
+the list) reorder.  Saving, renaming, deleting and reordering are steps of the
+library's own undo stack: *Undo* / *Redo* below the list, or Ctrl+Z / Ctrl+Y
+(Ctrl+Shift+Z) while the dock has the focus (elsewhere those keys undo the map).
+The library lives in ``stamps.sodwa-stamps.json`` beside the open map, or in the
+file chosen with *Open...* (a library file or a map pack: the pack's
+``stamps``); every change (and every undo and redo) is written at once.  A library that cannot
 be read is one line under the list, and nothing is lost.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QIcon, QKeyEvent, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -102,13 +105,27 @@ class StampLibraryDock(QWidget):
                 ("up", "Up", "Move the stamp up the list", lambda: self.move_stamp(-1)),
                 ("down", "Down", "Move the stamp down the list", lambda: self.move_stamp(1)),
                 ("open", "Open...", "Use another library file, or a map pack's stamps",
-                 self.choose_file))):
+                 self.choose_file),
+                ("undo", "Undo", "Undo the last edit of the library (Ctrl+Z in this dock)",
+                 library.undo_stack.undo),
+                ("redo", "Redo", "Redo the library edit undone last (Ctrl+Y in this dock)",
+                 library.undo_stack.redo))):
             button = QPushButton(text)
             button.setToolTip(tip)
             button.clicked.connect(slot)
-            grid.addWidget(button, i // 2, i % 2)
+            grid.addWidget(button, (i + (i >= 7)) // 2, (i + (i >= 7)) % 2)
             self.buttons[key] = button
         lay.addLayout(grid)
+        for widget in (self.list, *self.buttons.values()):
+            widget.installEventFilter(self)  # Ctrl+Z / Ctrl+Y here: the library's
+        stack = library.undo_stack  # its signals' values: the stack may be going away
+        self._steps: dict[str, list[Any]] = {"undo": [False, ""], "redo": [False, ""]}
+        stack.canUndoChanged.connect(self._can_undo)
+        stack.canRedoChanged.connect(self._can_redo)
+        stack.undoTextChanged.connect(self._undo_text)
+        stack.redoTextChanged.connect(self._redo_text)
+        self._show_steps()
+        library.touched.connect(self._touched)
         library.changed.connect(self.refresh)
         library.message.connect(self._say)
         document.path_changed.connect(self.follow_map)
@@ -153,6 +170,53 @@ class StampLibraryDock(QWidget):
             self._thumbs[key] = QIcon(thumbnail(self.library.stamp(self.library.stamps.index(
                 entry))))
         return self._thumbs[key]
+
+    def _can_undo(self, can: bool) -> None:
+        self._steps["undo"][0] = can
+        self._show_steps()
+
+    def _can_redo(self, can: bool) -> None:
+        self._steps["redo"][0] = can
+        self._show_steps()
+
+    def _undo_text(self, text: str) -> None:
+        self._steps["undo"][1] = text
+        self._show_steps()
+
+    def _redo_text(self, text: str) -> None:
+        self._steps["redo"][1] = text
+        self._show_steps()
+
+    def _show_steps(self) -> None:
+        """The Undo / Redo buttons name the step they take back or do again."""
+        for key, (can, text) in self._steps.items():
+            button = self.buttons[key]
+            button.setText(f"{key.capitalize()} {text}" if can else key.capitalize())
+            button.setToolTip(f"{key.capitalize()} {text} (Ctrl+{key[0].upper()} in this "
+                              "dock)" if can else f"Nothing to {key} in the library")
+            button.setEnabled(can)
+
+    def _touched(self, row: int) -> None:
+        if 0 <= row < self.list.count():
+            self.list.setCurrentRow(row)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        """Undo / Redo keys pressed in the dock undo the library, not the map: the
+        dock takes the key before the window's Undo shortcut sees it."""
+        kind = event.type()
+        if kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and \
+                isinstance(event, QKeyEvent):
+            step = ("undo" if event.matches(QKeySequence.StandardKey.Undo) else
+                    "redo" if event.matches(QKeySequence.StandardKey.Redo) or (
+                        event.key() == Qt.Key.Key_Y
+                        and event.modifiers() == Qt.KeyboardModifier.ControlModifier)
+                    else None)
+            if step is not None:
+                event.accept()
+                if kind == QEvent.Type.KeyPress:
+                    getattr(self.library.undo_stack, step)()
+                return True
+        return super().eventFilter(watched, event)
 
     def _say(self, text: str) -> None:
         if text.startswith("stamp library not loaded"):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PySide6.QtGui import QUndoCommand
 
-from ...engine.terrain import Base, TerrainRegistry
+from ...engine.terrain import Base, TerrainRegistry, TerrainType
 from ...engine.terrain_properties import PRESETS, CustomProperty, Preset, TerrainProperty
 from .commands import Access, Owner, SetCustomProperties, changed, step_text
 from .owners import ACCESS
@@ -63,6 +63,15 @@ def preset_of(terrain_id: int) -> Preset | None:
     """The preset a terrain id stands for, or None (an ordinary id)."""
     i = terrain_id - PRESET_BASE
     return PRESETS[PRESET_KEYS[i]] if 0 <= i < len(PRESET_KEYS) else None
+
+
+def is_preset_type(t: TerrainType) -> bool:
+    """Whether special type ``t`` is a preset as its first stroke declares it (the
+    preset's name, base and properties, no custom properties)."""
+    preset = PRESETS.get(t.name)
+    return (preset is not None and not t.builtin and not t.custom
+            and t.base is Base[preset.base.upper()]
+            and dict(t.properties) == dict(preset.properties))
 
 
 def spec_of_preset(preset: Preset) -> TypeSpec:

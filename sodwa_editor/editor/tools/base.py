@@ -18,7 +18,7 @@ from PySide6.QtGui import QKeyEvent
 
 from ...engine.model import Rect
 from ..geometry import Tile, tile_at
-from ..properties.document_props import PRESET_BASE
+from ..properties.document_props import PRESET_BASE, is_preset_type, preset_id
 from . import eyedropper
 
 if TYPE_CHECKING:
@@ -106,20 +106,28 @@ class EditorState(QObject):
         self._registry: TerrainRegistry | None = None  # of the map the ids refer to
 
     def follow_types(self, model: MapModel) -> None:
-        """The map was swapped (open, new, undo or redo of a declared type): point
-        the chosen terrain and border types at the types of the same *name* in the
-        new map (ids differ between maps), else at Impeding.  Connected before the
-        palette and the tool options, which rebuild from these ids."""
+        """The map or its terrain types were swapped (open, new, undo or redo of a
+        declared type): point the chosen terrain and border types at the types of
+        the same *name* in the new map (ids differ between maps).  A preset's type
+        that is gone (its first stroke undone) is the preset again, so the next
+        stroke declares it as the first did; any other type that is gone falls
+        back to Impeding.  Connected before the palette and the tool options,
+        which rebuild from these ids."""
         old, self._registry = self._registry, model.registry
         if old is None or old is model.registry:
             return
-        names = {key: old[tid].name if 0 <= (tid := getattr(self, key)) < len(old) else None
-                 for key in ("terrain_id", "border_id")}  # all read before any is set
+        kept = {key: old[tid] if 0 <= (tid := getattr(self, key)) < len(old) else None
+                for key in ("terrain_id", "border_id")}  # all read before any is set
         if self.terrain_id >= PRESET_BASE:  # a preset stays chosen (the palette maps it)
-            names.pop("terrain_id")
-        for key, name in names.items():
-            self.set(key, model.registry.id_of(name)
-                     if name is not None and name in model.registry else 1)
+            kept.pop("terrain_id")
+        reg = model.registry
+        for key, t in kept.items():
+            if t is not None and t.name in reg:
+                self.set(key, reg.id_of(t.name))
+            elif key == "terrain_id" and t is not None and is_preset_type(t):
+                self.set(key, preset_id(t.name))
+            else:
+                self.set(key, 1)
 
     @property
     def brush_size(self) -> int:

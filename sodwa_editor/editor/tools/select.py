@@ -29,6 +29,7 @@ from ...engine.model import Character, Rect
 from ..geometry import Tile, nearest_edge, rect_cells
 from ..region_move import paste_refusal, refusal
 from ..scene.footprint_items import FootprintGhost, show_placement
+from ..scene.overlay_items import ShapeOverlay
 from ..scene.stamp_item import EdgeMarks, StampPreview
 from ..stamp import Stamp
 from .base import Selection, Tool, ToolEvent
@@ -55,6 +56,8 @@ class SelectTool(Tool):
         self.stamp_at: Tile | None = None
         self._stamp_item: StampPreview | None = None
         self._marks: EdgeMarks | None = None
+        #: symmetry painting: where the paste's mirrored copies land (made on first use)
+        self.copies: ShapeOverlay | None = None
         self._said: str | None = None  # the paste's status line last said
         #: a drag moving the selection: the tile it started on, the selection's stamp
         self.move_from: Tile | None = None
@@ -90,6 +93,16 @@ class SelectTool(Tool):
             self._marks.setVisible(False)
             self.scene.add_transient(self._marks)
         return self._marks
+
+    def _show_images(self, tiles: list[Tile]) -> None:
+        """Draw the tiles the paste's mirrored copies write (the hover's look)."""
+        if self.copies is None:
+            if not tiles:
+                return
+            hover = self.scene.hover
+            self.copies = ShapeOverlay(hover.pen, hover.brush, hover.zValue())
+            self.scene.add_transient(self.copies)  # not exported with the map
+        self.copies.set_shape(tiles)
 
     # ---------------------------------------------------------------- gestures
     def press(self, ev: ToolEvent) -> None:
@@ -246,16 +259,20 @@ class SelectTool(Tool):
     def _show_stamp(self, tile: Tile | None) -> None:
         if tile is None or self.stamp is None:
             self.stamp_item.setVisible(False)
+            self._show_images([])
             self._show_changes([], [])
             return
         self.stamp_at = tile
         ox, oy = self._stamp_origin(tile)
         self.stamp_item.place(ox, oy)
+        self._show_images(self.doc.stamp_image_tiles(self.stamp, ox, oy))
         self._show_changes(*self.stamp.outline_changes(self.model, ox, oy))
 
     def _show_changes(self, replaced: list, closed: list) -> None:
         """Mark the neighbours' borders the paste here would replace and the doors
         it would close, and say how many in the status bar."""
+        if self.stamp is None:
+            self._show_images([])  # out of the paste: no copies drawn
         if self.stamp is None and self._marks is None:
             return
         self.marks.set_edges(replaced + closed)
