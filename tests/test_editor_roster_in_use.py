@@ -302,3 +302,27 @@ def test_a_pack_scenario_starts_alike_in_the_editor_and_sodwa_battle(make_window
     assert [c["sheet"]["health"] for c in knights] == [25, 25]
     assert editor_events[:40] == log["events"][:40]
     assert len(editor_events) == len(log["events"])
+
+
+# ------------------------------------------------------------------ the Scenario Editor
+def test_the_scenario_editor_plays_a_packs_scenario_with_its_roster(make_window, tmp_path,
+                                                                    monkeypatch, qtbot):
+    from PySide6.QtWidgets import QPushButton
+
+    pack = pack_with_scenario(tmp_path)
+    win = skirmish_window(make_window)
+    back_to_window(win, qtbot, save_knight_health_into_pack(win, pack, monkeypatch,
+                                                            health=27))
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps(read_json(DEFAULT_ROSTER_PATH)), encoding="utf-8")
+    assert win.context.roster_in_use.use(mine) is None  # another roster in use now
+    dialog = win.open_scenario_editor()
+    assert dialog.roster_label.text() == "mine.json"
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(pack), ""))
+    QTest.mouseClick(dialog.findChild(QPushButton, "scenario_open"), Left)
+    assert dialog.roster_label.text() == "pack.json: /roster"
+    QTest.mouseClick(dialog.findChild(QPushButton, "scenario_play"), Left)
+    assert win.playtest.active, dialog.problem.text()
+    assert knight_healths(win.playtest.session.state) == [27, 27]
+    win.playtest.stop()
+    dialog.close()
