@@ -326,3 +326,36 @@ def test_the_scenario_editor_plays_a_packs_scenario_with_its_roster(make_window,
     assert knight_healths(win.playtest.session.state) == [27, 27]
     win.playtest.stop()
     dialog.close()
+
+
+# ------------------------------------------------------------------ sizes at the grid scale
+def test_size_lists_show_the_battle_footprint_at_the_rules_grid_scale(make_window,
+                                                                      monkeypatch, qtbot):
+    """Issue 26: a size's footprint comes from the size table and the rules key
+    ``sizes.grid_scale_m`` (docs/rules.md S3): at 2 m per tile a Huge creature is 2x2 in
+    battle, which the Character tool's and the Inspector's size lists say."""
+    import dataclasses
+
+    from sodwa_editor.battle.rules import default_rules
+    from sodwa_editor.editor.docks import creature_size
+    from sodwa_editor.editor.docks.creature_size import CreatureSizeEditor
+
+    win = make_window()
+    huge = win.tool_options.creature_size.itemText(
+        win.tool_options.creature_size.findData("huge"))
+    assert huge == "Huge 4x4"  # the shipped rules: 1 m per tile
+    rules = default_rules()
+    two = dataclasses.replace(rules, sizes=dataclasses.replace(rules.sizes, grid_scale_m=2))
+    monkeypatch.setattr(creature_size, "default_rules", lambda: two)
+    win2 = make_window()
+    box = win2.tool_options.creature_size
+    assert box.itemText(box.findData("huge")) == "Huge 4x4 (2x2 in battle at 2 m per tile)"
+    assert box.itemText(box.findData("large")) == "Large 2x2 (1x1 in battle at 2 m per tile)"
+    assert box.itemText(box.findData("medium")) == "Medium 1x1"
+    QTest.keyClick(win2.view, Qt.Key.Key_C)
+    click_tile(win2.view, 3, 3)
+    (cid,) = win2.document.model.characters
+    row = CreatureSizeEditor(win2.document, cid)
+    qtbot.addWidget(row)
+    assert row.size_box.itemText(row.size_box.findData("huge")).endswith(
+        "(2x2 in battle at 2 m per tile)")

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSpinBox, QToolBar, 
 from ...engine.creatures import SIZE_NAMES
 from ...engine.model import MAX_ELEVATION
 from ...engine.property_layers import LIGHT_KIND
-from ...engine.sizes import footprint_for
 from ...engine.symmetry import MODES as SYMMETRY_MODES
 from ...engine.terrain import BORDER_BASES
 from ...engine.terrain_properties import PRESETS
@@ -29,6 +28,7 @@ from ..tools.area import read_notation, roster_areas
 from ..tools.border import BORDER_MODES
 from ..tools.elevation import MODES
 from ..tools.zone import ZONE_MODES
+from .creature_size import battle_grid_scale, size_choice_text
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -128,8 +128,9 @@ class ToolOptionsBar(QToolBar):
         self.creature_size.setObjectName("creature_size")
         self.creature_size.setToolTip("The size of the creature placed: its footprint in "
                                       "tiles (the roster entry's size when it has one)")
+        scale = battle_grid_scale()  # the rules' grid scale: the footprint in battles
         for name in SIZE_NAMES:
-            self.creature_size.addItem(f"{name.capitalize()} {footprint_for(name)}", name)
+            self.creature_size.addItem(size_choice_text(name, scale), name)
         self.creature_size.setCurrentIndex(SIZE_NAMES.index(st.creature_size))
         self.creature_size.currentIndexChanged.connect(
             lambda i: self._chosen(i, "creature_size", self.creature_size))
