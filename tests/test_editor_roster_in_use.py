@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog
 from test_editor_balance_dialog import InProcess
 from test_editor_roster_editor import button, row_of, type_cell
-from test_scenarios import knights_vs_archers, team
+from test_scenarios import knights_vs_archers
 
 from sodwa_editor.battle.jsonfiles import BattleInputError, read_json
 from sodwa_editor.battle.sheet import DEFAULT_ROSTER_PATH
