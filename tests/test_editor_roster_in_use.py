@@ -158,6 +158,24 @@ def test_a_roster_change_saved_into_the_pack_is_what_f5_plays(make_window, tmp_p
     assert win.playtest.session.setup.docs["roster"]["characters"][0]["attributes"][
         "health"] == 30
     win.playtest.stop()
+    # saved into the pack again: F5 offers the same scenario, with the pack as it is now
+    dlg = win.open_roster_editor()
+    type_cell(dlg, row_of(dlg, "Knight"), "attributes.health", "35")
+    QTest.mouseClick(button(dlg, "save"), Left)
+    back_to_window(win, qtbot, dlg)
+    again: dict = {}
+
+    def start() -> None:
+        setup = QApplication.activeModalWidget()
+        assert isinstance(setup, SetupDialog)
+        again["scenario"] = setup.scenario_label.text()
+        QTest.mouseClick(setup.buttons.buttons()[0], Left)
+
+    QTimer.singleShot(50, start)
+    QTest.keyClick(win.view, Qt.Key.Key_F5)
+    assert again["scenario"].startswith("Knights vs archers")
+    assert knight_healths(win.playtest.session.state) == [35, 35]
+    win.playtest.stop()
 
 
 def test_a_packs_scenario_plays_with_the_packs_roster_not_the_one_in_use(make_window,

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtWidgets import QLabel
 
 from ..battle.jsonfiles import BattleInputError
 from .roster import UsedRoster, scenario_roster, shipped_roster, used_roster
@@ -25,6 +26,19 @@ if TYPE_CHECKING:
 #: the settings key of the roster file or pack the Roster Editor opened last ("" or
 #: absent: the shipped roster); the Roster Editor writes it
 SOURCE_KEY = "roster_editor/source"
+#: the tool tip of a line that says which roster a battle plays with
+PLAYS_WITH_TIP = ("The roster the battle plays with: a map pack's scenario plays with its "
+                  "pack's roster, anything else with the roster in use (the Roster "
+                  "Editor's last, else the shipped one)")
+
+
+def roster_line(object_name: str) -> QLabel:
+    """The label that says which roster a battle plays with (F5's setup, the Balance
+    Run, the Scenario Editor): its text is set by its view."""
+    label = QLabel()
+    label.setObjectName(object_name)
+    label.setToolTip(PLAYS_WITH_TIP)
+    return label
 
 
 class RosterInUse(QObject):

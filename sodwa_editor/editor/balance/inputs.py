@@ -40,6 +40,7 @@ from ...battle.teams import combatants_from_map, team_cost, teams_from_files
 from ...io.scenarios import scenarios_in_file
 from ..dialogs import text_box
 from ..roster import UsedRoster, scenario_roster, shipped_roster
+from ..roster_in_use import roster_line
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -135,12 +136,7 @@ class RunForm(QWidget):
                                       self.seed, self.rules, browse_rules, self.profile,
                                       browse_profile, *self.team_files, *browse_teams,
                                       self.scenario, browse_scenario]
-        self.roster_label = QLabel()
-        self.roster_label.setObjectName("balance_roster")
-        self.roster_label.setToolTip("The roster the battles play with: a map pack's scenario "
-                                     "plays with its pack's roster, anything else with the "
-                                     "roster in use (the Roster Editor's last, else the "
-                                     "shipped one)")
+        self.roster_label = roster_line("balance_roster")
         form.addRow("Roster:", self.roster_label)
         if roster_in_use is not None:
             roster_in_use.changed.connect(self.refresh_teams)

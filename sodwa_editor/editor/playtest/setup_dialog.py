@@ -46,6 +46,7 @@ from ...engine.model import MapModel
 from ...io.scenarios import scenarios_in_file
 from ..dialogs import text_box
 from ..roster import UsedRoster, scenario_roster, shipped_roster
+from ..roster_in_use import roster_line
 
 if TYPE_CHECKING:
     from ..roster_in_use import RosterInUse
@@ -74,6 +75,9 @@ class PlaytestChoice:
     #: the roster the battle plays with (None: the shipped one): the roster in use,
     #: or the pack's roster of a pack's scenario
     roster: UsedRoster | None = None
+    #: the file the scenario came from (a pack, a scenario file): the setup reads its
+    #: pack's roster again when shown, so a roster saved into the pack since is played
+    scenario_file: Path | None = None
 
 
 def ai_names(controllers: tuple[str, str]) -> tuple[str, str]:
@@ -230,6 +234,7 @@ class SetupDialog(QDialog):
         self.roster_in_use = roster_in_use
         #: the pack roster a map pack's scenario plays with (None: the roster in use)
         self.scenario_roster: UsedRoster | None = None
+        self.scenario_file: Path | None = None
         self.rules_path: Path | None = None
         self.setup: BattleSetup | None = None
         lay = QVBoxLayout(self)
@@ -262,12 +267,7 @@ class SetupDialog(QDialog):
         scenario_row.addWidget(no_scenario)
         lay.addLayout(scenario_row)
         lay.addLayout(rules_row)
-        self.roster_label = QLabel()
-        self.roster_label.setObjectName("playtest_roster")
-        self.roster_label.setToolTip("The roster the battle plays with: a map pack's scenario "
-                                     "plays with its pack's roster, anything else with the "
-                                     "roster in use (the Roster Editor's last, else the "
-                                     "shipped one)")
+        self.roster_label = roster_line("playtest_roster")
         lay.addWidget(self.roster_label)
         self.teams = [TeamBox(0, self), TeamBox(1, self)]
         for box in self.teams:
@@ -304,7 +304,7 @@ class SetupDialog(QDialog):
         self._refreshing = False
         self.set_choice(choice or PlaytestChoice())
         if roster_in_use is not None:
-            roster_in_use.changed.connect(self.refresh)
+            roster_in_use.changed.connect(self._roster_changed)
 
     # ----------------------------------------------------------------- state
     def used_roster(self) -> UsedRoster:
@@ -318,6 +318,24 @@ class SetupDialog(QDialog):
     def roster(self) -> Roster:
         return self.used_roster().roster
 
+    def _reload_scenario_roster(self) -> None:
+        """The pack roster of the scenario's file as it is now (a roster saved into the
+        pack since it was chosen: that one); one line when it can no longer be read."""
+        if self.scenario_file is None:
+            return
+        fallback = self.roster_in_use.current if self.roster_in_use is not None \
+            else shipped_roster()
+        try:
+            pack = scenario_roster(self.scenario_file, fallback)
+        except BattleInputError as exc:
+            self.problem.setText(str(exc))
+            return
+        self.scenario_roster = pack if pack is not fallback else None
+
+    def _roster_changed(self) -> None:
+        self._reload_scenario_roster()
+        self.refresh()
+
     def set_choice(self, choice: PlaytestChoice) -> None:
         self._refreshing = True
         for box, name, path, zone in zip(self.teams, choice.controllers, choice.team_files,
@@ -328,6 +346,8 @@ class SetupDialog(QDialog):
                 box.zone.setCurrentText(zone)
         self.rules_path = choice.rules_path
         self.scenario_roster = choice.roster if choice.scenario is not None else None
+        self.scenario_file = choice.scenario_file if choice.scenario is not None else None
+        self._reload_scenario_roster()
         self.cap.setValue(choice.cap or 0)
         self.seed.setValue(choice.seed)
         self._refreshing = False
@@ -339,7 +359,7 @@ class SetupDialog(QDialog):
         z0, z1 = (b.zone.currentText() or None if b.team_file else None for b in self.teams)
         return PlaytestChoice((c0, c1), (f0, f1), (z0, z1), self.rules_path,
                               self.cap.value() or None, self.seed.value(), self.scenario,
-                              self.used_roster())
+                              self.used_roster(), self.scenario_file)
 
     def set_scenario(self, doc: dict[str, Any] | None, *,
                      keep_controllers: bool = False) -> None:
@@ -347,7 +367,7 @@ class SetupDialog(QDialog):
         team, rules and cap rows; who plays each team starts as the scenario says."""
         self.scenario = doc
         if doc is None:
-            self.scenario_roster = None
+            self.scenario_roster = self.scenario_file = None
         for box in self.teams:
             for w in (box.pick, box.placed, box.zone):
                 w.setEnabled(doc is None and (w is not box.zone or box.team_file is not None))
@@ -409,6 +429,7 @@ class SetupDialog(QDialog):
             if not ok:
                 return False
         self.scenario_roster = pack if pack is not fallback else None
+        self.scenario_file = path
         self.set_scenario(found[names.index(name)] if name in names else found[0])
         return True
 

@@ -43,6 +43,7 @@ from ...io.scenarios import scenario_file_text, scenarios_in_file
 from ..dialogs import text_box
 from ..playtest.setup_dialog import MAX_SEED, PlaytestChoice
 from ..roster import UsedRoster, scenario_roster, shipped_roster
+from ..roster_in_use import roster_line
 from .side_box import SideBox
 
 if TYPE_CHECKING:
@@ -83,8 +84,7 @@ class ScenarioDialog(QDialog):
         form.addRow("Name", self.name)
         form.addRow("Briefing", self.briefing)
         form.addRow("Map", self.map_label)
-        self.roster_label = QLabel()
-        self.roster_label.setObjectName("scenario_roster")
+        self.roster_label = roster_line("scenario_roster")
         form.addRow("Roster", self.roster_label)
         rules_row = QHBoxLayout()
         self.rules_label = QLabel()
