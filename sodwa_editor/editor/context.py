@@ -6,10 +6,10 @@ napari's widgets receive the ``ViewerModel``; Tiled's docks receive a
 the tool, its settings and the selection; :class:`~.layer_state.LayerState`:
 which layers are shown, locked and how opaque), the map scene that draws the
 document's map, the :class:`~.previews.PreviewController` (which previews are
-on and their pinned source), the settings store, and one :attr:`message` signal
-for the status bar.  The main window creates one, builds its widgets around it
-and hands each dock, tool and mode the narrowest of these models it needs
-(docs/editor.md, Architecture).
+on and their pinned source), the roster in use (:class:`~.roster_in_use.RosterInUse`),
+the settings store, and one :attr:`message` signal for the status bar.  The main
+window creates one, builds its widgets around it and hands each dock, tool and mode
+the narrowest of these models it needs (docs/editor.md, Architecture).
 
 The context wires its models to each other (the scene follows the document and
 the layer state; the document asks the layer state before an edit), so a test
@@ -26,6 +26,7 @@ from ..engine.model import MapModel
 from .document import Document
 from .layer_state import LayerState
 from .previews import PreviewController
+from .roster_in_use import RosterInUse
 from .scene.map_scene import MapScene
 from .tools.base import EditorState
 
@@ -46,6 +47,10 @@ class EditorContext(QObject):
         self.settings = settings
         self.document = Document(model, path, self)
         self.state = EditorState(self)
+        #: the roster in use (the Roster Editor's last, else the shipped one): the
+        #: Character tool, the eyedropper, F5, the Balance Run and the team editor's
+        self.roster_in_use = RosterInUse(settings, self)
+        self.state.roster_in_use = self.roster_in_use
         self.state.follow_types(self.document.model)
         self.layers = LayerState(settings, self)
         self.scene = MapScene(self.document.model, self)

@@ -47,8 +47,9 @@ class ToolDialogs:
 
         dialog = self.balance_dialog
         if dialog is None:
-            dialog = self.balance_dialog = BalanceDialog(self.document, self._parent(),
-                                                         settings=self.context.settings)
+            dialog = self.balance_dialog = BalanceDialog(
+                self.document, self._parent(), settings=self.context.settings,
+                roster_in_use=self.context.roster_in_use)
             dialog.heat_map_requested.connect(self.heat_map.show_report)
             dialog.message.connect(self._say_status)  # the heat map's caption: no note
         dialog.show()
@@ -66,6 +67,8 @@ class ToolDialogs:
             settings = self.context.settings
             dialog = self.roster_editor = RosterEditorDialog(
                 remembered_roster(settings), self._parent(), settings=settings)
+            # what it opens or saves is the roster in use
+            self.context.roster_in_use.follow(dialog.editing)
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
@@ -87,8 +90,9 @@ class ToolDialogs:
         from .scenario_editor.dialog import ScenarioDialog
 
         if self.scenario_editor is None:
-            self.scenario_editor = ScenarioDialog(self.document, self._parent(),
-                                                  settings=self.context.settings)
+            self.scenario_editor = ScenarioDialog(
+                self.document, self._parent(), settings=self.context.settings,
+                roster_in_use=self.context.roster_in_use)
             self.scenario_editor.play_requested.connect(self.playtest.start)
         self.scenario_editor.show()
         self.scenario_editor.raise_()

@@ -55,6 +55,7 @@ from .runner import BalanceRun, RunSettings, format_seconds, time_left
 
 if TYPE_CHECKING:
     from ..document import Document
+    from ..roster_in_use import RosterInUse
 
 #: what makes a run: (setup, settings, parent) -> a run with BalanceRun's signals
 Runner = Callable[[BattleSetup, RunSettings, Any], BalanceRun]
@@ -105,7 +106,8 @@ class BalanceDialog(QDialog):
     message = Signal(str)
 
     def __init__(self, document: Document, parent: QWidget | None = None, *,
-                 runner: Runner = BalanceRun, settings: QSettings | None = None) -> None:
+                 runner: Runner = BalanceRun, settings: QSettings | None = None,
+                 roster_in_use: RosterInUse | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.runner = runner
@@ -125,7 +127,7 @@ class BalanceDialog(QDialog):
         lay.setContentsMargins(0, 0, 0, 0)
         kept = DEFAULT_THRESHOLD if settings is None else settings.value(THRESHOLD_KEY,
                                                                          DEFAULT_THRESHOLD)
-        self.form = f = RunForm(document, stored_threshold(kept))
+        self.form = f = RunForm(document, stored_threshold(kept), roster_in_use=roster_in_use)
         lay.addWidget(f)
         # the inputs by name, as before the form had its own module
         self.battles, self.ai, self.swap, self.workers, self.seed = (

@@ -31,18 +31,20 @@ from PySide6.QtWidgets import (
 from ...battle.ai import CONTROLLERS
 from ...battle.ai.profile import load_profile
 from ...battle.batch import MAX_BATTLES, available_cores
-from ...battle.jsonfiles import BattleInputError, read_json
+from ...battle.jsonfiles import BattleInputError
 from ...battle.report_verdict import DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD
 from ...battle.rules import Rules, load_rules
 from ...battle.scenario import scenario_setup
 from ...battle.setup import BattleSetup
-from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
 from ...battle.teams import combatants_from_map, team_cost, teams_from_files
 from ...io.scenarios import scenarios_in_file
 from ..dialogs import text_box
+from ..roster import UsedRoster, scenario_roster, shipped_roster
+from ..roster_in_use import roster_line
 
 if TYPE_CHECKING:
     from ..document import Document
+    from ..roster_in_use import RosterInUse
 
 DEFAULT_AI = "greedy"
 #: lines of text the problem box shows before it scrolls
@@ -62,10 +64,13 @@ class RunForm(QWidget):
     """The inputs of a balance run on ``document`` (see the module docstring)."""
 
     def __init__(self, document: Document, threshold: int = DEFAULT_THRESHOLD,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *,
+                 roster_in_use: RosterInUse | None = None) -> None:
         super().__init__(parent)
         self.document = document
-        self._roster: Roster | None = None  # the shipped roster, for the point totals
+        #: the roster the battles play with (and the point totals count): the roster
+        #: in use, or a pack's scenario's pack roster
+        self.roster_in_use = roster_in_use
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.rows = form = QFormLayout()
@@ -131,6 +136,10 @@ class RunForm(QWidget):
                                       self.seed, self.rules, browse_rules, self.profile,
                                       browse_profile, *self.team_files, *browse_teams,
                                       self.scenario, browse_scenario]
+        self.roster_label = roster_line("balance_roster")
+        form.addRow("Roster:", self.roster_label)
+        if roster_in_use is not None:
+            roster_in_use.changed.connect(self.refresh_teams)
         self.problem = QLabel("")
         self.problem.setObjectName("balance_problem")
         self.problem.setStyleSheet("color: #b00020")
@@ -193,9 +202,26 @@ class RunForm(QWidget):
                            if name else f"name one of its scenarios on this map as {base}#NAME")
             + f" (it has: {', '.join(map(repr, names))})")
 
+    def used_roster(self) -> UsedRoster:
+        """The roster of the run: the pack's of a map pack's scenario (or of a scenario
+        file on ``PACK.json#MAP``), else the roster in use; one line when the scenario's
+        file cannot be read."""
+        fallback = self.roster_in_use.current if self.roster_in_use is not None \
+            else shipped_roster()
+        text = self.scenario.text().strip()
+        return scenario_roster(Path(text.partition("#")[0]), fallback) if text else fallback
+
+    def _show_roster(self) -> None:
+        try:
+            label = self.used_roster().label
+        except BattleInputError:
+            label = "? (the scenario's file cannot be read)"
+        self.roster_label.setText(label)
+
     def refresh_teams(self, *_args: object) -> None:
         """Each side's point total (against the rules' cap) and why no run can start
         from the teams given, in one line."""
+        self._show_roster()
         has_scenario = bool(self.scenario.text().strip())
         for edit in self.team_files:
             edit.setEnabled(not has_scenario)
@@ -203,10 +229,7 @@ class RunForm(QWidget):
             self._refresh_scenario()
             return
         model = self.document.model
-        if self._roster is None:
-            self._roster = roster_from_dict(read_json(DEFAULT_ROSTER_PATH),
-                                            str(DEFAULT_ROSTER_PATH))
-        roster = self._roster
+        roster = self.used_roster().roster
         problem = ""
         try:
             cap = self.rules_file().battle.point_cap
@@ -253,21 +276,20 @@ class RunForm(QWidget):
         profiles = [load_profile(Path(text))] * 2 if text else None
         model = self.document.model.copy()
         scenario = self.scenario_doc()
+        used = self.used_roster()
         if scenario is not None:
-            roster_doc = read_json(DEFAULT_ROSTER_PATH)
             return scenario_setup(
-                scenario, model, roster_from_dict(roster_doc, str(DEFAULT_ROSTER_PATH)),
-                roster_doc=roster_doc, source=self.scenario.text().strip(),
+                scenario, model, used.roster,
+                roster_doc=used.doc, source=self.scenario.text().strip(),
                 rules=rules if self.rules.text().strip() else None,
                 ai=[box.currentText() for box in self.ai], profiles=profiles)
         paths = self.team_paths()
-        roster = teams = docs = None
+        teams = None
+        docs: dict[str, Any] = {"roster": used.doc}
         if paths is not None:
-            roster_doc = read_json(DEFAULT_ROSTER_PATH)
-            roster = roster_from_dict(roster_doc, str(DEFAULT_ROSTER_PATH))
-            teams, team_docs = teams_from_files(model, paths, roster)
-            docs = {"roster": roster_doc, "teams": team_docs}
-        return BattleSetup.from_map(model, rules=rules, roster=roster, teams=teams, docs=docs,
+            teams, docs["teams"] = teams_from_files(model, paths, used.roster)
+        return BattleSetup.from_map(model, rules=rules, roster=used.roster, teams=teams,
+                                    docs=docs,
                                     ai=[box.currentText() for box in self.ai],
                                     profiles=profiles)
 

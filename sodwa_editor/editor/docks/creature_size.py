@@ -10,12 +10,38 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSpinBox, QWidget
 
+from ...battle.rules import default_rules
 from ...engine.creatures import SIZE_NAMES
 from ...engine.model import MAX_SIDE
 from ...engine.sizes import Footprint, footprint_for
 
 if TYPE_CHECKING:
     from ..document import Document
+
+
+def battle_grid_scale() -> float:
+    """Metres per tile of the rules in use (``sizes.grid_scale_m`` of the shipped rules,
+    ``resources/rules.json``: what F5 and the Balance Run play unless a rules file is
+    chosen there)."""
+    return float(default_rules().sizes.grid_scale_m)
+
+
+def size_choice_text(name: str, grid_scale_m: float) -> str:
+    """A size in a size list: its footprint on the map (the size table's squares, as
+    the editor places and draws it) and, when the grid scale of the rules makes it
+    another one, the footprint battles give it (docs/rules.md S3, S21).
+
+    >>> size_choice_text("huge", 1)
+    'Huge 4x4'
+    >>> size_choice_text("huge", 2)
+    'Huge 4x4 (2x2 in battle at 2 m per tile)'
+    >>> size_choice_text("medium", 2)
+    'Medium 1x1'
+    """
+    table, battle = footprint_for(name), footprint_for(name, grid_scale_m=grid_scale_m)
+    text = f"{name.capitalize()} {table}"
+    return text if battle == table else f"{text} ({battle} in battle at {grid_scale_m:g} m " \
+        "per tile)"
 
 
 class CreatureSizeEditor(QWidget):
@@ -30,9 +56,12 @@ class CreatureSizeEditor(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         self.size_box = QComboBox()
         self.size_box.setObjectName("character_size")
+        scale = battle_grid_scale()
         for name in SIZE_NAMES:
-            self.size_box.addItem(f"{name.capitalize()} {footprint_for(name)}", name)
-        self.size_box.setToolTip("Size category: the footprint from the size table")
+            self.size_box.addItem(size_choice_text(name, scale), name)
+        self.size_box.setToolTip("Size category: the footprint from the size table; at a "
+                                 "grid scale of the rules other than 1 m per tile, also "
+                                 "the footprint battles give it")
         self.free = QCheckBox("Free")
         self.free.setObjectName("character_free_footprint")
         self.free.setToolTip("Free dimensions (width x height) replacing the size table's, "

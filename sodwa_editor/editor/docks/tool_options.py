@@ -18,17 +18,17 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSpinBox, QToolBar, 
 from ...engine.creatures import SIZE_NAMES
 from ...engine.model import MAX_ELEVATION
 from ...engine.property_layers import LIGHT_KIND
-from ...engine.sizes import footprint_for
 from ...engine.symmetry import MODES as SYMMETRY_MODES
 from ...engine.terrain import BORDER_BASES
 from ...engine.terrain_properties import PRESETS
 from ...io.schemas import map_text_limits
 from ..properties.document_props import max_light_radius, preset_id, preset_of
-from ..roster import load_roster
+from ..roster import entries_in_use, load_roster
 from ..tools.area import read_notation, roster_areas
 from ..tools.border import BORDER_MODES
 from ..tools.elevation import MODES
 from ..tools.zone import ZONE_MODES
+from .creature_size import battle_grid_scale, size_choice_text
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -112,25 +112,25 @@ class ToolOptionsBar(QToolBar):
         self.team.currentTextChanged.connect(lambda t: st.set("team", t.strip()))
         self._add("team", "Team", self.team)
 
-        roster = load_roster()
+        roster = load_roster() if st.roster_in_use is None else st.roster_in_use.current.doc
         self.roster = QComboBox()
-        for entry in roster["characters"]:
-            size = str(entry.get("size", "medium"))
-            self.roster.addItem(f"{entry['name']} (Move {entry.get('move', 5)}, "
-                                f"Range {entry.get('range', 5)}"
-                                + ("" if size == "medium" else f", {size.capitalize()}")
-                                + ")", entry)
+        self.roster.setObjectName("roster_entry")
         self.roster.currentIndexChanged.connect(
-            lambda i: st.set("roster_entry", self.roster.itemData(i)))
-        st.roster_entry = roster["characters"][0]
+            lambda i: self._chosen(i, "roster_entry", self.roster))
         self._add("roster_entry", "Character", self.roster)
+        # which roster the list is (the roster in use: the Roster Editor's last)
+        self.roster_label = QLabel()
+        self.roster_label.setObjectName("roster_in_use")
+        self.widgets["roster_entry"].append(self.addWidget(self.roster_label))
+        self._fill_roster()
 
         self.creature_size = QComboBox()
         self.creature_size.setObjectName("creature_size")
         self.creature_size.setToolTip("The size of the creature placed: its footprint in "
                                       "tiles (the roster entry's size when it has one)")
+        scale = battle_grid_scale()  # the rules' grid scale: the footprint in battles
         for name in SIZE_NAMES:
-            self.creature_size.addItem(f"{name.capitalize()} {footprint_for(name)}", name)
+            self.creature_size.addItem(size_choice_text(name, scale), name)
         self.creature_size.setCurrentIndex(SIZE_NAMES.index(st.creature_size))
         self.creature_size.currentIndexChanged.connect(
             lambda i: self._chosen(i, "creature_size", self.creature_size))
@@ -177,6 +177,8 @@ class ToolOptionsBar(QToolBar):
         self.widgets["area_notation"].append(self.addWidget(self.area_said))
         self._fill_areas()
         self._say_area()
+        if st.roster_in_use is not None:
+            st.roster_in_use.changed.connect(self._roster_changed)
 
         self.symmetry = QComboBox()
         self.symmetry.setObjectName("symmetry")
@@ -211,6 +213,39 @@ class ToolOptionsBar(QToolBar):
                 event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape):
             QTimer.singleShot(0, self.finished.emit)
         return False
+
+    def _roster_changed(self) -> None:
+        """Another roster in use (or its file saved again): its archetypes and abilities."""
+        self._fill_roster()
+        in_use = self.state.roster_in_use
+        if in_use is not None:
+            self._roster_areas = roster_areas(in_use.current.doc)
+        self._fill_areas()
+
+    def _fill_roster(self) -> None:
+        """The archetypes of the roster in use; the chosen one kept by name when the
+        roster still has it (with its new values), else its first."""
+        in_use = self.state.roster_in_use
+        entries = entries_in_use(in_use)
+        chosen = self.state.roster_entry
+        self.roster.blockSignals(True)
+        self.roster.clear()
+        for entry in entries:
+            size = str(entry.get("size", "medium"))
+            self.roster.addItem(f"{entry['name']} (Move {entry.get('move', 5)}, "
+                                f"Range {entry.get('range', 5)}"
+                                + ("" if size == "medium" else f", {size.capitalize()}")
+                                + ")", entry)
+        names = [e.get("name") for e in entries]
+        index = names.index(chosen["name"]) if chosen and chosen.get("name") in names else 0
+        self.roster.setCurrentIndex(index)
+        self.roster.blockSignals(False)
+        label = "Roster: shipped" if in_use is None else in_use.label
+        self.roster_label.setText(f" {label} ")
+        self.roster_label.setToolTip("The roster in use: the one the Roster Editor opened or "
+                                     "saved last, else the shipped roster")
+        if chosen is None or chosen != entries[index]:
+            self.state.set("roster_entry", entries[index])
 
     def _fill_areas(self) -> None:
         """The list: the recent notations, then the roster's abilities (the edit keeps

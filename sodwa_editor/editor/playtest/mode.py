@@ -155,7 +155,8 @@ class PlaytestMode(QObject):
         if self.active:
             self.stop()
         model = self.document.model.copy()
-        dialog = SetupDialog(model, self.window, self._next_choice())
+        dialog = SetupDialog(model, self.window, self._next_choice(),
+                             roster_in_use=self.context.roster_in_use)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return False
         return self.start(dialog.choice(), model)
@@ -170,6 +171,8 @@ class PlaytestMode(QObject):
         """Start a playtest of ``choice`` on ``model`` (a copy of the document's map
         by default); a setup no battle can start from is refused with its reason."""
         model = model if model is not None else self.document.model.copy()
+        if choice.roster is None:  # the roster in use (a pack's scenario names its own)
+            choice = dataclasses.replace(choice, roster=self.context.roster_in_use.current)
         try:
             setup = build_setup(model, choice)
         except BattleInputError as exc:
@@ -178,6 +181,8 @@ class PlaytestMode(QObject):
         if self.active:
             self.stop()
         self.choice = choice
+        assert choice.roster is not None
+        self.model.roster_dir = choice.roster.folder  # its portraits are relative to it
         origin = Origin(setup, choice.controllers, choice.seed)
         try:
             session = origin.session()

@@ -1,6 +1,7 @@
 """The playtest setup: per team the controller (Human or an AI) and the team (the
 map's placed characters, or a team file into a start zone), the rules file, an
-optional point cap and the seed.
+optional point cap and the seed; the roster it plays with is shown (the roster in
+use, :mod:`..roster_in_use`, or a map pack's scenario's pack roster).
 
 :func:`build_setup` turns a :class:`PlaytestChoice` into a checked
 :class:`~sodwa_editor.battle.setup.BattleSetup`, or raises the battle package's
@@ -14,7 +15,7 @@ import dataclasses
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -39,11 +40,16 @@ from ...battle.jsonfiles import BattleInputError, read_json
 from ...battle.rules import DEFAULT_RULES_PATH, Rules, load_rules
 from ...battle.scenario import playtest_controllers, scenario_setup
 from ...battle.setup import HUMAN, BattleSetup
-from ...battle.sheet import DEFAULT_ROSTER_PATH, Roster, roster_from_dict
+from ...battle.sheet import Roster
 from ...battle.teams import Team, combatants_from_map, load_team, team_cost
 from ...engine.model import MapModel
 from ...io.scenarios import scenarios_in_file
 from ..dialogs import text_box
+from ..roster import UsedRoster, scenario_roster, shipped_roster
+from ..roster_in_use import roster_line
+
+if TYPE_CHECKING:
+    from ..roster_in_use import RosterInUse
 
 #: controller names offered, Human first
 CONTROLLER_CHOICES = (HUMAN, *sorted(CONTROLLERS))
@@ -66,6 +72,12 @@ class PlaytestChoice:
     #: a scenario document (Tools > Scenario Editor's Play): its sides, rules and
     #: cap; ``controllers`` then say who plays each team (team 0 first)
     scenario: dict[str, Any] | None = None
+    #: the roster the battle plays with (None: the shipped one): the roster in use,
+    #: or the pack's roster of a pack's scenario
+    roster: UsedRoster | None = None
+    #: the file the scenario came from (a pack, a scenario file): the setup reads its
+    #: pack's roster again when shown, so a roster saved into the pack since is played
+    scenario_file: Path | None = None
 
 
 def ai_names(controllers: tuple[str, str]) -> tuple[str, str]:
@@ -91,8 +103,8 @@ def build_setup(model: MapModel, choice: PlaytestChoice) -> BattleSetup:
         if name not in CONTROLLER_CHOICES:
             raise BattleInputError(f"unknown controller {name!r} (known: "
                                    f"{', '.join(CONTROLLER_CHOICES)})")
-    roster_doc = read_json(DEFAULT_ROSTER_PATH)
-    roster = roster_from_dict(roster_doc, str(DEFAULT_ROSTER_PATH))
+    used = choice.roster if choice.roster is not None else shipped_roster()
+    roster_doc, roster = used.doc, used.roster
     if choice.scenario is not None:
         setup = scenario_setup(choice.scenario, model, roster, roster_doc=roster_doc,
                                source=f"scenario {choice.scenario.get('name', '')!r}",
@@ -213,12 +225,16 @@ class SetupDialog(QDialog):
     """Playtest setup (see the module docstring); :attr:`choice` after accept."""
 
     def __init__(self, model: MapModel, parent: QWidget | None = None,
-                 choice: PlaytestChoice | None = None) -> None:
+                 choice: PlaytestChoice | None = None, *,
+                 roster_in_use: RosterInUse | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("playtest_setup")
         self.setWindowTitle("Playtest")
         self.model = model
-        self._roster: Roster | None = None
+        self.roster_in_use = roster_in_use
+        #: the pack roster a map pack's scenario plays with (None: the roster in use)
+        self.scenario_roster: UsedRoster | None = None
+        self.scenario_file: Path | None = None
         self.rules_path: Path | None = None
         self.setup: BattleSetup | None = None
         lay = QVBoxLayout(self)
@@ -251,6 +267,8 @@ class SetupDialog(QDialog):
         scenario_row.addWidget(no_scenario)
         lay.addLayout(scenario_row)
         lay.addLayout(rules_row)
+        self.roster_label = roster_line("playtest_roster")
+        lay.addWidget(self.roster_label)
         self.teams = [TeamBox(0, self), TeamBox(1, self)]
         for box in self.teams:
             lay.addWidget(box)
@@ -285,13 +303,38 @@ class SetupDialog(QDialog):
         lay.addWidget(buttons)
         self._refreshing = False
         self.set_choice(choice or PlaytestChoice())
+        if roster_in_use is not None:
+            roster_in_use.changed.connect(self._roster_changed)
 
     # ----------------------------------------------------------------- state
+    def used_roster(self) -> UsedRoster:
+        """The roster the battle plays with: a pack's scenario's pack roster, else the
+        roster in use (the shipped one without a model of it)."""
+        if self.scenario is not None and self.scenario_roster is not None:
+            return self.scenario_roster
+        return self.roster_in_use.current if self.roster_in_use is not None \
+            else shipped_roster()
+
     def roster(self) -> Roster:
-        if self._roster is None:
-            self._roster = roster_from_dict(read_json(DEFAULT_ROSTER_PATH),
-                                            str(DEFAULT_ROSTER_PATH))
-        return self._roster
+        return self.used_roster().roster
+
+    def _reload_scenario_roster(self) -> None:
+        """The pack roster of the scenario's file as it is now (a roster saved into the
+        pack since it was chosen: that one); one line when it can no longer be read."""
+        if self.scenario_file is None:
+            return
+        fallback = self.roster_in_use.current if self.roster_in_use is not None \
+            else shipped_roster()
+        try:
+            pack = scenario_roster(self.scenario_file, fallback)
+        except BattleInputError as exc:
+            self.problem.setText(str(exc))
+            return
+        self.scenario_roster = pack if pack is not fallback else None
+
+    def _roster_changed(self) -> None:
+        self._reload_scenario_roster()
+        self.refresh()
 
     def set_choice(self, choice: PlaytestChoice) -> None:
         self._refreshing = True
@@ -302,6 +345,9 @@ class SetupDialog(QDialog):
             if zone:
                 box.zone.setCurrentText(zone)
         self.rules_path = choice.rules_path
+        self.scenario_roster = choice.roster if choice.scenario is not None else None
+        self.scenario_file = choice.scenario_file if choice.scenario is not None else None
+        self._reload_scenario_roster()
         self.cap.setValue(choice.cap or 0)
         self.seed.setValue(choice.seed)
         self._refreshing = False
@@ -312,13 +358,16 @@ class SetupDialog(QDialog):
         f0, f1 = (b.team_file for b in self.teams)
         z0, z1 = (b.zone.currentText() or None if b.team_file else None for b in self.teams)
         return PlaytestChoice((c0, c1), (f0, f1), (z0, z1), self.rules_path,
-                              self.cap.value() or None, self.seed.value(), self.scenario)
+                              self.cap.value() or None, self.seed.value(), self.scenario,
+                              self.used_roster(), self.scenario_file)
 
     def set_scenario(self, doc: dict[str, Any] | None, *,
                      keep_controllers: bool = False) -> None:
         """Play ``doc`` (None: the rows below): its sides, rules and cap replace the
         team, rules and cap rows; who plays each team starts as the scenario says."""
         self.scenario = doc
+        if doc is None:
+            self.scenario_roster = self.scenario_file = None
         for box in self.teams:
             for w in (box.pick, box.placed, box.zone):
                 w.setEnabled(doc is None and (w is not box.zone or box.team_file is not None))
@@ -368,6 +417,9 @@ class SetupDialog(QDialog):
             path = Path(text)
         try:
             found = scenarios_in_file(path, self.model.name)
+            fallback = self.roster_in_use.current if self.roster_in_use is not None \
+                else shipped_roster()
+            pack = scenario_roster(path, fallback)
         except BattleInputError as exc:
             self.problem.setText(str(exc))
             return False
@@ -376,6 +428,8 @@ class SetupDialog(QDialog):
             name, ok = QInputDialog.getItem(self, "Scenario", "Scenario:", names, 0, False)
             if not ok:
                 return False
+        self.scenario_roster = pack if pack is not fallback else None
+        self.scenario_file = path
         self.set_scenario(found[names.index(name)] if name in names else found[0])
         return True
 
@@ -398,6 +452,7 @@ class SetupDialog(QDialog):
         if self._refreshing:
             return
         self.rules_label.setText(str(self.rules_path or DEFAULT_RULES_PATH.name))
+        self.roster_label.setText(f"Roster: {self.used_roster().label}")
         try:
             cap = self.cap.value() or load_playtest_rules(self.choice())[0].battle.point_cap
         except BattleInputError:

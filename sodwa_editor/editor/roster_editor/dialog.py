@@ -31,13 +31,12 @@ from ...battle.jsonfiles import BattleInputError
 from ...battle.rules import Rules, default_rules, load_rules
 from ...io.roster_doc import open_roster
 from ..dialogs import text_box
+from ..roster_in_use import SOURCE_KEY
 from .abilities_view import AbilityPanel
 from .editing import RosterEditing
 from .matchup_view import MatchupPanel
 from .table import ArchetypeTableModel, CellDelegate
 
-#: the settings key of the roster file or pack opened last ("" or absent: the shipped one)
-SOURCE_KEY = "roster_editor/source"
 ROSTER_FILTER = "Roster files and map packs (*.json);;All files (*)"
 RULES_FILTER = "Rules files (*.json);;All files (*)"
 PROBLEM_STYLE = "color: #b00020;"

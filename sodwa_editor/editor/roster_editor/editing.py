@@ -62,11 +62,14 @@ class RosterEditing(QObject):
 
     Signals: ``changed(row)`` after any change of the document (``row``: the archetype
     to show, -1 none); ``source_changed()`` when another roster was opened or the
-    document was saved somewhere else; ``message(text, is_problem)``: what happened
-    or why an edit or a save was refused (one line)."""
+    document was saved somewhere else; ``saved()`` after every save;
+    ``message(text, is_problem)``: what happened or why an edit or a save was refused
+    (one line)."""
 
     changed = Signal(int)
     source_changed = Signal()
+    #: the roster was written (a roster file or into a pack; :attr:`source` is it)
+    saved = Signal()
     message = Signal(str, bool)
     modified_changed = Signal(bool)
 
@@ -274,6 +277,7 @@ class RosterEditing(QObject):
         self.undo_stack.setClean()
         if moved:
             self.source_changed.emit()
+        self.saved.emit()
         self.message.emit(f"Saved the roster {'into pack' if kind == 'pack' else 'as'} "
                           f"{path}", False)
         return True

@@ -35,17 +35,20 @@ from PySide6.QtWidgets import (
 from ...battle.jsonfiles import BattleInputError, read_json, validate
 from ...battle.scenario import playtest_controllers, scenario_setup
 from ...battle.setup import HUMAN
-from ...battle.sheet import DEFAULT_ROSTER_PATH, roster_from_dict
+from ...battle.sheet import Roster
 from ...io.files import atomic_write_text
 from ...io.packs import save_scenario_into_pack
 from ...io.problems import MapLoadError
 from ...io.scenarios import scenario_file_text, scenarios_in_file
 from ..dialogs import text_box
 from ..playtest.setup_dialog import MAX_SEED, PlaytestChoice
+from ..roster import UsedRoster, scenario_roster, shipped_roster
+from ..roster_in_use import roster_line
 from .side_box import SideBox
 
 if TYPE_CHECKING:
     from ..document import Document
+    from ..roster_in_use import RosterInUse
 
 #: the settings key of the folder scenario files were last opened from or saved to
 FOLDER_KEY = "scenario_editor/folder"
@@ -57,7 +60,8 @@ class ScenarioDialog(QDialog):
     play_requested = Signal(object)  # a PlaytestChoice with the scenario
 
     def __init__(self, document: Document, parent: QWidget | None = None, *,
-                 settings: QSettings | None = None) -> None:
+                 settings: QSettings | None = None,
+                 roster_in_use: RosterInUse | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("scenario_editor")
         self.setWindowTitle("Scenario Editor")
@@ -65,9 +69,10 @@ class ScenarioDialog(QDialog):
         self.settings = settings
         self.rules_doc: dict[str, Any] | None = None
         self.rules_source = ""
-        roster_doc = read_json(DEFAULT_ROSTER_PATH)
-        self.roster_doc = roster_doc
-        self.roster = roster_from_dict(roster_doc, str(DEFAULT_ROSTER_PATH))
+        self.roster_in_use = roster_in_use
+        #: the map pack's roster the scenario plays with, once it was opened from or
+        #: saved into a pack that carries one (None: the roster in use)
+        self.pack_roster: UsedRoster | None = None
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.name = QLineEdit("New scenario")
@@ -79,6 +84,8 @@ class ScenarioDialog(QDialog):
         form.addRow("Name", self.name)
         form.addRow("Briefing", self.briefing)
         form.addRow("Map", self.map_label)
+        self.roster_label = roster_line("scenario_roster")
+        form.addRow("Roster", self.roster_label)
         rules_row = QHBoxLayout()
         self.rules_label = QLabel()
         pick_rules = QPushButton("Rules File...")
@@ -123,6 +130,32 @@ class ScenarioDialog(QDialog):
         document.edited.connect(self._map_changed)
         document.model_replaced.connect(self._map_changed)
         self._map_changed()
+        if roster_in_use is not None:
+            roster_in_use.changed.connect(self.refresh)
+
+    # ----------------------------------------------------------------- the roster
+    def used_roster(self) -> UsedRoster:
+        """The roster the scenario is checked and played with: its pack's (opened from
+        or saved into a pack with one), else the roster in use."""
+        if self.pack_roster is not None:
+            return self.pack_roster
+        return self.roster_in_use.current if self.roster_in_use is not None \
+            else shipped_roster()
+
+    @property
+    def roster(self) -> Roster:
+        return self.used_roster().roster
+
+    def _take_pack_roster(self, path: Path) -> None:
+        """A pack's scenario (or a scenario file on ``PACK.json#MAP``) plays with the
+        pack's roster when it carries one, as ``sodwa battle`` plays it."""
+        self.pack_roster = None
+        try:
+            found = scenario_roster(path, shipped_roster())
+        except BattleInputError:
+            return
+        if found.kind == "pack":
+            self.pack_roster = found
 
     # ----------------------------------------------------------------- the scenario
     def scenario(self) -> dict[str, Any]:
@@ -158,13 +191,15 @@ class ScenarioDialog(QDialog):
         if not doc["name"]:
             return "name the scenario"
         try:
-            scenario_setup(doc, self.document.model.copy(), self.roster,
-                           roster_doc=self.roster_doc, source="scenario")
+            used = self.used_roster()
+            scenario_setup(doc, self.document.model.copy(), used.roster,
+                           roster_doc=used.doc, source="scenario")
         except BattleInputError as exc:
             return str(exc).removeprefix("scenario: ")
         return None
 
     def refresh(self, *_args: object) -> None:
+        self.roster_label.setText(self.used_roster().label)
         why = self.check()
         self.problem.setText(why or "ready: a battle can start from this scenario")
         self.problem.setStyleSheet("color: #b00020" if why else "color: #1b5e20")
@@ -232,6 +267,7 @@ class ScenarioDialog(QDialog):
                 if not ok:
                     return False
             doc = found[names.index(name) if name in names else 0]
+            self._take_pack_roster(path)
             self.set_scenario(doc, str(path))
         except BattleInputError as exc:
             self.say(str(exc))
@@ -277,6 +313,8 @@ class ScenarioDialog(QDialog):
             self.say(" ".join(line.strip() for line in lines[:3]))
             return False
         self.remember(path)
+        self._take_pack_roster(path)
+        self.refresh()
         self.say(f"{'replaced' if replaced else 'added'} {self.scenario()['name']!r} in "
                  f"{path}", problem=False)
         return True
@@ -291,7 +329,8 @@ class ScenarioDialog(QDialog):
         doc = self.scenario()
         controllers = playtest_controllers(doc, self.document.model)
         self.play_requested.emit(PlaytestChoice(controllers=controllers, scenario=doc,
-                                                seed=random.randint(0, MAX_SEED)))
+                                                seed=random.randint(0, MAX_SEED),
+                                                roster=self.used_roster()))
         return True
 
 

@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from ...battle.jsonfiles import BattleInputError
-from ...battle.sheet import load_roster
 from ..context import EditorContext
 from ..dialogs import text_box
+from ..roster import used_roster
 from .formations import FormationsPanel
 from .grid import FormationGrid
 from .members import MembersPanel
@@ -122,7 +122,8 @@ class TeamEditor(QDialog):
     @classmethod
     def for_context(cls, context: EditorContext, parent: QWidget | None = None) -> TeamEditor:
         """The editor over a new team, previewing on the context's map."""
-        team = TeamDocument()
+        team = TeamDocument(context.roster_in_use.current.roster)
+        team.follow(context.roster_in_use)  # a roster saved in the Roster Editor: its costs
         preview = PlacementPreview(team, context.document, context.scene)
         return cls(team, preview, context.settings, parent)
 
@@ -201,8 +202,10 @@ class TeamEditor(QDialog):
         if self.name.text() != t.doc.name and not self.name.hasFocus():
             self.name.setText(t.doc.name)
         self.file_label.setText(t.path.name if t.path else "(not saved)")
-        roster = t.roster_path.name if t.roster_path else "default roster"
-        self.roster_label.setText(f"from {roster}")
+        self.roster_label.setText(f"Roster: {t.roster_label}")
+        self.roster_label.setToolTip("The roster the members' points and checks come from: "
+                                     "the roster in use (the Roster Editor's last, else the "
+                                     "shipped one) until Roster... picks another")
         self.setWindowTitle(f"Team Editor - {t.doc.name}[*]")
         self.setWindowModified(t.modified)
         self._show_problems()
@@ -296,12 +299,13 @@ class TeamEditor(QDialog):
             self.load_roster(Path(path))
 
     def load_roster(self, path: Path) -> bool:
+        """Take the archetypes and costs of a roster file or a map pack's roster."""
         try:
-            roster = load_roster(path)
+            used = used_roster(path)
         except BattleInputError as exc:
             self.say(str(exc))
             return False
-        self.team.set_roster(roster, path)
+        self.team.set_roster(used.roster, path, used.label)
         return True
 
     # ------------------------------------------------------------------ window

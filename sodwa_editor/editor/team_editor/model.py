@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -25,6 +25,9 @@ from ...battle.rules import DEFAULT_RULES_PATH, load_rules
 from ...battle.sheet import Roster, load_roster
 from ...io.problems import MapSaveError
 from ...io.team_files import save_team_file
+
+if TYPE_CHECKING:
+    from ..roster_in_use import RosterInUse
 
 
 class TeamEdit(QUndoCommand):
@@ -67,6 +70,10 @@ class TeamDocument(QObject):
         super().__init__(parent)
         self.roster = roster if roster is not None else load_roster()
         self.roster_path: Path | None = None
+        #: what the editor calls the roster (``pack.json: /roster``, a file, ``shipped``)
+        self.roster_label = "shipped"
+        self._in_use: RosterInUse | None = None
+        self._following = False
         self.cap = cap if cap is not None else load_rules(DEFAULT_RULES_PATH).battle.point_cap
         self.doc = td.TeamDoc("new team")
         self.path: Path | None = None
@@ -106,10 +113,37 @@ class TeamDocument(QObject):
             self.cap_changed.emit(cap)
             self.changed.emit()
 
-    def set_roster(self, roster: Roster, path: Path | None) -> None:
+    def set_roster(self, roster: Roster, path: Path | None, label: str = "") -> None:
+        """Cost and check the team with ``roster`` (from ``path``; ``label``: what the
+        editor calls it, by default the file's name); a roster chosen here stops
+        following the roster in use."""
+        self._following = False
+        self._use_roster(roster, path, label)
+
+    def _use_roster(self, roster: Roster, path: Path | None, label: str) -> None:
         self.roster, self.roster_path = roster, path
+        self.roster_label = label or (path.name if path is not None else "shipped")
         self.roster_changed.emit()
         self.changed.emit()
+
+    def follow(self, in_use: RosterInUse) -> None:
+        """Take the roster in use, now and whenever it changes (a roster saved in the
+        Roster Editor), until another roster is chosen with :meth:`set_roster`."""
+        self._in_use, self._following = in_use, True
+        in_use.changed.connect(self._in_use_changed)
+        self._in_use_changed()
+
+    @property
+    def following(self) -> bool:
+        """The roster is the roster in use."""
+        return self._following and self._in_use is not None
+
+    def _in_use_changed(self) -> None:
+        if self.following:
+            assert self._in_use is not None
+            used = self._in_use.current
+            self._use_roster(used.roster, None if used.kind == "default" else used.path,
+                             used.label)
 
     # ------------------------------------------------------------------ edits
     def edit(self, text: str, fn: Callable[..., td.TeamDoc], *args: Any,

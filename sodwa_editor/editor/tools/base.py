@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ...engine.model import MapModel
     from ...engine.terrain import TerrainRegistry
     from ..document import Document
+    from ..roster_in_use import RosterInUse
     from ..scene.map_scene import MapScene
 
 
@@ -87,6 +88,9 @@ class EditorState(QObject):
         self.elevation_level = 1
         self.team = "blue"
         self.roster_entry: dict[str, Any] | None = None
+        #: the roster in use the Character tool and the eyedropper take entries from
+        #: (set by the editor context; None: the shipped roster)
+        self.roster_in_use: RosterInUse | None = None
         #: the Character tool's creature size (engine.sizes.SIZES; follows the roster
         #: entry's size when one is chosen)
         self.creature_size = "medium"

@@ -21,7 +21,7 @@ from PySide6.QtCore import Qt
 from ...engine.creatures import centred_anchor
 from ...engine.model import Character, MapObject
 from ...engine.property_layers import LIGHT_KIND
-from ..roster import load_roster, make_character
+from ..roster import entries_in_use, make_character
 from ..scene.footprint_items import FootprintGhost, show_placement
 from .base import Selection, Tool, ToolEvent
 
@@ -47,7 +47,7 @@ class CharacterTool(Tool):
         self._said: str | None = None
 
     def _entry(self) -> dict:
-        return self.state.roster_entry or load_roster()["characters"][0]
+        return self.state.roster_entry or entries_in_use(self.state.roster_in_use)[0]
 
     def candidate(self, tile: Tile) -> Character:
         """The character a click on ``tile`` would place (its id still to be made)."""

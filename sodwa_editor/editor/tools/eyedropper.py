@@ -13,7 +13,8 @@ terrain     ``terrain_id``: the tile's terrain (brush, rectangle, line, fill)
 border      ``border_id`` and ``border_indoor``: the nearest edge's border
 level       ``elevation_level`` (and the mode ``set`` when it was raise/lower)
 zone        ``team``: the start zone of the tile
-character   ``team`` and ``roster_entry`` (by name) of the character there
+character   ``team`` and ``roster_entry`` (by name, in the roster in use) of the
+            character there
 object      ``object_kind`` of the object there
 =========== ====================================================================
 """
@@ -24,7 +25,7 @@ from typing import Any, Protocol
 
 from ...engine.model import INDOOR_NO, INDOOR_YES, MapModel
 from ..geometry import nearest_edge
-from ..roster import load_roster
+from ..roster import entries_in_use
 
 
 class EditorState(Protocol):
@@ -32,6 +33,7 @@ class EditorState(Protocol):
     module)."""
 
     elevation_mode: str
+    roster_in_use: Any  # a RosterInUse, or None: the shipped roster
 
     def set(self, name: str, value: Any) -> None: ...
 
@@ -88,7 +90,8 @@ def pick(what: str, model: MapModel, state: EditorState, fx: float, fy: float,
         if c is None:
             return f"Eyedropper: no character on {where}: nothing picked"
         state.set("team", c.team)
-        entry = next((e for e in load_roster()["characters"] if e.get("name") == c.name), None)
+        entry = next((e for e in entries_in_use(state.roster_in_use)
+                      if e.get("name") == c.name), None)
         if entry is not None:
             state.set("roster_entry", entry)
         state.set("creature_size", c.size)  # after the entry, whose size it replaces
