@@ -208,7 +208,7 @@ class EffectKeeper:
             left = e.upkeeps - 1
             if e.kind == LINGERING:
                 reach = e.reach + (d.spec.emanating or 0)
-                a = area_of(state, d, e.source, e.aim, reach=reach)
+                a = area_of(state, d, e.source, e.aim, reach=reach, fp=state.fp[e.caster])
                 events.append(EffectUpkeep(e.id, e.ability, actor, reach, left, a.affected))
                 state.effects[(EFFECT, e.id)] = replace(e, reach=reach, upkeeps=left)
                 events += hit_victims(state, d, actor, e.team,
@@ -216,7 +216,7 @@ class EffectKeeper:
                 if left <= 0 and (EFFECT, e.id) in state.effects:
                     events.append(_remove(state, e, "duration over"))
             else:
-                a = area_of(state, d, e.source, e.aim)
+                a = area_of(state, d, e.source, e.aim, fp=state.fp[e.caster])
                 events.append(EffectUpkeep(e.id, e.ability, actor, e.reach, left,
                                            a.affected))
                 if left > 0:
@@ -242,7 +242,8 @@ def board_effects(state: AreaState) -> list[EffectView]:
     out = []
     for e in effects_of(state):
         d = keeper.defs[e.ability]
-        a = area_of(state, d, e.source, e.aim, reach=e.reach if e.kind == LINGERING else None)
+        a = area_of(state, d, e.source, e.aim, reach=e.reach if e.kind == LINGERING else None,
+                    fp=state.fp[e.caster])
         out.append(EffectView(e, a.affected,
                               durability - e.damage if e.kind == FALLING else None))
     return out
