@@ -226,13 +226,14 @@ def spared(state: AreaState, d: AbilityDef, i: int) -> str | None:
 
 def situation(state: AreaState, d: AbilityDef, caster: int, victim: int, origin: Tile,
               impeded: bool, cast: bool, at: Tile | None = None,
-              moved: bool | None = None) -> Situation:
+              moved: bool | None = None, square: Tile | None = None) -> Situation:
     """The facts of one victim's roll (AB5): as a Basic Attack's (B17-B23), with the area's
     point of origin for awareness and the area's line for Impeding terrain.  At the cast
     the caster's own modifiers count (its Move Action, Liquid, and elevation except for
     a Falling or Rising area, which come from above and below); at an upkeep nobody
     attacks: only the victim's count (AB10).  ``at``, ``moved``: the caster's tile and
-    Move flag instead of its own (an AI weighing a move first)."""
+    Move flag instead of its own (an AI weighing a move first); ``square``: the victim's
+    square the area hits it on (S11), for the terrain under it (TP-B12)."""
     c = state.pos[caster] if at is None else at
     v = c if victim == caster else state.pos[victim]
     board = state.board
@@ -250,7 +251,7 @@ def situation(state: AreaState, d: AbilityDef, caster: int, victim: int, origin:
     for ability in state.abilities:
         extra += tuple(ability.modifiers(state, caster, victim))
     if state.abilities:  # terrain properties (docs/rules.md TP-B4)
-        extra += area_modifiers(state, caster, victim, origin)
+        extra += area_modifiers(state, caster, victim, origin, square)
     liquid = board.liquid
     return Situation(
         adjacent=adjacent, impeded=impeded and not adjacent,
@@ -297,10 +298,12 @@ def karma_counts(state: AreaState, caster_team: int, victim: int) -> bool:
 
 def preview_victim(state: AreaState, d: AbilityDef, caster: int, caster_team: int, victim: int,
                    damage: int, origin: Tile, impeded: bool, cast: bool,
-                   at: Tile | None = None, moved: bool | None = None) -> VictimPreview:
-    """The BIP numbers of one victim (AB5-AB8; pure)."""
+                   at: Tile | None = None, moved: bool | None = None,
+                   square: Tile | None = None) -> VictimPreview:
+    """The BIP numbers of one victim (AB5-AB8; pure; ``square``: where the area hits
+    it, S11)."""
     rules = state.rules
-    s = situation(state, d, caster, victim, origin, impeded, cast, at, moved)
+    s = situation(state, d, caster, victim, origin, impeded, cast, at, moved, square)
     sheet = state.sheets[victim]
     mods = modifiers(s, rules)
     melee = s.adjacent
@@ -347,7 +350,7 @@ def victims(state: AreaState, d: AbilityDef, caster: int, a: Area, *, cast: bool
                               else state.pos[v])
             damage = d.damage if a.damage is None else a.damage[tile]
             out.append(preview_victim(state, d, caster, team, v, damage, a.origin,
-                                      tile in a.impeded, cast, at, moved))
+                                      tile in a.impeded, cast, at, moved, tile))
     return out
 
 
