@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .dice import D100, d100_from_value, natural_success
-from .events import Event, Moved
+from .events import NOBODY, Event, Moved
 from .records import quick_init
 from .terrain_layers import Layers
 
@@ -145,7 +145,7 @@ def _apply(state: Any, i: int, tile: Tile, source: str, params: Any, roll: Roll,
                                 else "", difficulty, value, landed, damage, condition,
                                 state.hp[i]))
     if damage and state.hp[i] <= state.rules.combat.defeated_at_or_below:
-        events += state.defeat(i, i)
+        events += state.defeat(i, NOBODY, cause=source)  # nobody's kill (B54)
 
 
 def entering_effects(state: Any, moved: Moved, lay: Layers) -> list[Event]:
