@@ -292,3 +292,58 @@ def test_a_worker_killed_while_it_starts_is_replaced_even_with_a_large_setup():
         proc.kill()
     assert proc.returncode == 0, err.decode()[-2000:]
     assert out == b"4\n"
+
+
+def test_a_stopped_worker_is_killed_and_its_chunk_played_again(monkeypatch):
+    """A worker stopped with SIGSTOP while it holds a chunk held the batch forever:
+    after ``STOPPED_GRACE`` seconds stopped it is killed and lost like a dead worker,
+    a new worker plays its chunk again, and the records are the undisturbed batch's."""
+    import multiprocessing
+
+    import sodwa_editor.battle.batch_pool as batch_pool
+
+    setup = BattleSetup.from_map(make_mixed_map(12, seed=4), ai=("random", "random"))
+    clean = run_batch(setup, 6, seed=1, workers=2, chunk_size=1)
+    monkeypatch.setattr(batch_pool, "STOPPED_GRACE", 1.0)
+    stopped: list[int] = []
+    real_start = batch_pool.Pool.start_workers
+
+    def start_and_stop(self, count=1):
+        real_start(self, count)
+        if not stopped:  # the first worker, holding its first chunk
+            stopped.append(self.workers[0].process.pid)
+            os.kill(stopped[0], signal.SIGSTOP)
+
+    monkeypatch.setattr(batch_pool.Pool, "start_workers", start_and_stop)
+    notes: list[str] = []
+    started = time.monotonic()
+    records = run_batch(setup, 6, seed=1, workers=2, chunk_size=1, notice=notes.append)
+    assert time.monotonic() - started < 120
+    assert records == clean
+    assert len(notes) == 1 and "a worker process was stopped for " in notes[0] \
+        and "a new worker plays it again" in notes[0], notes
+    assert batch_pool.process_state(stopped[0]) in ("", "Z")  # killed, not left stopped
+    assert not multiprocessing.active_children()
+
+
+def test_a_resumed_job_loses_no_worker(monkeypatch):
+    """Counting restarts when the parent itself was suspended (Ctrl+Z of the whole
+    job): a gap in its watch longer than ``WATCH_RESET`` forgets the stopped time."""
+    import sodwa_editor.battle.batch_pool as batch_pool
+
+    pool = batch_pool.Pool(BattleSetup.from_map(make_mixed_map(12, seed=1)), 1, False,
+                           [(0, 1)], None)
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        os.kill(proc.pid, signal.SIGSTOP)
+        fake = type("P", (), {"pid": proc.pid})()
+        worker = batch_pool.Worker(fake, None, chunk=(0, 1), stopped_since=0.0)  # type: ignore[arg-type]
+        pool.workers.append(worker)
+        monkeypatch.setattr(batch_pool, "STOPPED_GRACE", 0.0)
+        pool.watched = time.monotonic() - 2 * batch_pool.WATCH_RESET  # the parent slept
+        pool.watch_stopped()
+        assert worker in pool.workers and worker.stopped_since is not None  # counting again
+        assert pool.lost == 0
+    finally:
+        proc.kill()
+        proc.wait()

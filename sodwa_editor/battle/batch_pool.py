@@ -18,6 +18,14 @@ are pure functions of their seeds (:mod:`.batch_play`), so the records are those
 of an undisturbed batch.  The batch survives at most :data:`LOST_WORKERS_MAX` lost
 workers; one more stops it with :class:`.batch_play.BatchFailed` (one line).
 
+A worker that is stopped (SIGSTOP, a debugger: state ``T``/``t`` in ``/proc``) while
+it holds a chunk would hold the batch forever: after :data:`STOPPED_GRACE` seconds
+stopped it is killed and lost like a dead worker.  Stopped time is counted only
+while the parent itself runs: when the whole job is suspended (Ctrl+Z) and
+resumed, the parent notices the gap in its own watch and starts counting again,
+so a resumed batch loses nobody.  Where there is no ``/proc``, no worker is seen
+stopped.
+
 No queue, lock or semaphore is shared with the workers (only pipes), so a batch
 ended by a signal leaves nothing behind for the resource tracker to warn about.
 Leaving :func:`run_pool` any way -- the end, Ctrl+C, SIGTERM turned into an
@@ -32,12 +40,14 @@ import contextlib
 import pickle
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing import get_context
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any
 
 from .batch_play import (
@@ -57,6 +67,12 @@ from .setup import BattleSetup
 LOST_WORKERS_MAX = 3
 #: Seconds a worker gets to leave on its own at the end before it is terminated.
 JOIN_TIMEOUT = 5.0
+#: Seconds a worker holding a chunk may stay stopped before it is killed and lost.
+STOPPED_GRACE = 10.0
+#: Seconds between two looks at the workers' states; a gap over
+#: :data:`WATCH_RESET` seconds (the parent was suspended too) restarts the count.
+WATCH_EVERY = 0.5
+WATCH_RESET = 5.0
 
 Task = tuple[int, int, int, bool]
 
@@ -96,6 +112,17 @@ class Worker:
     process: BaseProcess
     conn: Connection
     chunk: tuple[int, int] | None = None
+    stopped_since: float | None = None
+
+
+def process_state(pid: int) -> str:
+    """The one-letter state of a process in ``/proc/PID/stat`` (``R``, ``S``, ``T``
+    stopped, ``t`` traced, ...); ``""`` where it cannot be read."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (OSError, ValueError):
+        return ""
+    return stat[stat.rindex(")") + 2:][:1]
 
 
 def how_it_ended(process: BaseProcess) -> str:
@@ -141,6 +168,7 @@ class Pool:
         self.notice = notice
         self.workers: list[Worker] = []
         self.lost = 0
+        self.watched = time.monotonic()
 
     def start_workers(self, count: int = 1) -> None:
         """Start ``count`` workers, then send each the setup and its first chunk (a
@@ -177,10 +205,11 @@ class Pool:
         worker.conn.close()
         worker.process.join(JOIN_TIMEOUT)
 
-    def lose(self, worker: Worker) -> None:
-        """A worker died: put its chunk back first in line and start another worker
-        -- or stop the batch when it has lost too many."""
-        why = how_it_ended(worker.process)
+    def lose(self, worker: Worker, why: str | None = None) -> None:
+        """A worker died (or was killed for being stopped, ``why`` saying so): put its
+        chunk back first in line and start another worker -- or stop the batch when
+        it has lost too many."""
+        why = why or how_it_ended(worker.process)
         self.workers.remove(worker)
         worker.conn.close()
         self.lost += 1
@@ -215,14 +244,37 @@ class Pool:
         self.hand_out(worker)  # (its next chunk first: the worker never waits for the tally)
         deliver(start, body)
 
+    def watch_stopped(self) -> None:
+        """Kill and lose a worker that has held its chunk stopped for
+        :data:`STOPPED_GRACE` seconds of the parent's own running time."""
+        now = time.monotonic()
+        if now - self.watched < WATCH_EVERY:
+            return
+        gap, self.watched = now - self.watched, now
+        for worker in list(self.workers):
+            pid = worker.process.pid
+            state = process_state(pid) if worker.chunk is not None and pid else ""
+            if state not in ("T", "t") or gap > WATCH_RESET:
+                worker.stopped_since = None if state not in ("T", "t") else now
+                continue
+            if worker.stopped_since is None:
+                worker.stopped_since = now
+            elif now - worker.stopped_since >= STOPPED_GRACE:
+                worker.process.kill()  # (SIGKILL ends a stopped process too)
+                worker.process.join(JOIN_TIMEOUT)
+                what = "stopped" if state == "T" else "stopped by a tracer"
+                self.lose(worker, f"was {what} for {now - worker.stopped_since:.0f} s and "
+                                  "killed")
+
     def run(self, workers: int, deliver: Deliver, cancel: Cancel | None) -> None:
         self.start_workers(min(workers, len(self.todo)))
         while self.left:
             if cancel is not None and cancel():
                 raise BatchCancelled()  # (the batch says how far it got)
+            self.watch_stopped()
             ends: dict[Any, Worker] = {w.conn: w for w in self.workers}
             ends.update((w.process.sentinel, w) for w in self.workers)
-            ready = wait(list(ends), POLL if cancel is not None else None)
+            ready = wait(list(ends), POLL if cancel is not None else WATCH_EVERY)
             seen: set[int] = set()
             for end in ready:
                 worker = ends[end]

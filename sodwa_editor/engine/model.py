@@ -29,7 +29,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .annotations import Label, ReferenceImage
-from .grid import Edge, Rect, edge_between
+from .grid import Edge, Rect, Side, edge_between
 from .pieces import Character, MapObject
 from .terrain import BORDER_BASES, CLEAR_ID, Base, TerrainRegistry
 
@@ -49,7 +49,7 @@ MAX_RANGE = 999
 MAX_ATTRIBUTE = 999_999
 Setting = Literal["outdoor", "indoor"]
 
-__all__ = ["Change", "Character", "Edge", "MapModel", "MapObject", "Rect", "check_size",
+__all__ = ["Change", "Character", "Edge", "MapModel", "MapObject", "Rect", "Side", "check_size",
            "edge_between"]
 
 #: Indoor override values on obstruction layers.
