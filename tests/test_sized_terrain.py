@@ -177,3 +177,78 @@ def test_a_large_mover_balances_once_per_step_onto_precarious_tiles(monkeypatch)
     events = [e for e in apply(s, Move((3, 0))) if e.kind == "terrain_effect"]
     assert [(e.tile, e.source, e.landed) for e in events] == [((2, 1), "precarious", False)]
     assert s.pos[index(s, "g")] == (3, 0)
+
+
+# ------------------------------------------------------------------ TP-B16: borders
+def fence(m: MapModel, props: dict, *edges: tuple[tuple[int, int], tuple[int, int]]) -> None:
+    from sodwa_editor.engine.grid import edge_between
+
+    name = "fence-" + "-".join(props)
+    tid = m.registry.id_of(name) if name in m.registry else \
+        m.registry.register(name, Base.DIFFICULT, props)
+    for a, b in edges:
+        m.set_border(edge_between(a, b), tid)
+
+
+def test_a_cover_border_on_the_targets_side_is_cover():
+    """TP-B16: "When a Target is in a Space which provides Cover with respect to a
+    location, or obstacles otherwise provide them Cover": a Cover border (a low wall)
+    on the side of the target's tile facing the attacker covers it; on the attacker's
+    own side it does not ("assumed to Move to the edge of that Terrain to make an
+    Attack")."""
+    m = grid("......\n......")
+    fence(m, {"cover": {}}, ((4, 0), (5, 0)))
+    s = battle(m, [fighter("a", 0, 0, 0, range=9), fighter("b", 1, 5, 0),
+                   fighter("c", 1, 4, 1)])
+    assert sources(s, "a", "b") == {"cover (cover border)": ("defense", 20)}
+    s = battle(m, [fighter("a", 0, 5, 0, range=9), fighter("b", 1, 0, 0)])
+    assert sources(s, "a", "b") == {}
+
+
+def test_a_full_cover_border_refuses_ranged_attacks_and_a_screen_hides():
+    """TP-B16: Full Cover: "Obstacles or Terrain which would completely block projectiles
+    (e.g. walls)"; Obscured: "partially blocks the vision of Characters seeing into, out
+    of or through it"."""
+    m = grid("......\n......")
+    fence(m, {"full_cover": {}}, ((4, 0), (5, 0)))
+    s = battle(m, [fighter("a", 0, 0, 0, range=9), fighter("b", 1, 5, 0)])
+    turn_of(s, "a")
+    assert refusal(s, Attack(index(s, "b"))) == \
+        "'b' is behind Full Cover (a border): ranged attacks at it fail automatically"
+    m = grid("......\n......")
+    fence(m, {"obscured": {}}, ((2, 0), (3, 0)))
+    s = battle(m, [fighter("a", 0, 0, 0, range=9), fighter("b", 1, 5, 0, evasion=10)])
+    assert sources(s, "a", "b") == {"attacker unseen (no Evasion)": ("evasion", -10)}
+
+
+def test_a_line_through_a_corner_passes_a_border_only_both_ways_round():
+    """TP-B16 at a corner, as two walls meeting at a corner block a line (RB): a
+    diagonal line through the corner of a Cover fence is covered only when both ways
+    round the corner cross it."""
+    m = grid("....\n....\n....")
+    fence(m, {"cover": {}}, ((1, 1), (2, 1)))
+    s = battle(m, [fighter("a", 0, 0, 0, range=9), fighter("b", 1, 2, 2)])
+    assert sources(s, "a", "b") == {}
+    fence(m, {"cover": {}}, ((2, 1), (2, 2)))  # an L round (2, 1): still one way open
+    s = battle(m, [fighter("a", 0, 0, 0, range=9), fighter("b", 1, 2, 2)])
+    assert sources(s, "a", "b") == {}
+    fence(m, {"cover": {}}, ((1, 2), (2, 2)))  # the fence runs on through the corner
+    s = battle(m, [fighter("a", 0, 0, 0, range=9), fighter("b", 1, 2, 2)])
+    assert sources(s, "a", "b") == {"cover (cover border)": ("defense", 20)}
+
+
+def test_an_area_through_a_cover_border_gives_its_victims_defense():
+    """TP-B16 with TP-B4: "if an Area Effect extends from a point of origin through
+    Cover"."""
+    m = grid("......\n......")
+    fence(m, {"cover": {}}, ((2, 0), (3, 0)))
+    zap = ability_from_dict({"name": "Zap", "area": "AoE - Blast - Sphere: 3",
+                             "damage": 5, "damage_type": "physical", "ip_cost": 250,
+                             "accuracy": 60}, "physical", "test")
+    s = battle(m, [fighter("c", 0, 0, 0, abilities=(zap,)), fighter("e", 1, 3, 0),
+                   fighter("f", 1, 2, 1)])
+    c = turn_of(s, "c")
+    mods = {v.character: [x.source for x in v.modifiers]
+            for v in preview_ability(s, c, UseAbility("Zap")).victims}
+    assert "area through cover" in mods[index(s, "e")]
+    assert "area through cover" not in mods[index(s, "f")]

@@ -41,7 +41,7 @@ from .terrain_entering import (
     upkeep_effects,
     water_under,
 )
-from .terrain_layers import DARK, FULL_DARK, Layers, between, layers_of
+from .terrain_layers import DARK, FULL_DARK, Layers, between, crossings, layers_of
 
 Tile = tuple[int, int]
 NAME = "terrain properties"
@@ -130,11 +130,14 @@ def hidden(state: Any, lay: Layers, observer: int, seen: int, melee: bool) -> in
     if melee or level == 2:
         return level
     for prop, value in (("fully_obscured", 2), ("obscured", 1)):
-        if value <= level or prop not in lay.on:
+        if value <= level:
             continue
-        rows = lay.on[prop]
-        if rows[sy][sx] or rows[oy][ox] or any(rows[y][x] for x, y in between(
-                (ox, oy), (sx, sy))):
+        rows = lay.on.get(prop)
+        if rows is not None and (rows[sy][sx] or rows[oy][ox] or any(
+                rows[y][x] for x, y in between((ox, oy), (sx, sy)))):
+            return value
+        if lay.border_on and any(lay.border_has(c, prop)  # a screen between (TP-B16)
+                                 for c in crossings((ox, oy), (sx, sy))):
             return value
     return level
 
@@ -184,10 +187,13 @@ def targeting_refusal(state: Any, attacker: int, target: int, adjacent: bool) ->
     if adjacent or not active(state):
         return None
     lay = _layers(state)
-    x, y = facing_squares(state, attacker, target)[1]  # TP-B12
+    a, (x, y) = facing_squares(state, attacker, target)  # TP-B12
     name = state.names[target]
     if lay.has("full_cover", x, y):
         return f"{name!r} is in Full Cover: ranged attacks at it fail automatically"
+    if _border_entering(lay, a, (x, y), "full_cover"):
+        return (f"{name!r} is behind Full Cover (a border): ranged attacks at it fail "
+                "automatically")
     if hidden(state, lay, attacker, target, False) == 2:
         return f"{name!r} is Fully Obscured from here"
     return None
@@ -224,10 +230,16 @@ def area_modifiers(state: Any, caster: int, victim: int, origin: Tile,
     lay, tp = _layers(state), state.rules.terrain_properties
     x, y = state.pos[victim] if square is None else square
     out: list[Modifier] = []
+    through = False
     if "cover" in lay.on or "full_cover" in lay.on:
         line = [origin, *between(origin, (x, y))] if origin != (x, y) else []
-        if any(lay.has("cover", *t) or lay.has("full_cover", *t) for t in [*line, (x, y)]):
-            out.append(Modifier("area through cover", "defense", tp.aoe_cover_defense))
+        through = any(lay.has("cover", *t) or lay.has("full_cover", *t)
+                      for t in [*line, (x, y)])
+    if not through and lay.border_on and origin != (x, y):  # a Cover border (TP-B16)
+        through = any(lay.border_has(c, "cover") or lay.border_has(c, "full_cover")
+                      for c in crossings(origin, (x, y)))
+    if through:
+        out.append(Modifier("area through cover", "defense", tp.aoe_cover_defense))
     out += _water(state, lay, caster, victim, True)
     out += _conditions(state, caster, victim, False)
     return tuple(out)
@@ -241,6 +253,8 @@ def _cover_source(state: Any, lay: Layers, attacker: int, target: int) -> str | 
     (ax, ay), (tx, ty) = facing_squares(state, attacker, target)
     if lay.has("cover", tx, ty):
         return "cover terrain"
+    if _border_entering(lay, (ax, ay), (tx, ty), "cover"):
+        return "cover border"
     ht, ha = lay.height[ty][tx], lay.height[ay][ax]
     if ht > ha:
         level = state.board.level
@@ -251,6 +265,14 @@ def _cover_source(state: Any, lay: Layers, attacker: int, target: int) -> str | 
             return None
         return "very high ground" if ht == 2 else "high ground"
     return None
+
+
+def _border_entering(lay: Layers, a: Tile, b: Tile, prop: str) -> bool:
+    """The line from ``a`` enters ``b``'s tile across a border with ``prop`` (TP-B16:
+    the side of the target's Space facing the attacker)."""
+    if not lay.border_on or a == b:
+        return False
+    return lay.border_has(crossings(a, b)[-1], prop)
 
 
 def _on_water(state: Any, lay: Layers, i: int) -> str | None:
