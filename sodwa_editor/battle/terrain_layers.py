@@ -125,7 +125,8 @@ def crossings(a: Tile, b: Tile) -> list[LineCrossing]:
     dx, dy = bx - ax, by - ay
     sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
     nx, ny = abs(dx), abs(dy)
-    x, y, out = ax, ay, []
+    x, y = ax, ay
+    out: list[LineCrossing] = []
     i = j = 0
     while i < nx or j < ny:
         tx = (2 * i + 1) * ny if i < nx else None
