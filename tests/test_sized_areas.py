@@ -171,3 +171,45 @@ def test_a_victim_is_aware_of_a_large_casters_area_when_it_sees_any_square():
     p = preview_ability(s, c, UseAbility("Zap"))
     e = next(v for v in p.victims if v.character == index(s, "e"))
     assert e.aware and e.evasion == 10
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_battles_with_large_casters_keep_every_invariant(seed):
+    """S29: random battles where 2x2 and 4x4 creatures cast every shape the battles play
+    (an independent re-derivation of each aim by footprint: invariants)."""
+    from collections import Counter
+
+    from battle_maps import with_rules
+
+    from sodwa_editor.battle import invariants
+    from sodwa_editor.battle.ai import make_controllers
+    from sodwa_editor.battle.loop import run_battle
+    from sodwa_editor.engine.generate import make_mixed_map
+
+    kit = (ab("AoE - Blast - Sphere: Range: 5, Reach: 1", name="Ball"),
+           ab("AoE - Blast - Line: 5", name="Bolt"),
+           ab("AoE - Emanation - Cone: 4|2:1", name="Fan"),
+           ab("AoE - Aura - Ray: 3", name="Ray"),
+           ab("AoE - Blast - Sphere: 1", name="Burst"),
+           ab("AoE - Engulf - Sphere: 1, Emanating: 1, Duration: 2", name="Fog"))
+    m = make_mixed_map(16, seed=seed)
+    from sodwa_editor.battle.board import prepare
+    from sodwa_editor.battle.state import BattleState
+    from sodwa_editor.engine.footprint import cannot_stand
+
+    spots = [(x, y) for y in range(0, 14) for x in range(0, 14)
+             if cannot_stand(m, (x, y), Footprint(4, 4), others=()) is None]
+    if len(spots) < 2:
+        pytest.skip("no room for two Huge creatures on this map")
+    big = [spots[0], spots[-1]]
+    fighters = [fighter("g0", 0, *big[0], abilities=kit, size="huge"),
+                fighter("g1", 1, *big[1], abilities=kit, size="large")]
+    rules = with_rules(battle={"max_turns": 30})
+    state = BattleState(prepare(m), fighters, rules, seed)
+    problems: Counter[str] = Counter()
+    run_battle(state, make_controllers(["random", "random"], state),
+               before_action=lambda s, a: problems.update(invariants.action_problems(s, a)),
+               after_turn=lambda s: problems.update(invariants.state_problems(s)))
+    assert not problems, problems.most_common(3)
+    used = [e for e in state.events if e.kind == "ability_used"]
+    assert used
