@@ -213,3 +213,19 @@ def test_random_battles_with_large_casters_keep_every_invariant(seed):
     assert not problems, problems.most_common(3)
     used = [e for e in state.events if e.kind == "ability_used"]
     assert used
+
+
+def test_a_large_striker_reaches_a_falling_object_from_its_nearest_square():
+    """S29 with AB12: striking a falling object is a ranged Basic Attack, so a larger
+    striker counts Range from its nearest square (S24) and sees it by the best line
+    over the terrain (S9)."""
+    from sodwa_editor.battle.area_effects import STRIKE
+
+    rain = ab("AoE - Falling 4/2 - Sphere: Range: 8, Reach: 1")
+    m = grid("\n".join(["." * 11] * 9))
+    s = battle(m, [fighter("c", 0, 2, 8, abilities=(rain,)),
+                   fighter("e", 1, 6, 5, range=3, size="large")])
+    turn_of(s, "c")
+    apply(s, UseAbility("Zap", (10, 8)))
+    turn_of(s, "e")  # (10, 8) is 4 from its top-left tile, 3 from its square (7, 6)
+    assert refusal(s, UseAbility(STRIKE, (0,))) is None

@@ -22,7 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..engine.footprint import creatures_adjacent
+from ..engine.footprint import Footprint, creatures_adjacent
+from ..engine.footprint_los import footprint_los
 from ..engine.los import crossing_among
 from ..engine.terrain import Crossing
 from .abilities import UseAbility
@@ -138,14 +139,21 @@ class EffectKeeper:
                                        state.fp[j]) if state.sized
                     else board.adjacent(a, state.pos[j])):
                 return f"must target the adjacent enemy: {state.names[j]!r}"
-        rng = state.sheets[actor].range
-        if not within_range(a, e.origin, rng, state.rules):
+        rng, fp = state.sheets[actor].range, state.fp[actor]
+        near = fp.nearest(a, e.origin)  # a larger striker: from its nearest square (S24)
+        if not within_range(near, e.origin, rng, state.rules):
             return f"out of range: the falling object over {e.origin} is beyond Range {rng}"
         import numpy as np
 
         empty = np.zeros(0, np.int64)
-        if a != e.origin and crossing_among(board.model, empty, empty, a, e.origin) \
-                is Crossing.BLOCKED:
+        if near == e.origin:
+            return None
+        if fp == (1, 1):
+            blocked = crossing_among(board.model, empty, empty, a, e.origin) is Crossing.BLOCKED
+        else:  # the best line from any square over the terrain (S9, S29)
+            blocked = footprint_los(board.model, a, fp, e.origin, Footprint(), occupied=()
+                                    ).crossing is Crossing.BLOCKED
+        if blocked:
             return f"no line of sight to the falling object over {e.origin}"
         return None
 

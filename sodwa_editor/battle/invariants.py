@@ -289,10 +289,14 @@ def _ability_problems(state: BattleState, actor: int, action: UseAbility) -> lis
             return [f"{name} strikes {action.args}, no falling object"]
         if engaged:
             return [f"{name} strikes a falling object while adjacent to an enemy"]
-        rng = state.sheets[actor].range
-        if not within_range(a, e.origin, rng, state.rules):
+        rng, fp = state.sheets[actor].range, state.fp[actor]
+        near = fp.nearest(a, e.origin)
+        if not within_range(near, e.origin, rng, state.rules):
             return [f"{name} strikes the falling object {e.id} out of Range {rng}"]
-        if a != e.origin and los(state.board.model, a, e.origin).crossing is Crossing.BLOCKED:
+        if near != e.origin and (
+                los(state.board.model, a, e.origin) if fp == (1, 1) else
+                footprint_los(state.board.model, a, fp, e.origin, Footprint(), occupied=())
+        ).crossing is Crossing.BLOCKED:
             return [f"{name} strikes the falling object {e.id} through blocked terrain"]
         return []
     ability = find_area(state, action.ability)
