@@ -28,7 +28,7 @@ from .abilities import UseAbility
 from .attack import Modifier
 from .clock import ActionType
 from .dice import D100
-from .events import Attacked, Event
+from .events import NOBODY, Attacked, Event
 from .records import quick_init
 from .terrain_entering import TerrainEffect, roll_dice, save_roll, scaled_damage, set_condition
 
@@ -220,7 +220,7 @@ def fall(state: Any, i: int, roll: Roll) -> list[Event]:
     events: list[Event] = [AltitudeChanged(i, layers, 0, True, value, difficulty, damage,
                                            state.hp[i])]
     if damage and state.hp[i] <= state.rules.combat.defeated_at_or_below:
-        events += state.defeat(i, i)
+        events += state.defeat(i, NOBODY, cause="fall")  # nobody's kill (B54)
     return events
 
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from ..engine.area_notation import AreaType
 from ..engine.areas import Area
 from ..engine.distance import distance
-from ..engine.footprint import creatures_adjacent
+from ..engine.footprint import Footprint, creatures_adjacent
+from ..engine.footprint_los import FootprintLos, footprint_los
 from ..engine.terrain import Crossing
 from .abilities import UseAbility
 from .ability_defs import AbilityDef
@@ -136,22 +137,29 @@ class AreaAbility:
         x, y = aim
         if not state.board.in_bounds(x, y):
             return f"({x}, {y}) is off the map"
-        a = state.pos[actor]
-        if aim == a and not d.at_range:
+        a, fp = state.pos[actor], state.fp[actor]
+        own = fp.covers(a, aim)
+        if own and not d.at_range:
             return f"{self.name!r} is aimed away from its caster: choose another tile"
-        rng = d.aim_range
-        dist = distance(a, aim, state.rules.targeting.range_metric)
+        rng = d.aim_range  # from the caster's nearest square (S24, S29)
+        dist = distance(fp.nearest(a, aim), aim, state.rules.targeting.range_metric)
         if dist > rng:
             return f"({x}, {y}) is {dist:g} tiles away, beyond {self.name!r}'s {rng}"
         engaged = self.engaged(state, actor) if engaged is None else engaged
         if engaged and aim not in engaged:
             names = ", ".join(repr(state.names[state.occ[t]]) for t in engaged)
             return f"must target the adjacent enem{'y' if len(engaged) == 1 else 'ies'}: {names}"
-        if d.at_range and aim != a:
+        if d.at_range and not own:
             if not state.board.standable[y][x]:
                 return f"({x}, {y}) is Obstructing terrain: nothing stands there"
-            if state.crossing(a, aim) is Crossing.BLOCKED:
-                return f"no line of sight to ({x}, {y}): {state.los_board().los(a, aim).describe()}"
+            if fp == (1, 1):
+                if state.crossing(a, aim) is Crossing.BLOCKED:
+                    return (f"no line of sight to ({x}, {y}): "
+                            f"{state.los_board().los(a, aim).describe()}")
+            else:  # the best line from any square (S9, S29)
+                line = sight_to_tile(state, actor, aim)
+                if line.crossing is Crossing.BLOCKED:
+                    return f"no line of sight to ({x}, {y}): {line.describe()}"
         return None
 
     def aims(self, state: AreaState, actor: int) -> list[Tile | None]:
@@ -162,10 +170,10 @@ class AreaAbility:
         if engaged:
             candidates = list(engaged)
         else:
-            (ax, ay), r = state.pos[actor], self.d.aim_range
+            (ax, ay), r, fp = state.pos[actor], self.d.aim_range, state.fp[actor]
             w, h = state.board.width, state.board.height
-            candidates = [(x, y) for y in range(max(0, ay - r), min(h, ay + r + 1))
-                          for x in range(max(0, ax - r), min(w, ax + r + 1))]
+            candidates = [(x, y) for y in range(max(0, ay - r), min(h, ay + fp.height + r))
+                          for x in range(max(0, ax - r), min(w, ax + fp.width + r))]
         return [t for t in candidates if self.aim_refusal(state, actor, t, engaged) is None]
 
     def usable(self, state: AreaState, actor: int) -> bool:
@@ -200,7 +208,7 @@ class AreaAbility:
         d = self.d
         aim = _aim(action)
         why = self.refusal(state, actor, action)
-        a = area_of(state, d, state.pos[actor], aim)
+        a = area_of(state, d, state.pos[actor], aim, fp=state.fp[actor])
         why = why or a.refused
         if why is not None:
             return AreaPreview(d, actor, aim, a, why)
@@ -323,7 +331,17 @@ def ability_area(state: AreaState, actor: int, action: UseAbility) -> Area:
     a = find_area(state, action.ability)
     if a is None:
         raise ValueError(f"no area ability {action.ability!r} in this battle")
-    return area_of(state, a.d, state.pos[actor], _aim(action))
+    return area_of(state, a.d, state.pos[actor], _aim(action), fp=state.fp[actor])
+
+
+def sight_to_tile(state: AreaState, actor: int, tile: Tile) -> FootprintLos:
+    """The best line of sight from any square of ``actor`` to ``tile`` (S9, S29), every
+    other character's squares blocking (a character on ``tile`` is the target)."""
+    a, fp = state.pos[actor], state.fp[actor]
+    occupied = [t for t in state.occ if t != tile and not fp.covers(a, t)]
+    names, occ = state.names, state.occ
+    return footprint_los(state.board.model, a, fp, tile, Footprint(), occupied=occupied,
+                         names=lambda t: names[occ[t]] if t in occ else None)
 
 
 def preview_ability(state: AreaState, actor: int, action: UseAbility) -> AreaPreview:

@@ -22,7 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..engine.footprint import creatures_adjacent
+from ..engine.footprint import Footprint, creatures_adjacent
+from ..engine.footprint_los import footprint_los
 from ..engine.los import crossing_among
 from ..engine.terrain import Crossing
 from .abilities import UseAbility
@@ -138,14 +139,21 @@ class EffectKeeper:
                                        state.fp[j]) if state.sized
                     else board.adjacent(a, state.pos[j])):
                 return f"must target the adjacent enemy: {state.names[j]!r}"
-        rng = state.sheets[actor].range
-        if not within_range(a, e.origin, rng, state.rules):
+        rng, fp = state.sheets[actor].range, state.fp[actor]
+        near = fp.nearest(a, e.origin)  # a larger striker: from its nearest square (S24)
+        if not within_range(near, e.origin, rng, state.rules):
             return f"out of range: the falling object over {e.origin} is beyond Range {rng}"
         import numpy as np
 
         empty = np.zeros(0, np.int64)
-        if a != e.origin and crossing_among(board.model, empty, empty, a, e.origin) \
-                is Crossing.BLOCKED:
+        if near == e.origin:
+            return None
+        if fp == (1, 1):
+            blocked = crossing_among(board.model, empty, empty, a, e.origin) is Crossing.BLOCKED
+        else:  # the best line from any square over the terrain (S9, S29)
+            blocked = footprint_los(board.model, a, fp, e.origin, Footprint(), occupied=()
+                                    ).crossing is Crossing.BLOCKED
+        if blocked:
             return f"no line of sight to the falling object over {e.origin}"
         return None
 
@@ -208,7 +216,7 @@ class EffectKeeper:
             left = e.upkeeps - 1
             if e.kind == LINGERING:
                 reach = e.reach + (d.spec.emanating or 0)
-                a = area_of(state, d, e.source, e.aim, reach=reach)
+                a = area_of(state, d, e.source, e.aim, reach=reach, fp=state.fp[e.caster])
                 events.append(EffectUpkeep(e.id, e.ability, actor, reach, left, a.affected))
                 state.effects[(EFFECT, e.id)] = replace(e, reach=reach, upkeeps=left)
                 events += hit_victims(state, d, actor, e.team,
@@ -216,7 +224,7 @@ class EffectKeeper:
                 if left <= 0 and (EFFECT, e.id) in state.effects:
                     events.append(_remove(state, e, "duration over"))
             else:
-                a = area_of(state, d, e.source, e.aim)
+                a = area_of(state, d, e.source, e.aim, fp=state.fp[e.caster])
                 events.append(EffectUpkeep(e.id, e.ability, actor, e.reach, left,
                                            a.affected))
                 if left > 0:
@@ -242,7 +250,8 @@ def board_effects(state: AreaState) -> list[EffectView]:
     out = []
     for e in effects_of(state):
         d = keeper.defs[e.ability]
-        a = area_of(state, d, e.source, e.aim, reach=e.reach if e.kind == LINGERING else None)
+        a = area_of(state, d, e.source, e.aim, reach=e.reach if e.kind == LINGERING else None,
+                    fp=state.fp[e.caster])
         out.append(EffectView(e, a.affected,
                               durability - e.damage if e.kind == FALLING else None))
     return out

@@ -22,7 +22,8 @@ from typing import Any, Literal, Protocol
 
 from ..engine.area_notation import AreaSpec, AreaType, Shape
 from ..engine.areas import Area, AreaError, area
-from ..engine.footprint import Footprint, creatures_adjacent, creatures_hit
+from ..engine.footprint import Footprint, creatures_adjacent, creatures_hit, overlaps
+from ..engine.footprint_los import footprint_los
 from ..engine.los import LosBoard
 from ..engine.terrain import Crossing
 from . import karma as karma_rules
@@ -38,6 +39,7 @@ from .sheet import Sheet
 from .terrain_effects import area_modifiers
 
 Roll = Callable[[], D100]
+ONE = Footprint(1, 1)
 #: ``state.effects`` key of a Maimed character (AB9).
 MAIMED = "maimed"
 
@@ -152,20 +154,26 @@ def base_reach(spec: AreaSpec) -> int:
 
 
 def area_of(state: AreaState, d: AbilityDef, source: Tile, aim: Tile | None, *,
-            reach: int | None = None) -> Area:
+            reach: int | None = None, fp: Footprint | None = None) -> Area:
     """The engine's area of ``d`` cast from ``source`` aimed at ``aim`` on the battle's
-    board now (``reach``: a lingering area's Reach after growing).  A Blast spends its
+    board now (``reach``: a lingering area's Reach after growing; ``fp``: the caster's
+    footprint, ``source`` its top-left tile; None: the footprint of the character whose
+    top-left tile ``source`` is, else one tile).  A larger caster casts by AE18
+    (docs/rules.md S29).  A Blast spends its
     damage on walls, each wall its Durability left (AE8, B39: the damage on a wall adds
     up).  Characters are not passed: they never stop an area (AE4); whether a point of
     origin may be chosen is the battle's own check (AB2).  Kept on the board, for every
     battle on the same terrain."""
     spec = d.spec if reach is None else grown(d.spec, reach)
+    if fp is None:
+        j = state.occ.get(source)
+        fp = state.fp[j] if j is not None and state.pos[j] == source else ONE
     rules = state.rules
     blast = spec.type is AreaType.BLAST
     worn = tuple(sorted(state.damage.items())) if blast else ()
     key = (spec, source, aim, d.damage if blast else None, worn,
            rules.terrain.obstruction_damage_threshold, rules.targeting.range_metric,
-           rules.abilities.falling_indoors)
+           rules.abilities.falling_indoors, fp)
     cache = state.board.kept.setdefault("areas", {})
     hit = cache.get(key)
     if hit is None:
@@ -175,7 +183,7 @@ def area_of(state: AreaState, d: AbilityDef, source: Tile, aim: Tile | None, *,
                        durability=rules.terrain.obstruction_damage_threshold,
                        metric=rules.targeting.range_metric,
                        falling_indoors=rules.abilities.falling_indoors,
-                       worn={feature_wall(f): v for f, v in worn} or None)
+                       worn={feature_wall(f): v for f, v in worn} or None, footprint=fp)
         except AreaError as exc:  # (an aim the refusal lets through never gets here)
             hit = Area(spec, source, None, refused=str(exc))
         if len(cache) >= 4096:
@@ -218,13 +226,14 @@ def spared(state: AreaState, d: AbilityDef, i: int) -> str | None:
 
 def situation(state: AreaState, d: AbilityDef, caster: int, victim: int, origin: Tile,
               impeded: bool, cast: bool, at: Tile | None = None,
-              moved: bool | None = None) -> Situation:
+              moved: bool | None = None, square: Tile | None = None) -> Situation:
     """The facts of one victim's roll (AB5): as a Basic Attack's (B17-B23), with the area's
     point of origin for awareness and the area's line for Impeding terrain.  At the cast
     the caster's own modifiers count (its Move Action, Liquid, and elevation except for
     a Falling or Rising area, which come from above and below); at an upkeep nobody
     attacks: only the victim's count (AB10).  ``at``, ``moved``: the caster's tile and
-    Move flag instead of its own (an AI weighing a move first)."""
+    Move flag instead of its own (an AI weighing a move first); ``square``: the victim's
+    square the area hits it on (S11), for the terrain under it (TP-B12)."""
     c = state.pos[caster] if at is None else at
     v = c if victim == caster else state.pos[victim]
     board = state.board
@@ -237,20 +246,47 @@ def situation(state: AreaState, d: AbilityDef, caster: int, victim: int, origin:
     vl = level[v[1]][v[0]]
     from_caster = cast and d.spec.type not in (AreaType.FALLING, AreaType.RISING)
     mode = state.rules.awareness.mode
-    sees = mode == "los" and (v == origin or state.crossing(v, origin) is not Crossing.BLOCKED)
+    sees = mode == "los" and sees_origin(state, d, caster, victim, v, origin)
     extra: tuple[Modifier, ...] = ()
     for ability in state.abilities:
         extra += tuple(ability.modifiers(state, caster, victim))
     if state.abilities:  # terrain properties (docs/rules.md TP-B4)
-        extra += area_modifiers(state, caster, victim, origin)
+        extra += area_modifiers(state, caster, victim, origin, square)
     liquid = board.liquid
     return Situation(
         adjacent=adjacent, impeded=impeded and not adjacent,
         attacker_level=level[c[1]][c[0]] if from_caster else vl, defender_level=vl,
         attacker_moved=cast and (state.moved[caster] if moved is None else moved),
         defender_moved=state.moved[victim] if moved is None or victim != caster else moved,
-        defender_aware=is_aware(mode, sees), attacker_on_liquid=cast and liquid[c[1]][c[0]],
-        defender_on_liquid=liquid[v[1]][v[0]], extra=extra)
+        defender_aware=is_aware(mode, sees),
+        attacker_on_liquid=cast and _in_liquid(liquid, c, state.fp[caster]),
+        defender_on_liquid=_in_liquid(liquid, v, state.fp[victim]), extra=extra)
+
+
+def _in_liquid(liquid: Any, anchor: Tile, fp: Footprint) -> bool:
+    """In Liquid when any square is (S23)."""
+    if fp == ONE:
+        return bool(liquid[anchor[1]][anchor[0]])
+    return any(liquid[y][x] for x, y in fp.squares(anchor))
+
+
+def sees_origin(state: AreaState, d: AbilityDef, caster: int, victim: int, v: Tile,
+                origin: Tile) -> bool:
+    """Whether ``victim`` (top-left tile ``v``) has a line of sight to the area's point of
+    origin that is not blocked (AB5, B19).  Between one-tile characters: the line from
+    its tile to ``origin``.  Otherwise by footprints (S9, S29): the best line from any
+    square of the victim to the origin, which for an area centred on a larger caster is
+    every square the caster covered when it cast (its Reach counts from each), other
+    characters' squares blocking."""
+    ofp = state.fp[caster] if not d.aimed else ONE
+    vfp = state.fp[victim]
+    if not state.sized or (vfp == ONE and ofp == ONE):
+        return v == origin or state.crossing(v, origin) is not Crossing.BLOCKED
+    if overlaps(v, vfp, origin, ofp):
+        return True  # it stands where the area starts
+    occupied = [t for t in state.occ if not vfp.covers(v, t) and not ofp.covers(origin, t)]
+    return footprint_los(state.board.model, v, vfp, origin, ofp, occupied=occupied
+                         ).crossing is not Crossing.BLOCKED
 
 
 def karma_counts(state: AreaState, caster_team: int, victim: int) -> bool:
@@ -262,10 +298,12 @@ def karma_counts(state: AreaState, caster_team: int, victim: int) -> bool:
 
 def preview_victim(state: AreaState, d: AbilityDef, caster: int, caster_team: int, victim: int,
                    damage: int, origin: Tile, impeded: bool, cast: bool,
-                   at: Tile | None = None, moved: bool | None = None) -> VictimPreview:
-    """The BIP numbers of one victim (AB5-AB8; pure)."""
+                   at: Tile | None = None, moved: bool | None = None,
+                   square: Tile | None = None) -> VictimPreview:
+    """The BIP numbers of one victim (AB5-AB8; pure; ``square``: where the area hits
+    it, S11)."""
     rules = state.rules
-    s = situation(state, d, caster, victim, origin, impeded, cast, at, moved)
+    s = situation(state, d, caster, victim, origin, impeded, cast, at, moved, square)
     sheet = state.sheets[victim]
     mods = modifiers(s, rules)
     melee = s.adjacent
@@ -312,7 +350,7 @@ def victims(state: AreaState, d: AbilityDef, caster: int, a: Area, *, cast: bool
                               else state.pos[v])
             damage = d.damage if a.damage is None else a.damage[tile]
             out.append(preview_victim(state, d, caster, team, v, damage, a.origin,
-                                      tile in a.impeded, cast, at, moved))
+                                      tile in a.impeded, cast, at, moved, tile))
     return out
 
 

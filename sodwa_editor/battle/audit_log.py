@@ -35,6 +35,7 @@ from .attack import damage_on_hit
 from .battle_log import LOG_FORMAT, sheet_from_doc
 from .clock import FIRST_TIE
 from .dice import needed_roll
+from .events import NOBODY
 from .jsonfiles import BattleInputError, validate
 from .rules import Rules, rules_doc_hash, rules_from_dict
 from .sheet import Sheet
@@ -118,7 +119,17 @@ class _Reader:
             self.terrain(e)
         elif kind == "terrain_destroyed":
             self.damage.pop(tuple(e["feature"]), None)
+        elif kind in ("terrain_effect", "knocked_back") or (kind == "altitude_changed"
+                                                              and e.get("fell")):
+            i = e["target"] if kind == "knocked_back" else e["actor"]
+            if self.who(i, e, "character"):  # damage from terrain, a fall, a collision
+                self.same(e, "hp_after", self.hp[i] - e["damage"])
+                self.hp[i] = e["hp_after"]
         elif kind == "defeated" and self.who(e["character"], e, "character"):
+            if e["by"] == NOBODY and not e.get("cause"):
+                self.bad(f"events[{k}] (defeated): by no character and no cause (B54)")
+            elif e["by"] != NOBODY:
+                self.who(e["by"], e, "by")
             at_or_below = self.rules.combat.defeated_at_or_below
             if self.hp[e["character"]] > at_or_below:
                 self.bad(f"events[{k}] (defeated): character {e['character']} has "

@@ -114,7 +114,8 @@ def play(setup: BattleSetup, root: int, index: int, swap_sides: bool) -> Record:
         elif isinstance(e, Moved):
             where[e.actor] = e.path[-1]
         elif isinstance(e, Defeated):
-            chars[e.by][2] += 1
+            if e.by >= 0:  # a kill is a character's (B54: terrain and falls are nobody's)
+                chars[e.by][2] += 1
             defeated[e.tile] += 1
         elif isinstance(e, TurnStarted) and first_team is None:
             first_team = e.team

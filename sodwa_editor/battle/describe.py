@@ -78,6 +78,8 @@ def describe(event: Any, names: Sequence[str], teams: Sequence[str] = TEAMS) -> 
         x, y, side = d["feature"]
         return f"    destroyed {'border ' + side + ' of ' if side else 'tile '}{x},{y}"
     if kind == "defeated":
+        if d["by"] < 0:  # nobody's kill (B54)
+            return f"    {who(d['character'])} defeated by {d.get('cause') or 'no one'}"
         return f"    {who(d['character'])} defeated by {who(d['by'])}"
     if kind == "turn_ended":
         return f"    pass (IP {d['ip']})" if d["passed"] else f"    end of turn (IP {d['ip']})"

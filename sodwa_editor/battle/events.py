@@ -173,12 +173,27 @@ class TerrainDestroyed(Event):
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Defeated(Event):
-    """A character defeated and removed from the board (B32, B35)."""
+    """A character defeated and removed from the board (B32, B35): ``by`` the character
+    that defeated it, or :data:`NOBODY` when no character did (terrain, a fall: B54),
+    then ``cause`` names what did (``hazardous: lava``, ``fall``; left out of the
+    dictionary when a character did, so older logs read the same)."""
 
     kind: ClassVar[str] = "defeated"
     character: int
     by: int
     tile: Tile
+    cause: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"kind": self.kind, "character": self.character, "by": self.by,
+               "tile": list(self.tile)}
+        if self.cause:
+            out["cause"] = self.cause
+        return out
+
+
+#: ``Defeated.by`` when no character defeated it (B54: not credited as a kill).
+NOBODY = -1
 
 
 @quick_init

@@ -12,7 +12,7 @@ battle's map with the characters put on it as map characters.
 from __future__ import annotations
 
 from ..engine.adjacency import pair_crossing
-from ..engine.footprint import cannot_stand, creatures_adjacent
+from ..engine.footprint import Footprint, cannot_stand, creatures_adjacent
 from ..engine.footprint_los import footprint_los
 from ..engine.footprint_movement import footprint_reach
 from ..engine.los import los
@@ -289,10 +289,14 @@ def _ability_problems(state: BattleState, actor: int, action: UseAbility) -> lis
             return [f"{name} strikes {action.args}, no falling object"]
         if engaged:
             return [f"{name} strikes a falling object while adjacent to an enemy"]
-        rng = state.sheets[actor].range
-        if not within_range(a, e.origin, rng, state.rules):
+        rng, fp = state.sheets[actor].range, state.fp[actor]
+        near = fp.nearest(a, e.origin)
+        if not within_range(near, e.origin, rng, state.rules):
             return [f"{name} strikes the falling object {e.id} out of Range {rng}"]
-        if a != e.origin and los(state.board.model, a, e.origin).crossing is Crossing.BLOCKED:
+        if near != e.origin and (
+                los(state.board.model, a, e.origin) if fp == (1, 1) else
+                footprint_los(state.board.model, a, fp, e.origin, Footprint(), occupied=())
+        ).crossing is Crossing.BLOCKED:
             return [f"{name} strikes the falling object {e.id} through blocked terrain"]
         return []
     ability = find_area(state, action.ability)
@@ -309,14 +313,27 @@ def _ability_problems(state: BattleState, actor: int, action: UseAbility) -> lis
     if not d.aimed:
         return [] if not action.args else [f"{name} aims {d.name!r}, centred on itself"]
     aim = tuple(action.args)
-    if len(aim) != 2 or max(abs(aim[0] - a[0]), abs(aim[1] - a[1])) > d.aim_range \
-            or not within_range(a, aim, d.aim_range, state.rules):
+    fp = state.fp[actor]
+    if len(aim) != 2:
+        return [f"{name} aims {d.name!r} at {aim}, no tile"]
+    near = fp.nearest(a, aim)  # Range from the nearest square (S24, S29)
+    if max(abs(aim[0] - near[0]), abs(aim[1] - near[1])) > d.aim_range \
+            or not within_range(near, aim, d.aim_range, state.rules):
         return [f"{name} aims {d.name!r} at {aim}, beyond its {d.aim_range}"]
     if engaged and aim not in engaged:
         return [f"{name} is adjacent to an enemy but aims {d.name!r} at {aim}"]
-    if d.at_range and aim != a:
+    own = fp.covers(a, aim)
+    if not d.at_range and own:
+        return [f"{name} aims {d.name!r} at its own square {aim}"]
+    if d.at_range and not own:
         if m.base_at(*aim) is Base.OBSTRUCTING:
             return [f"{name} puts {d.name!r}'s point of origin on Obstructing terrain"]
-        if los(m, a, aim).crossing is Crossing.BLOCKED:
+        if fp == (1, 1):
+            blocked = los(m, a, aim).crossing is Crossing.BLOCKED
+        else:  # the best line from any square, other characters' squares blocking (S9)
+            others = [t for t in state.occ if t != aim and not fp.covers(a, t)]
+            blocked = footprint_los(state.board.model, a, fp, aim, Footprint(),
+                                    occupied=others).crossing is Crossing.BLOCKED
+        if blocked:
             return [f"{name} puts {d.name!r}'s point of origin out of sight"]
     return []

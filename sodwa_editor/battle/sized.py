@@ -16,9 +16,9 @@ from ..engine.distance import distance
 from ..engine.flanking import Flanking, flanking
 from ..engine.footprint import Footprint, creatures_adjacent
 from ..engine.footprint_cover import Cover, cover
-from ..engine.footprint_los import FootprintLos, footprint_los
 from ..engine.terrain import Crossing
 from .attack import Modifier
+from .footprint_lines import sight
 from .state import BattleState
 
 Tile = tuple[int, int]
@@ -66,25 +66,6 @@ def gap_between(state: BattleState, a: Tile, fa: Footprint, b: Tile, fb: Footpri
     if metric == "chebyshev":
         return max(dx, dy)
     return distance((0, 0), (dx, dy), metric)
-
-
-def sight(state: BattleState, i: int, j: int) -> FootprintLos:
-    """The line of sight from character ``i`` to character ``j`` between footprints (S9:
-    the least restrictive line between any square of each, every other undefeated
-    character's squares blocking), kept with the arrangement."""
-    key = (i, j)
-    kept = state.derived.lines
-    hit = kept.get(key)
-    if hit is None:
-        mine = set(state.squares(i)) | set(state.squares(j))
-        occupied = [t for t in state.occ if t not in mine]
-        names = state.names
-        occ = state.occ
-        hit = kept[key] = footprint_los(state.board.model, *placed(state, i),
-                                        *placed(state, j), occupied=occupied,
-                                        names=lambda t: names[occ[t]] if t in occ else None)
-    assert isinstance(hit, FootprintLos)
-    return hit
 
 
 def crossing(state: BattleState, i: int, j: int) -> Crossing:

@@ -334,16 +334,17 @@ class BattleState:
             self.occ[t] = i
 
     # ------------------------------------------------------------ changes (actions.py)
-    def defeat(self, i: int, by: int, *, end: bool = True) -> list[Event]:
+    def defeat(self, i: int, by: int, *, end: bool = True, cause: str = "") -> list[Event]:
         """Character ``i`` is defeated: it leaves the board and the clock (B32, B35); with
         ``end``, a team with no character left loses (B41; an area that defeats several
-        characters at once judges the end itself, AB6)."""
+        characters at once judges the end itself, AB6).  ``by``: the character that
+        defeated it, or ``events.NOBODY`` with the ``cause`` (terrain, a fall: B54)."""
         self.clock.remove(i)
         tile = self.pos[i]
         for t in self.fp[i].squares(tile):
             self.occ.pop(t, None)
         self.changed()
-        events: list[Event] = [Defeated(i, by, tile)]
+        events: list[Event] = [Defeated(i, by, tile, cause)]
         if end:
             team = self.team[i]
             if not self.team_left(team):

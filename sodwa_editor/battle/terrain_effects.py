@@ -25,20 +25,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from ..engine.footprint import touching_squares
 from . import altitude as alt
 from .abilities import UseAbility
 from .attack import Modifier
 from .clock import ActionType
 from .dice import D100
 from .events import Event, Moved
+from .footprint_lines import ONE, facing_squares, squares_of
 from .rules import Rules
 from .terrain_entering import (
     conditions_of,
     entering_effects,
     turn_start_effects,
     upkeep_effects,
+    water_under,
 )
-from .terrain_layers import DARK, FULL_DARK, Layers, between, layers_of
+from .terrain_layers import DARK, FULL_DARK, Layers, between, crossings, layers_of
 
 Tile = tuple[int, int]
 NAME = "terrain properties"
@@ -118,19 +121,23 @@ def hidden(state: Any, lay: Layers, observer: int, seen: int, melee: bool) -> in
     Obscured (TP-B5).  Obscured: ``seen`` in Obscured terrain, in unlit Dark (unless
     ``observer`` sees in the dark), or the line runs out of or through Obscured terrain;
     Fully: the same with Fully Obscured terrain and unlit Full Dark.  At arm's length
-    (``melee``) only darkness hides."""
-    (ox, oy), (sx, sy) = state.pos[observer], state.pos[seen]
+    (``melee``) only darkness hides.  Larger creatures are read at the squares the line
+    between them joins (TP-B12)."""
+    (ox, oy), (sx, sy) = facing_squares(state, observer, seen)
     level = 0
     if lay.any_dark and not sees_in_dark(state, observer):
         level = {DARK: 1, FULL_DARK: 2}.get(lay.dark[sy][sx], 0)
     if melee or level == 2:
         return level
     for prop, value in (("fully_obscured", 2), ("obscured", 1)):
-        if value <= level or prop not in lay.on:
+        if value <= level:
             continue
-        rows = lay.on[prop]
-        if rows[sy][sx] or rows[oy][ox] or any(rows[y][x] for x, y in between(
-                (ox, oy), (sx, sy))):
+        rows = lay.on.get(prop)
+        if rows is not None and (rows[sy][sx] or rows[oy][ox] or any(
+                rows[y][x] for x, y in between((ox, oy), (sx, sy)))):
+            return value
+        if lay.border_on and any(lay.border_has(c, prop)  # a screen between (TP-B16)
+                                 for c in crossings((ox, oy), (sx, sy))):
             return value
     return level
 
@@ -150,14 +157,24 @@ def attack_adjacent(state: Any, i: int, j: int) -> bool:
 
 def heights_apart(state: Any, i: int, j: int) -> bool:
     """TP-B3 for creatures of any size: ``i`` and ``j`` stand at different heights with
-    no Steep terrain under either (read at their anchors' tiles), so no melee."""
+    no Steep terrain under either, so no melee; larger creatures by their touching
+    squares (TP-B13: melee when some touching pair is level or joined by Steep)."""
     return active(state) and _apart(state, _layers(state), i, j)
 
 
 def _apart(state: Any, lay: Layers, i: int, j: int) -> bool:
     if not state.rules.terrain_properties.height_melee_needs_steep:
         return False
-    (ax, ay), (bx, by) = state.pos[i], state.pos[j]
+    fp = getattr(state, "fp", None)
+    if fp is not None and (fp[i] != ONE or fp[j] != ONE):
+        pairs = touching_squares(state.board.model, state.pos[i], fp[i], state.pos[j], fp[j])
+        return bool(pairs) and all(_pair_apart(lay, a, b) for a, b in pairs)
+    return _pair_apart(lay, state.pos[i], state.pos[j])
+
+
+def _pair_apart(lay: Layers, a: Tile, b: Tile) -> bool:
+    """Two tiles at different height ranks with no Steep terrain under either."""
+    (ax, ay), (bx, by) = a, b
     if lay.height[ay][ax] == lay.height[by][bx]:
         return False
     return not (lay.has("steep", ax, ay) or lay.has("steep", bx, by))
@@ -170,10 +187,13 @@ def targeting_refusal(state: Any, attacker: int, target: int, adjacent: bool) ->
     if adjacent or not active(state):
         return None
     lay = _layers(state)
-    x, y = state.pos[target]
+    a, (x, y) = facing_squares(state, attacker, target)  # TP-B12
     name = state.names[target]
     if lay.has("full_cover", x, y):
         return f"{name!r} is in Full Cover: ranged attacks at it fail automatically"
+    if _border_entering(lay, a, (x, y), "full_cover"):
+        return (f"{name!r} is behind Full Cover (a border): ranged attacks at it fail "
+                "automatically")
     if hidden(state, lay, attacker, target, False) == 2:
         return f"{name!r} is Fully Obscured from here"
     return None
@@ -199,19 +219,27 @@ def attack_modifiers(state: Any, attacker: int, target: int, adjacent: bool, imp
     return tuple(out)
 
 
-def area_modifiers(state: Any, caster: int, victim: int, origin: Tile) -> tuple[Modifier, ...]:
+def area_modifiers(state: Any, caster: int, victim: int, origin: Tile,
+                   square: Tile | None = None) -> tuple[Modifier, ...]:
     """TP-B4: "if an Area Effect extends from a point of origin through Cover, or into a
     Space whose Terrain provides Cover, then Characters will have Advantage on Body
-    Defense Checks against that effect": a Defense bonus; plus water and conditions."""
+    Defense Checks against that effect": a Defense bonus; plus water and conditions.
+    ``square``: the victim's square the area hits it on (S11; TP-B12), else its tile."""
     if not active(state):
         return ()
     lay, tp = _layers(state), state.rules.terrain_properties
-    x, y = state.pos[victim]
+    x, y = state.pos[victim] if square is None else square
     out: list[Modifier] = []
+    through = False
     if "cover" in lay.on or "full_cover" in lay.on:
         line = [origin, *between(origin, (x, y))] if origin != (x, y) else []
-        if any(lay.has("cover", *t) or lay.has("full_cover", *t) for t in [*line, (x, y)]):
-            out.append(Modifier("area through cover", "defense", tp.aoe_cover_defense))
+        through = any(lay.has("cover", *t) or lay.has("full_cover", *t)
+                      for t in [*line, (x, y)])
+    if not through and lay.border_on and origin != (x, y):  # a Cover border (TP-B16)
+        through = any(lay.border_has(c, "cover") or lay.border_has(c, "full_cover")
+                      for c in crossings(origin, (x, y)))
+    if through:
+        out.append(Modifier("area through cover", "defense", tp.aoe_cover_defense))
     out += _water(state, lay, caster, victim, True)
     out += _conditions(state, caster, victim, False)
     return tuple(out)
@@ -220,10 +248,13 @@ def area_modifiers(state: Any, caster: int, victim: int, origin: Tile) -> tuple[
 def _cover_source(state: Any, lay: Layers, attacker: int, target: int) -> str | None:
     """What gives ``target`` Cover against ``attacker``'s ranged attack, or None: its
     terrain's Cover (TP-B1), or its height above the attacker's where the map's
-    elevation does not already say so (TP-B2)."""
-    (ax, ay), (tx, ty) = state.pos[attacker], state.pos[target]
+    elevation does not already say so (TP-B2); larger creatures at the squares the
+    attack's line joins (TP-B12)."""
+    (ax, ay), (tx, ty) = facing_squares(state, attacker, target)
     if lay.has("cover", tx, ty):
         return "cover terrain"
+    if _border_entering(lay, (ax, ay), (tx, ty), "cover"):
+        return "cover border"
     ht, ha = lay.height[ty][tx], lay.height[ay][ax]
     if ht > ha:
         level = state.board.level
@@ -236,20 +267,27 @@ def _cover_source(state: Any, lay: Layers, attacker: int, target: int) -> str | 
     return None
 
 
+def _border_entering(lay: Layers, a: Tile, b: Tile, prop: str) -> bool:
+    """The line from ``a`` enters ``b``'s tile across a border with ``prop`` (TP-B16:
+    the side of the target's Space facing the attacker)."""
+    if not lay.border_on or a == b:
+        return False
+    return lay.border_has(crossings(a, b)[-1], prop)
+
+
 def _on_water(state: Any, lay: Layers, i: int) -> str | None:
     if state.sheets[i].flight and state.rules.terrain_properties.flyers_ignore_ground:
         return None
-    x, y = state.pos[i]
-    if lay.has("deep_water", x, y):
-        return "deep_water"
-    return "shallow_water" if lay.has("shallow_water", x, y) else None
+    return water_under(lay, squares_of(state, i))
+
 
 
 def _evasion_terms(state: Any, lay: Layers, i: int) -> int:
     """Evasion an aware defender adds besides its sheet's and water's (Liquid's, B23;
     water's own is left out for an unseen attacker by :func:`_water`)."""
-    x, y = state.pos[i]
-    return state.rules.terrain.liquid.evasion if state.board.liquid[y][x] else 0
+    liquid = state.board.liquid
+    on = any(liquid[y][x] for x, y in squares_of(state, i))  # any square (S23)
+    return state.rules.terrain.liquid.evasion if on else 0
 
 
 def _water(state: Any, lay: Layers, attacker: int, target: int, aware: bool) -> list[Modifier]:

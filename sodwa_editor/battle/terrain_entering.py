@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .dice import D100, d100_from_value, natural_success
-from .events import Event, Moved
+from .events import NOBODY, Event, Moved
 from .records import quick_init
 from .terrain_layers import Layers
 
@@ -145,15 +145,18 @@ def _apply(state: Any, i: int, tile: Tile, source: str, params: Any, roll: Roll,
                                 else "", difficulty, value, landed, damage, condition,
                                 state.hp[i]))
     if damage and state.hp[i] <= state.rules.combat.defeated_at_or_below:
-        events += state.defeat(i, i)
+        events += state.defeat(i, NOBODY, cause=source)  # nobody's kill (B54)
 
 
 def entering_effects(state: Any, moved: Moved, lay: Layers) -> list[Event]:
-    """What the tiles of a Move Action's path do to the mover, in path order (TP-B6 to
+    """What the tiles of a Move Action's path do to the mover, step by step (TP-B6 to
     TP-B9): Hazardous (a save or its damage and condition), Trapped (the first to enter
     a hidden trap springs it), Precarious (a tile passed over, not stopped on, asks a
     balance save; on a failure the mover is Knocked Prone and its move ends there when
-    the tile is free).  Flyers are spared (``flyers_ignore_ground``)."""
+    the tile is free).  Flyers are spared (``flyers_ignore_ground``).  A larger mover
+    enters at each step the tiles its leading squares arrive on (TP-B15): one save per
+    Hazardous terrain type among them, each hidden trap among them, one balance per
+    step onto Precarious tiles (the highest DC)."""
     i = moved.actor
     tp = state.rules.terrain_properties
     if (state.sheets[i].flight and tp.flyers_ignore_ground) or state.effects.get(
@@ -164,24 +167,37 @@ def entering_effects(state: Any, moved: Moved, lay: Layers) -> list[Event]:
     registry = state.board.model.registry
     terrain = state.board.model.terrain
     path = moved.path
-    for k, (x, y) in enumerate(path[1:], 1):
-        t = registry[int(terrain[y, x])]
-        if not t.properties:
+    fp = getattr(state, "fp", None)
+    size = fp[i] if fp is not None and fp[i] != (1, 1) else None
+    for k in range(1, len(path)):
+        entered = [path[k]] if size is None else sorted(
+            set(size.squares(path[k])) - set(size.squares(path[k - 1])),
+            key=lambda t: (t[1], t[0]))
+        types = [(t, registry[int(terrain[t[1], t[0]])]) for t in entered]
+        types = [(t, tt) for t, tt in types if tt.properties]
+        if not types:
             continue
-        if "hazardous" in t.properties:
-            p = t.properties["hazardous"].params
-            _apply(state, i, (x, y), f"hazardous: {p['hazard']}", p, roll, events)
-        trap = t.properties.get("trapped")
-        if trap is not None and state.alive(i) and trap.params["hidden"] \
-                and not state.effects.get((SPRUNG, x, y)):
-            if tp.trap_springs_once:
-                state.effects[(SPRUNG, x, y)] = True
-            _apply(state, i, (x, y), f"trapped: {trap.params['trap']}", trap.params, roll,
-                   events)
+        seen: set[str] = set()
+        for (x, y), t in types:  # one save per Hazardous terrain type entered
+            if "hazardous" in t.properties and t.name not in seen and state.alive(i):
+                seen.add(t.name)
+                p = t.properties["hazardous"].params
+                _apply(state, i, (x, y), f"hazardous: {p['hazard']}", p, roll, events)
+        for (x, y), t in types:  # every hidden trap entered
+            trap = t.properties.get("trapped")
+            if trap is not None and state.alive(i) and trap.params["hidden"] \
+                    and not state.effects.get((SPRUNG, x, y)):
+                if tp.trap_springs_once:
+                    state.effects[(SPRUNG, x, y)] = True
+                _apply(state, i, (x, y), f"trapped: {trap.params['trap']}", trap.params,
+                       roll, events)
         if not state.alive(i):
             break
-        if "precarious" in t.properties and k < len(path) - 1:
-            dc = t.properties["precarious"].params["dc"]
+        footing = [(t.properties["precarious"].params["dc"], xy) for xy, t in types
+                   if "precarious" in t.properties]
+        if footing and k < len(path) - 1:
+            dc = max(d for d, _xy in footing)
+            x, y = next(xy for d, xy in footing if d == dc)
             difficulty, value, landed = save_roll(state, i, "reflex", dc, roll)
             stopped = None
             if landed:
@@ -208,15 +224,24 @@ def _stop(state: Any, i: int, tile: Tile) -> Tile | None:
     return tile
 
 
+def water_under(lay: Layers, squares: list[Tile]) -> str | None:
+    """The deepest water under any of ``squares`` (TP-B14: in water as in Liquid, when
+    any square is, S23)."""
+    if any(lay.has("deep_water", x, y) for x, y in squares):
+        return "deep_water"
+    return "shallow_water" if any(lay.has("shallow_water", x, y) for x, y in squares) \
+        else None
+
+
 def turn_start_effects(state: Any, actor: int, budget: int, lay: Layers) -> int:
     """The actor's Move for its turn (TP-B9, TP-B10): water's Move modifier where it
     stands; 0 while Restrained, and 0 when it stands up from Prone
     (``conditions.prone_loses_move``)."""
     tp = state.rules.terrain_properties
-    x, y = state.pos[actor]
     if not (state.sheets[actor].flight and tp.flyers_ignore_ground):
-        water = "deep_water" if lay.has("deep_water", x, y) else (
-            "shallow_water" if lay.has("shallow_water", x, y) else None)
+        fp = getattr(state, "fp", None)
+        squares = [state.pos[actor]] if fp is None else fp[actor].squares(state.pos[actor])
+        water = water_under(lay, squares)
         if water is not None:
             budget = max(0, budget + getattr(tp, water).move)
     held = conditions_of(state, actor)

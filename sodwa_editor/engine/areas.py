@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from operator import itemgetter
 
@@ -28,8 +28,10 @@ from .area_line import walk_line
 from .area_notation import AreaSpec, AreaType, Shape
 from .area_spread import Durability, Keep, Reached, Wall, Why, flood_reach, line_reach, resolve
 from .distance import METRICS, distance
+from .footprint_los import footprint_los
 from .los import LosBoard, Reason
 from .model import MapModel
+from .sizes import Footprint
 
 Tile = tuple[int, int]
 #: Directions by compass name (y grows to the south).
@@ -81,6 +83,8 @@ class Stop:
 class Area:
     """What an area of effect reaches.
 
+    ``caster``: the caster's tile (for a caster larger than one tile its top-left tile,
+    or the square a Line, Rail, Cone or Ray starts from: AE18);
     ``origin``: its point of origin (the caster for shapes that start there);
     ``affected``: the tiles it reaches, by row then column; ``stopped``: the tiles it
     would reach on an open map but does not, with the reason; ``refused``: why the area
@@ -136,7 +140,8 @@ class Area:
 def area(model: MapModel, spec: AreaSpec, caster: Tile, *, target: Tile | None = None,
          direction: str | None = None, chosen: Sequence[Tile] = (), damage: int | None = None,
          durability: int = 3, metric: str = "chebyshev", occupied: Sequence[Tile] = (),
-         falling_indoors: bool = False, worn: Mapping[Wall, int] | None = None) -> Area:
+         falling_indoors: bool = False, worn: Mapping[Wall, int] | None = None,
+         footprint: Footprint | None = None) -> Area:
     """The tiles the area ``spec`` cast from ``caster`` reaches.
 
     ``target``: the tile aimed at (a Line's end, the point of origin of a Sphere, Disk
@@ -148,10 +153,18 @@ def area(model: MapModel, spec: AreaSpec, caster: Tile, *, target: Tile | None =
     ``metric``: the rules' ``targeting.range_metric`` for Range; ``occupied``: the
     characters' tiles (they block the line of sight a point of origin at Range needs,
     never the area itself); ``falling_indoors``: the rules key
-    ``areas.falling_indoors`` (AE15).  Raises :class:`AreaError` for a tile off the map
-    or a shape given what it cannot use.
+    ``areas.falling_indoors`` (AE15); ``footprint``: the caster's, ``caster`` being its
+    top-left tile (AE18: Range from its nearest square, the best line of sight from any
+    square, a centred area from every square, a line from the square nearest its aim).
+    Raises :class:`AreaError` for a tile off the map or a shape given what it cannot use.
     """
-    _on_map(model, caster, "caster")
+    fp = footprint if footprint is not None and tuple(footprint) != (1, 1) else None
+    squares = tuple(fp.squares(caster)) if fp is not None else (caster,)
+    for t in squares:
+        _on_map(model, t, "caster")
+    if fp is not None and direction is not None:
+        raise AreaError(f"a {fp} caster aims at a tile, not a direction: its line starts "
+                        "from its square nearest the tile (AE18)")
     if target is not None:
         _on_map(model, target, "target")
     for t in chosen:
@@ -162,14 +175,15 @@ def area(model: MapModel, spec: AreaSpec, caster: Tile, *, target: Tile | None =
         raise AreaError(f"unknown direction {direction!r} (known: {', '.join(COMPASS)})")
     if damage is not None and damage < 0:
         raise AreaError(f"damage {damage} is negative")
-    if model.registry[int(model.terrain[caster[1], caster[0]])].los.label == "blocked":
-        return Area(spec, caster, None, refused=f"the caster's tile ({caster[0]}, "
-                    f"{caster[1]}) is Obstructing: nothing stands there")
+    for x, y in squares:
+        if model.registry[int(model.terrain[y, x])].los.label == "blocked":
+            return Area(spec, caster, None, refused=f"the caster's tile ({x}, {y}) is "
+                        "Obstructing: nothing stands there")
     if durability < 1:
         raise AreaError(f"durability {durability} is below 1")
     q = _Query(model, spec, caster, target, direction, tuple(chosen), damage,
                Durability(model, durability, worn) if worn else durability, metric,
-               tuple(occupied))
+               tuple(occupied), fp)
     if spec.type is AreaType.FALLING and model.setting == "indoor" and not falling_indoors:
         return q.refuse(None, "an indoor map: nothing falls through its ceiling (rules key "
                               "areas.falling_indoors)")
@@ -193,6 +207,23 @@ class _Query:
     durability: int | Durability
     metric: str
     occupied: tuple[Tile, ...]
+    #: the caster's footprint when larger than one tile (``caster`` its top-left tile)
+    fp: Footprint | None = None
+
+    @property
+    def squares(self) -> list[Tile]:
+        return [self.caster] if self.fp is None else self.fp.squares(self.caster)
+
+    def near(self, t: Tile) -> Tile:
+        """The caster's square nearest ``t`` (its tile for a one-tile caster)."""
+        return self.caster if self.fp is None else self.fp.nearest(self.caster, t)
+
+    def from_square(self) -> _Query:
+        """A line-shaped area of a larger caster starts from its square nearest the aim
+        (AE18): the same query from that one square."""
+        if self.fp is None or self.target is None:
+            return self
+        return replace(self, caster=self.near(self.target), fp=None)
 
     @property
     def pay(self) -> bool:
@@ -200,7 +231,7 @@ class _Query:
         return self.spec.type is AreaType.BLAST and self.damage is not None
 
     def within(self, rng: int) -> Callable[[Tile], bool]:
-        return lambda t: distance(self.caster, t, self.metric) <= rng
+        return lambda t: distance(self.near(t), t, self.metric) <= rng
 
     def refuse(self, origin: Tile | None, why: str) -> Area:
         return Area(self.spec, self.caster, origin, refused=why)
@@ -219,13 +250,20 @@ class _Query:
         *Range* ("Targeted effects will always use the Tile Center to determine whether
         or not target is in range"; "To Target an occupant of a Tile in Range there
         must be a clear Line of Sight"): within Range by the metric, a line of sight
-        from the caster that is not blocked (AE1), and not a wall (L12)."""
-        d = distance(self.caster, t, self.metric)
+        from the caster that is not blocked (AE1), and not a wall (L12).  A larger
+        caster: Range from its nearest square, the best line from any square (AE18)."""
+        d = distance(self.near(t), t, self.metric)
         if d > rng:
             return f"({t[0]}, {t[1]}) is out of Range {rng} ({self.metric} distance {d:g})"
-        if t == self.caster:
+        if t == self.near(t):
             return None
-        result = LosBoard(self.model, self.occupied).los(self.caster, t)
+        if self.fp is not None:
+            mine = set(self.squares)
+            result = footprint_los(self.model, self.caster, self.fp, t, Footprint(),
+                                   occupied=[o for o in self.occupied if o not in mine]
+                                   ).result
+        else:
+            result = LosBoard(self.model, self.occupied).los(self.caster, t)
         if result.reason is not None and result.crossing.label == "blocked":
             return f"no line of sight to ({t[0]}, {t[1]}): {result.reason.text}"
         return None
@@ -263,7 +301,8 @@ def _centred(q: _Query) -> Area:
         if q.target is not None and q.target != q.caster:
             return q.refuse(None, f"a {spec.shape.value} without a Range is centred on its "
                                   "caster")
-        origin = q.caster
+        origin = q.caster  # a larger caster: its Reach counts from every square (AE18)
+        sources = [(s, reach, _dmg(q)) for s in q.squares]
     else:
         if q.target is None:
             return q.refuse(None, f"choose the point of origin: a tile within Range "
@@ -272,13 +311,15 @@ def _centred(q: _Query) -> Area:
         if why is not None:
             return q.refuse(q.target, why)
         origin = q.target
+        sources = [(origin, reach, _dmg(q))]
     level = int(q.model.elevation[origin[1], origin[0]]) if spec.shape is Shape.DISK else None
-    return q.done(origin, q.spread([(origin, reach, _dmg(q))], level=level))
+    return q.done(origin, q.spread(sources, level=level))
 
 
 def _line(q: _Query) -> Area:
     """Line (AE10): every tile between the caster's centre and the targeted tile's
     centre, out to the Line's length."""
+    q = q.from_square()
     rng = q.spec.range or 0
     toward = q.aim()
     if toward is None:
@@ -306,6 +347,7 @@ def _rail_or_cone(q: _Query) -> Area:
     """Rail (AE11): the line out to its Range, each tile of it reaching out to the
     Rail's Reach.  Cone (AE12): the line out to its length, its Reach Anchors reaching
     out to their Reach from the anchor tiles."""
+    q = q.from_square()
     rng = q.spec.range or 0
     toward = q.aim()
     if toward is None:
@@ -358,7 +400,9 @@ def _trail(q: _Query) -> Area:
         return q.refuse(None, f"{len(q.chosen)} tiles chosen, the Trail has {size}")
     out = Reached()
     prev, broken = q.caster, None
-    for t in q.chosen:
+    for k, t in enumerate(q.chosen):
+        if k == 0 and q.fp is not None:  # adjacent to any square of a larger caster
+            prev = next((s for s in q.squares if adj.adjacent(q.model, s, t)), q.near(t))
         if broken is None and not adj.adjacent(q.model, prev, t):
             broken = Reason("path", f"({t[0]}, {t[1]}) is not adjacent to ({prev[0]}, "
                             f"{prev[1]}), the tile before it: the trail stops there", tile=t)
@@ -374,6 +418,7 @@ def _ray(q: _Query) -> Area:
     """Ray (AE16, seed 002): the tiles within its radius from the caster that are less
     than 45 degrees off its direction (exact: ``v.d > 0`` and ``2 (v.d)^2 > |v|^2
     |d|^2`` for the tile's offset ``v`` and the direction ``d``)."""
+    q = q.from_square()
     toward = q.aim()
     if toward is None:
         return q.refuse(None, "aim it: a target tile or a direction")

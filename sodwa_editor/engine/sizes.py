@@ -62,6 +62,13 @@ class Footprint(NamedTuple):
         x0, y0 = anchor
         return [(x0 + i, y0 + j) for j in range(self.height) for i in range(self.width)]
 
+    def nearest(self, anchor: Tile, tile: Tile) -> Tile:
+        """The square covered from ``anchor`` nearest ``tile``: ``tile`` clamped into the
+        rectangle, nearest on each axis at once, so by every range metric and by exact
+        distance between centres (unique).  ``tile`` itself when covered."""
+        return (min(max(tile[0], anchor[0]), anchor[0] + self.width - 1),
+                min(max(tile[1], anchor[1]), anchor[1] + self.height - 1))
+
     def covers(self, anchor: Tile, tile: Tile) -> bool:
         return (anchor[0] <= tile[0] < anchor[0] + self.width
                 and anchor[1] <= tile[1] < anchor[1] + self.height)
