@@ -43,12 +43,12 @@ from ..attack import Situation, difficulty_and_damage, is_aware
 from ..clock import ActionType, move_after_attack
 from ..kernels import METRICS
 from ..loop import View
-from . import ability_plans, approach, sized_plans
+from . import ability_plans, approach, sized_plans, terrain_terms
 from . import kernels as k
 from . import plan_passes as pp
 from .memo import Memo
 from .plan import Plan
-from .profile import GreedyWeights
+from .profile import GreedyWeights, TerrainWeights
 
 BLOCKED = int(Crossing.BLOCKED)
 IMPEDED = int(Crossing.IMPEDED)
@@ -254,13 +254,17 @@ class TurnFacts:
         return out
 
     def _zone(self, b: int) -> np.ndarray:
-        """Tiles enemy ``b`` can attack after its move (LoS not checked)."""
+        """Tiles enemy ``b`` can attack after its move (LoS not checked): within its
+        Range of a tile it can stand on, or of any square of its footprint standing
+        there (a larger enemy: S23, melee from any touching square, Range to the
+        nearest square)."""
         j = self.enemies[b]
         hit = self._zones.get(j)
         if hit is None:
             sheet = self.view.sheet(j)
             reach = self.view.reach(j, sheet.move)
             rng, metric = max(1, sheet.range), self.metric if sheet.range > 1 else 0
+            fp = self.view.footprint(j) if self.view.sized else None
             zones = self.memo.zones
             kept = zones.get((id(reach), rng, metric))
             if kept is not None and kept[0]() is reach:
@@ -268,6 +272,8 @@ class TurnFacts:
             else:
                 hit = np.zeros((self.board.height, self.board.width), bool)
                 k.zone_of(reach.steps, *reach.window, rng, metric, hit)
+                if fp is not None and (fp.width, fp.height) != (1, 1):
+                    hit = spread(hit, fp.width, fp.height)
                 if len(zones) >= self.memo.limit:
                     zones.clear()
                 # a weak reference: the zone does not keep its range alive (the board's
@@ -315,27 +321,49 @@ class TurnFacts:
         return zones, q, dmg
 
 
-def allowed_plans(view: View, weights: GreedyWeights, memo: Memo | None = None) -> list[Plan]:
+def spread(zone: np.ndarray, width: int, height: int) -> np.ndarray:
+    """``zone`` of a footprint's top-left tile spread over the footprint: a tile is in it
+    when it is in ``zone`` shifted by some square's offset (a tile within Range of the
+    square ``anchor + (ox, oy)`` is within Range of ``anchor`` after the shift back).
+
+    >>> z = np.zeros((4, 4), bool); z[1, 1] = True
+    >>> spread(z, 2, 2).astype(int).tolist()
+    [[0, 0, 0, 0], [0, 1, 1, 0], [0, 1, 1, 0], [0, 0, 0, 0]]
+    """
+    out = zone.copy()
+    h, w = zone.shape
+    for oy in range(min(height, h)):
+        for ox in range(min(width, w)):
+            if ox or oy:
+                out[oy:, ox:] |= zone[:h - oy, :w - ox]
+    return out
+
+
+def allowed_plans(view: View, weights: GreedyWeights, memo: Memo | None = None,
+                  terrain: TerrainWeights | None = None) -> list[Plan]:
     """Every plan whose first step the rules allow now, best first: the plans' scores
     do not see every rule (the terrain properties' targeting limits, docs/rules.md
-    TP-B3, TP-B5), so a refused best plan gives way to the next (Pass always remains)."""
-    return [p for p in plans(view, weights, None, memo) if view.refusal(p.steps[0]) is None]
+    TP-B3, TP-B5, when the profile's ``terrain.attack`` is 0), so a refused best plan
+    gives way to the next (Pass always remains)."""
+    return [p for p in plans(view, weights, None, memo, terrain)
+            if view.refusal(p.steps[0]) is None]
 
 
 def plans(view: View, weights: GreedyWeights, limit: int | None = None,
-          memo: Memo | None = None) -> list[Plan]:
+          memo: Memo | None = None, terrain: TerrainWeights | None = None) -> list[Plan]:
     """The plans for the actor's turn from now, best first (ties in enumeration
     order: pass, attack only, attack then move, move only, move then attack; tiles
     row-major, enemies by index): the best ``limit`` (None: all) and every plan as
     good as the best.  Utilities are scored in arrays (:mod:`.plan_passes`); only the
-    plans returned are built as objects."""
+    plans returned are built as objects.  ``terrain``: the profile's terrain weights
+    (:mod:`.terrain_terms`; None or all 0: not looked at)."""
     if memo is not None and memo.pending:
         memo.check(view)  # (another battle's plans are dropped)
         kept = memo.take(view, weights, limit)
         if kept is not None:
             return kept
     if view.sized and view.footprint(view.actor) != (1, 1):  # type: ignore[arg-type]
-        return sized_plans.plans(view, weights, limit)
+        return sized_plans.plans(view, weights, limit, terrain)
     f = TurnFacts(view, weights, memo)
     rules, w, sheet, m = f.rules, weights, f.sheet, len(f.enemies)
     cost = rules.clock
@@ -360,6 +388,7 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         p, dmg, karma = f.case_values(cases)
     qx = qy = NO_TILES
     attack_move = False
+    quarter = 0
     if here and view.can_take(ActionType.MOVE):
         quarter = move_after_attack(view.move_this_turn, rules.actions)
         if quarter > 0:
@@ -393,6 +422,11 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         walk_slots, fire, fire_slots, melee, at, rows, used, f.ex, f.ey, sheet.range,
         f.metric, f.level, lo, *stacks, target, IMPEDED,
         np.array([w.threat, w.death, w.ip, w.approach]), sheet.cost / 100)
+    if terrain_terms.applies(view, terrain):
+        ends = (cx, cy, qx, qy, dx, dy, quarter)
+        utility, stay = _with_terrain(f, terrain, kind, stay, target_of, tile,  # type: ignore[arg-type]
+                                      utility, zones, ends)
+        ranked = np.flatnonzero(utility == np.max(utility))
     if len(ranked) == 0:  # NaN utilities (no weight makes one; a guard): the first best
         ranked = np.array([int(np.argmax(np.nan_to_num(utility, nan=-np.inf)))])
     if limit != 1:  # (1: the greedy controller, the best plan and every plan as good)
@@ -418,3 +452,48 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         out = ability_plans.merge(out, ability_plans.ability_plans(
             view, f, weights, kind, tile, utility, dx, dy), limit)
     return out
+
+
+def _with_terrain(f: TurnFacts, tw: TerrainWeights, kind: np.ndarray, stay: np.ndarray,
+                  target_of: np.ndarray, tile: np.ndarray, utility: np.ndarray,
+                  zones: np.ndarray, ends: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """``(utility, stay)`` with the terrain terms (:mod:`.terrain_terms`) of every plan:
+    the end tile's ``cover`` term (in ``stay`` too: the expectimax leaf reads it), the
+    Move's path ``hazard`` term and the ``attack`` term of its attack.  The enemies
+    that may strike an end tile are the threat term's (their zones, footprints
+    included)."""
+    cx, cy, qx, qy, dx, dy, quarter = ends
+    terms = terrain_terms.TerrainTerms(f.view, tw, f.w)
+    melee, enemies = f.numbers.melee, f.enemies
+    moved_now = f.view.moved(f.i)
+    utility, stay = utility.copy(), stay.copy()
+    near: dict[tuple[int, int], list[tuple[int, bool]]] = {}
+
+    def threats(x: int, y: int) -> list[tuple[int, bool]]:
+        hit = near.get((x, y))
+        if hit is None:
+            hit = near[(x, y)] = [(enemies[b], bool(melee[enemies[b]]))
+                                  for b in np.flatnonzero(zones[:, y, x]).tolist()]
+        return hit
+
+    for r, (k, b, t) in enumerate(zip(kind.tolist(), target_of.tolist(), tile.tolist(),
+                                      strict=True)):
+        if k in (PASS, ATTACK):
+            end = (cx, cy)
+        elif k == ATTACK_MOVE:
+            end = (int(qx[t]), int(qy[t]))
+        else:
+            end = (int(dx[t]), int(dy[t]))
+        held = terms.stand(end, threats(*end))
+        extra = held
+        if k == ATTACK_MOVE:
+            extra -= terms.path(end, quarter)
+        elif k in (MOVE, MOVE_ATTACK):
+            extra -= terms.path(end)
+        if k in (ATTACK, ATTACK_MOVE):
+            extra += terms.attack((cx, cy), enemies[b], moved_now)
+        elif k == MOVE_ATTACK:
+            extra += terms.attack(end, enemies[b], True)
+        utility[r] += extra
+        stay[r] += held
+    return utility, stay
