@@ -64,7 +64,8 @@ def test_the_terrain_weights_are_profile_keys_with_defaults():
     with pytest.raises(BattleInputError, match="mine.json: terrain.cover: -1 is less than"):
         profile_from_dict({"format": "sodwa-ai-profile", "format_version": 1,
                            "terrain": {"cover": -1}}, "mine.json")
-    with pytest.raises(BattleInputError, match=r"mine.json: terrain.shade: unknown key \(allowed here: cover, hazard"):
+    with pytest.raises(BattleInputError,
+                       match=r"mine.json: terrain.shade: unknown key \(allowed here: cover"):
         profile_from_dict({"format": "sodwa-ai-profile", "format_version": 1,
                            "terrain": {"shade": 1}}, "mine.json")
 
@@ -211,3 +212,11 @@ def test_the_threat_term_sees_a_huge_enemy_beside_its_far_corner():
     # 6,6 touches the corner square 5,5 of the Giant stepped to 2,2: threatened;
     # 7,7 is not (before, both read as out of reach of its top-left tile's 3,3)
     assert u[(Move((6, 6)),)] < u[(Move((7, 7)),)] == u[(Move((8, 8)),)]
+
+
+def test_the_plan_kinds_are_the_scorers():
+    from sodwa_editor.battle.ai import scoring, terrain_terms
+
+    assert (terrain_terms.PASS, terrain_terms.ATTACK, terrain_terms.ATTACK_MOVE,
+            terrain_terms.MOVE, terrain_terms.MOVE_ATTACK) == (
+        scoring.PASS, scoring.ATTACK, scoring.ATTACK_MOVE, scoring.MOVE, scoring.MOVE_ATTACK)

@@ -424,8 +424,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         np.array([w.threat, w.death, w.ip, w.approach]), sheet.cost / 100)
     if terrain_terms.applies(view, terrain):
         ends = (cx, cy, qx, qy, dx, dy, quarter)
-        utility, stay = _with_terrain(f, terrain, kind, stay, target_of, tile,  # type: ignore[arg-type]
-                                      utility, zones, ends)
+        utility, stay = terrain_terms.with_terrain(
+            f, terrain, kind, stay, target_of, tile, utility, zones, ends)  # type: ignore[arg-type]
         ranked = np.flatnonzero(utility == np.max(utility))
     if len(ranked) == 0:  # NaN utilities (no weight makes one; a guard): the first best
         ranked = np.array([int(np.argmax(np.nan_to_num(utility, nan=-np.inf)))])
@@ -452,48 +452,3 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         out = ability_plans.merge(out, ability_plans.ability_plans(
             view, f, weights, kind, tile, utility, dx, dy), limit)
     return out
-
-
-def _with_terrain(f: TurnFacts, tw: TerrainWeights, kind: np.ndarray, stay: np.ndarray,
-                  target_of: np.ndarray, tile: np.ndarray, utility: np.ndarray,
-                  zones: np.ndarray, ends: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """``(utility, stay)`` with the terrain terms (:mod:`.terrain_terms`) of every plan:
-    the end tile's ``cover`` term (in ``stay`` too: the expectimax leaf reads it), the
-    Move's path ``hazard`` term and the ``attack`` term of its attack.  The enemies
-    that may strike an end tile are the threat term's (their zones, footprints
-    included)."""
-    cx, cy, qx, qy, dx, dy, quarter = ends
-    terms = terrain_terms.TerrainTerms(f.view, tw, f.w)
-    melee, enemies = f.numbers.melee, f.enemies
-    moved_now = f.view.moved(f.i)
-    utility, stay = utility.copy(), stay.copy()
-    near: dict[tuple[int, int], list[tuple[int, bool]]] = {}
-
-    def threats(x: int, y: int) -> list[tuple[int, bool]]:
-        hit = near.get((x, y))
-        if hit is None:
-            hit = near[(x, y)] = [(enemies[b], bool(melee[enemies[b]]))
-                                  for b in np.flatnonzero(zones[:, y, x]).tolist()]
-        return hit
-
-    for r, (k, b, t) in enumerate(zip(kind.tolist(), target_of.tolist(), tile.tolist(),
-                                      strict=True)):
-        if k in (PASS, ATTACK):
-            end = (cx, cy)
-        elif k == ATTACK_MOVE:
-            end = (int(qx[t]), int(qy[t]))
-        else:
-            end = (int(dx[t]), int(dy[t]))
-        held = terms.stand(end, threats(*end))
-        extra = held
-        if k == ATTACK_MOVE:
-            extra -= terms.path(end, quarter)
-        elif k in (MOVE, MOVE_ATTACK):
-            extra -= terms.path(end)
-        if k in (ATTACK, ATTACK_MOVE):
-            extra += terms.attack((cx, cy), enemies[b], moved_now)
-        elif k == MOVE_ATTACK:
-            extra += terms.attack(end, enemies[b], True)
-        utility[r] += extra
-        stay[r] += held
-    return utility, stay

@@ -143,7 +143,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     base = view.fork()
     rules = view.rules.clock
     w = weights
-    terms = TerrainTerms(view, terrain, w) if applies(view, terrain) else None
+    terms = (TerrainTerms(view, terrain, w) if terrain is not None and applies(view, terrain)
+             else None)
     scored: list[tuple[float, float, tuple[Action, ...]]] = []
     hits: dict[int, float] = {}
     here = _position(base, actor, base.pos[actor], w, hits, terms)

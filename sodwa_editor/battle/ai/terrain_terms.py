@@ -31,15 +31,16 @@ this (:func:`applies`): the plans are the ones scored without it, float for floa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import karma as karma_rules
-from ..attack import Situation, difficulty_and_damage
 from ..actions import move_allowance
-from ..dice import d100_from_value
+from ..attack import Situation, difficulty_and_damage
+from ..dice import D100, d100_from_value
 from ..events import Moved
 from ..loop import View
 from ..sized import level as level_of
@@ -56,7 +57,12 @@ from ..terrain_entering import (
 from ..terrain_layers import layers_of
 from .profile import GreedyWeights, TerrainWeights
 
+if TYPE_CHECKING:
+    from .scoring import TurnFacts
+
 Tile = tuple[int, int]
+#: Plan kinds, in enumeration order (as :data:`.scoring.PASS` ...).
+PASS, ATTACK, ATTACK_MOVE, MOVE, MOVE_ATTACK = range(5)
 #: The 100 equally likely d100 rolls.
 ROLLS = tuple(d100_from_value(v) for v in range(1, 101))
 ENTERING = ("hazardous", "trapped", "precarious")
@@ -85,7 +91,7 @@ class TerrainTerms:
         self._stand: dict[Tile, float] = {}
         self._spared: dict[tuple[Tile, int, bool], float] = {}
         self._attacks: dict[tuple[Tile, int, bool], float] = {}
-        self._tiles: dict[Tile, float] = {}
+        self._tiles: dict[tuple[Tile, bool], float] = {}
         self._landing: dict[tuple[str, int], float] = {}
         self._dice: dict[str, float] = {}
         self._exempt: bool | None = None
@@ -198,9 +204,9 @@ class TerrainTerms:
 
     def _tile_risk(self, tile: Tile, passing: bool) -> float:
         key = (tile, passing)
-        hit = self._tiles.get(key)  # type: ignore[call-overload]
+        hit = self._tiles.get(key)
         if hit is None:
-            hit = self._tiles[key] = self._risk(tile, passing)  # type: ignore[index]
+            hit = self._tiles[key] = self._risk(tile, passing)
         return hit
 
     def _risk(self, tile: Tile, passing: bool) -> float:
@@ -235,8 +241,7 @@ class TerrainTerms:
         key = (save, dc)
         hit = self._landing.get(key)
         if hit is None:
-            landed = sum(save_roll(self.state, self.i, save, dc, lambda d=d: d)[2]
-                         for d in ROLLS)
+            landed = sum(save_roll(self.state, self.i, save, dc, _always(d))[2] for d in ROLLS)
             hit = self._landing[key] = landed / 100
         return hit
 
@@ -245,8 +250,7 @@ class TerrainTerms:
         roll as :func:`..terrain_entering.roll_dice` reads it)."""
         hit = self._dice.get(text)
         if hit is None:
-            hit = self._dice[text] = float(np.mean([roll_dice(text, lambda d=d: d)
-                                                    for d in ROLLS]))
+            hit = self._dice[text] = float(np.mean([roll_dice(text, _always(d)) for d in ROLLS]))
         return hit
 
     def _spared_mover(self, tile: Tile) -> bool:
@@ -259,3 +263,53 @@ class TerrainTerms:
             self._exempt = not entering_effects(probe, Moved(self.i, path, 2, 2, 0),
                                                 self.lay)
         return self._exempt
+
+
+def _always(d: D100) -> Callable[[], D100]:
+    """A roll that always comes up ``d``."""
+    return lambda: d
+
+
+def with_terrain(f: TurnFacts, tw: TerrainWeights, kind: np.ndarray, stay: np.ndarray,
+                  target_of: np.ndarray, tile: np.ndarray, utility: np.ndarray,
+                  zones: np.ndarray, ends: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """``(utility, stay)`` with the terrain terms (:mod:`.terrain_terms`) of every plan:
+    the end tile's ``cover`` term (in ``stay`` too: the expectimax leaf reads it), the
+    Move's path ``hazard`` term and the ``attack`` term of its attack.  The enemies
+    that may strike an end tile are the threat term's (their zones, footprints
+    included)."""
+    cx, cy, qx, qy, dx, dy, quarter = ends
+    terms = TerrainTerms(f.view, tw, f.w)
+    melee, enemies = f.numbers.melee, f.enemies
+    moved_now = f.view.moved(f.i)
+    utility, stay = utility.copy(), stay.copy()
+    near: dict[tuple[int, int], list[tuple[int, bool]]] = {}
+
+    def threats(x: int, y: int) -> list[tuple[int, bool]]:
+        hit = near.get((x, y))
+        if hit is None:
+            hit = near[(x, y)] = [(enemies[b], bool(melee[enemies[b]]))
+                                  for b in np.flatnonzero(zones[:, y, x]).tolist()]
+        return hit
+
+    for r, (kd, b, t) in enumerate(zip(kind.tolist(), target_of.tolist(), tile.tolist(),
+                                      strict=True)):
+        if kd in (PASS, ATTACK):
+            end = (cx, cy)
+        elif kd == ATTACK_MOVE:
+            end = (int(qx[t]), int(qy[t]))
+        else:
+            end = (int(dx[t]), int(dy[t]))
+        held = terms.stand(end, threats(*end))
+        extra = held
+        if kd == ATTACK_MOVE:
+            extra -= terms.path(end, quarter)
+        elif kd in (MOVE, MOVE_ATTACK):
+            extra -= terms.path(end)
+        if kd in (ATTACK, ATTACK_MOVE):
+            extra += terms.attack((cx, cy), enemies[b], moved_now)
+        elif kd == MOVE_ATTACK:
+            extra += terms.attack(end, enemies[b], True)
+        utility[r] += extra
+        stay[r] += held
+    return utility, stay
