@@ -32,7 +32,7 @@ from sodwa_editor.engine.terrain import Base
 PROFILE = default_profile()
 ZERO = profile_from_dict({"format": "sodwa-ai-profile", "format_version": 1,
                           "terrain": {"cover": 0, "hazard": 0, "condition": 0, "attack": 0,
-                                      "altitude": 0}}, "zero.json")
+                                      "altitude": 0, "plans": 0}}, "zero.json")
 
 
 def archer(name: str, team: int, x: int, y: int, **values: object):  # type: ignore[no-untyped-def]
@@ -57,8 +57,8 @@ def choice(s, team: int, profile: Profile) -> object:  # type: ignore[no-untyped
 
 # ------------------------------------------------------------------ the profile
 def test_the_terrain_weights_are_profile_keys_with_defaults():
-    assert PROFILE.terrain == TerrainWeights(1.0, 1.0, 2.0, 1.0, 1.0)
-    assert ZERO.terrain == TerrainWeights(0.0, 0.0, 0.0, 0.0, 0.0) and not ZERO.terrain.any
+    assert PROFILE.terrain == TerrainWeights(1.0, 1.0, 2.0, 1.0, 1.0, 12.0)
+    assert ZERO.terrain == TerrainWeights() and not ZERO.terrain.any
     assert ZERO.greedy == PROFILE.greedy  # the other sections keep the shipped values
     assert Profile(PROFILE.greedy, PROFILE.expectimax).terrain is NO_TERRAIN
     with pytest.raises(BattleInputError, match="mine.json: terrain.cover: -1 is less than"):
@@ -220,3 +220,46 @@ def test_the_plan_kinds_are_the_scorers():
     assert (terrain_terms.PASS, terrain_terms.ATTACK, terrain_terms.ATTACK_MOVE,
             terrain_terms.MOVE, terrain_terms.MOVE_ATTACK) == (
         scoring.PASS, scoring.ATTACK, scoring.ATTACK_MOVE, scoring.MOVE, scoring.MOVE_ATTACK)
+
+
+# ------------------------------------------------------------------ altitude layers
+ALTITUDE_ON = with_rules(altitude={"enabled": True})
+
+
+def by_steps(s, profile: Profile) -> dict[tuple, float]:  # type: ignore[no-untyped-def]
+    return utilities(s, 0, profile)
+
+
+def test_a_shooting_flyer_climbs_out_of_a_heavy_hitters_reach():
+    from sodwa_editor.battle.abilities import UseAbility
+
+    m = grid("\n".join(["......"] * 4))
+    s = battle(m, [fighter("h", 0, 0, 0, flight=True, range=9, move=0, ranged_damage=6,
+                           ranged_accuracy=90),
+                   fighter("k", 1, 5, 0, melee_damage=20)], rules=ALTITUDE_ON)
+    turn_of(s, "h")
+    due_next(s, "k")
+    u = by_steps(s, PROFILE)
+    up = (UseAbility("fly up"),)
+    assert u[up] > u[(Pass(),)]  # High (two turns up) is out of the Ogre-like blow
+    assert not any(isinstance(step[0], UseAbility) for step in by_steps(s, ZERO))
+    # the same flyer without the switch has no such plan (no altitude layers)
+    off = battle(m, [fighter("h", 0, 0, 0, flight=True, range=9, move=0),
+                     fighter("k", 1, 5, 0, melee_damage=20)])
+    turn_of(off, "h")
+    assert not any(isinstance(step[0], UseAbility) for step in by_steps(off, PROFILE))
+
+
+def test_a_fighting_flyer_above_its_enemy_comes_down_to_strike():
+    from sodwa_editor.battle.abilities import UseAbility
+
+    m = grid("\n".join(["......"] * 4))
+    s = battle(m, [fighter("h", 0, 0, 0, flight=True), fighter("k", 1, 2, 0)],
+               rules=ALTITUDE_ON)
+    s.effects[("altitude", index(s, "h"))] = 2  # High: no blow reaches the ground from here
+    s.changed()
+    turn_of(s, "h")
+    u = by_steps(s, PROFILE)
+    down = (UseAbility("fly down", (1,)),)
+    assert u[down] > u[(Pass(),)]
+    assert (UseAbility("fly up"),) not in u or u[(UseAbility("fly up"),)] < u[(Pass(),)]

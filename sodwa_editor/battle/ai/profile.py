@@ -80,11 +80,15 @@ class TerrainWeights:
     hit points a condition left on the way is worth (times ``hazard``), ``attack`` the
     share of the terrain's change to the character's own attack values (1: the BIP's
     numbers; 0: the values of a map without properties) and ``altitude`` per expected
-    point of damage a flyer's change of altitude layer spares it.  All 0 (the default
-    of a profile made in code): the AI plays as on a map without properties.
+    point of damage a flyer's change of altitude layer spares it; ``plans`` the most
+    plans of a decision scored with these terms, the most promising first (a budget,
+    as the expectimax AI's nodes; 0: every plan that may be best).  All weights 0 (the
+    default of a profile made in code): the AI plays as on a map without properties.
 
     >>> TerrainWeights(float("nan"), 2, 0, 0, 0).any
     True
+    >>> TerrainWeights(plans=3.7).budget, TerrainWeights().budget
+    (3, None)
     """
 
     cover: float = 0.0
@@ -92,6 +96,7 @@ class TerrainWeights:
     condition: float = 0.0
     attack: float = 0.0
     altitude: float = 0.0
+    plans: float = 0.0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -103,6 +108,11 @@ class TerrainWeights:
     def any(self) -> bool:
         """Some term is weighed (else the terrain is not looked at: no time spent)."""
         return bool(self.cover or self.hazard or self.attack or self.altitude)
+
+    @property
+    def budget(self) -> int | None:
+        """``plans`` as a count (None: no limit)."""
+        return int(self.plans) or None
 
 
 #: No terrain term (a profile made in code without terrain weights).

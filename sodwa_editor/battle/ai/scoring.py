@@ -43,7 +43,7 @@ from ..attack import Situation, difficulty_and_damage, is_aware
 from ..clock import ActionType, move_after_attack
 from ..kernels import METRICS
 from ..loop import View
-from . import ability_plans, approach, sized_plans, terrain_terms
+from . import ability_plans, altitude_plans, approach, sized_plans, terrain_terms
 from . import kernels as k
 from . import plan_passes as pp
 from .memo import Memo
@@ -169,17 +169,22 @@ class TurnFacts:
     def _case(self, j: int, b: int, rest: int) -> tuple[float, int, float]:
         """:meth:`_preview` of the actor attacking enemy ``j`` (place ``b``) in the
         situation code ``rest`` (the code without the enemy's place)."""
+        return self._preview(self.i, j, self.my_karma, *self.facts(b, rest))
+
+    def facts(self, b: int, rest: int) -> tuple[int, ...]:
+        """The :class:`Situation` fields in order (as integers) of the actor attacking
+        the enemy at place ``b`` in the situation code ``rest`` (a case of
+        :func:`.plan_passes.attack_pass` less the enemy's place)."""
         value, li = divmod(rest, self.span)
         value, has_moved = divmod(value, 2)
         value, on_liquid = divmod(value, 2)
         value, sees = divmod(value, 2)
         is_adjacent, impeded = divmod(value, 2)
         jx, jy = self.enemy_tiles[b]
-        return self._preview(
-            self.i, j, self.my_karma, is_adjacent, impeded, li + self.lo,
-            int(self.level[jy, jx]), has_moved, self.view.moved(j),
-            is_aware(self.rules.awareness.mode, bool(sees)), on_liquid,
-            int(self.liquid[jy, jx]))
+        return (is_adjacent, impeded, li + self.lo, int(self.level[jy, jx]), has_moved,
+                int(self.view.moved(self.enemies[b])),
+                int(is_aware(self.rules.awareness.mode, bool(sees))), on_liquid,
+                int(self.liquid[jy, jx]))
 
     def sight(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
         """``(len(px), len(enemies))``: the LoS class from each tile to each enemy, or
@@ -380,6 +385,7 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     here = False
     at, rows, used = NO_SIGHT, NO_SIGHT, 0
     which, p, dmg, karma = np.zeros((0, m), np.int64), NO_FLOAT, NONE, NO_FLOAT
+    cases = NONE
     if can_attack:
         cases, which, here, at, rows, used = pp.attack_pass(
             cx, cy, moved_now, dx, dy, f.ex, f.ey, sheet.range, f.metric, f.level, lo,
@@ -424,9 +430,11 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         np.array([w.threat, w.death, w.ip, w.approach]), sheet.cost / 100)
     if terrain_terms.applies(view, terrain):
         ends = (cx, cy, qx, qy, dx, dy, quarter)
+        attacks = (cases, which, p, dmg, karma) if can_attack else None
         utility, stay = terrain_terms.with_terrain(
-            f, terrain, kind, stay, target_of, tile, utility, zones, ends)  # type: ignore[arg-type]
-        ranked = np.flatnonzero(utility == np.max(utility))
+            f, terrain, kind, stay, target_of, tile, utility, zones, ends,  # type: ignore[arg-type]
+            attacks, limit)
+        ranked = np.flatnonzero(utility == np.max(utility))  # (the ties of the best)
     if len(ranked) == 0:  # NaN utilities (no weight makes one; a guard): the first best
         ranked = np.array([int(np.argmax(np.nan_to_num(utility, nan=-np.inf)))])
     if limit != 1:  # (1: the greedy controller, the best plan and every plan as good)
@@ -451,4 +459,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     if view.has_abilities:  # the area abilities' plans (docs/battle-ai.md, Abilities)
         out = ability_plans.merge(out, ability_plans.ability_plans(
             view, f, weights, kind, tile, utility, dx, dy), limit)
+        if altitude_plans.wanted(view, terrain):  # a flyer's change of layer
+            still = Plan(float(utility[0]), 0, (Pass(),), float(stay[0]))
+            out = ability_plans.merge(out, altitude_plans.altitude_plans(
+                view, weights, terrain, still), limit)  # type: ignore[arg-type]
     return out

@@ -44,8 +44,13 @@ from ..dice import D100, d100_from_value
 from ..events import Moved
 from ..loop import View
 from ..sized import level as level_of
-from ..targeting import attack_refusal, situation
-from ..terrain_effects import attack_modifiers, targeting_refusal, terrain_effects_for
+from ..state import BattleState
+from ..terrain_effects import (
+    attack_modifiers,
+    heights_apart,
+    targeting_refusal,
+    terrain_effects_for,
+)
 from ..terrain_entering import (
     SPRUNG,
     TerrainEffect,
@@ -78,25 +83,43 @@ class TerrainTerms:
     """The terrain terms of the actor's turn on ``view`` (kept per tile and enemy for
     the decision)."""
 
-    def __init__(self, view: View, tw: TerrainWeights, gw: GreedyWeights) -> None:
+    def __init__(self, view: View, tw: TerrainWeights, gw: GreedyWeights,
+                 kept: dict[tuple[object, ...], float] | None = None) -> None:
         actor = view.actor
         assert actor is not None, "plans are made during a turn"
         self.view, self.tw, self.gw, self.i = view, tw, gw, actor
-        self.state = view.fork()
-        self.home: Tile = self.state.pos[actor]
-        self.allowance = move_allowance(self.state)
-        self.moved_now = bool(self.state.moved[actor])
+        self._state: BattleState | None = None
+        self.home: Tile = view.tile(actor)
+        self.moved_now = view.moved(actor)
         self.rules = view.rules
         self.lay = layers_of(view.map)
-        self._stand: dict[Tile, float] = {}
-        self._spared: dict[tuple[Tile, int, bool], float] = {}
-        self._attacks: dict[tuple[Tile, int, bool], float] = {}
+        #: Terms kept across decisions (the controller's :class:`.memo.Memo`), keyed by
+        #: everything the rules they call read: the actor, the tiles of both sides,
+        #: the karma pool and the battle's effects (conditions, altitude, traps);
+        #: an attack's also by every character's tile, the Move flags and the HP.
+        self.kept = {} if kept is None else kept
+        if len(self.kept) > 1 << 15:
+            self.kept.clear()
+        self._key = (actor, view.karma(0) - view.karma(1), view.effects_key())
+        self._plain: dict[tuple[int, bool, int], float] = {}
         self._tiles: dict[tuple[Tile, bool], float] = {}
         self._landing: dict[tuple[str, int], float] = {}
         self._dice: dict[str, float] = {}
         self._exempt: bool | None = None
-        self._known = {e.tile for e in view.events if isinstance(e, TerrainEffect)
-                       and e.source.startswith("trapped")}
+        self._known = frozenset(e.tile for e in view.events if isinstance(e, TerrainEffect)
+                                and e.source.startswith("trapped"))
+
+    @property
+    def state(self) -> BattleState:
+        """The scratch copy of the battle the actor is moved about (made when first
+        needed: a decision whose terms are all kept makes none)."""
+        if self._state is None:
+            self._state = self.view.fork()
+        return self._state
+
+    @property
+    def allowance(self) -> int:
+        return move_allowance(self.state)
 
     # ------------------------------------------------------------ the scratch copy
     def _place(self, tile: Tile, moved: bool | None = None) -> None:
@@ -124,11 +147,12 @@ class TerrainTerms:
         if not self.tw.cover or not threats:
             return 0.0
         total = 0.0
+        kept, view = self.kept, self.view
         for j, melee in threats:
-            key = (tile, j, melee)
-            spared = self._spared.get(key)
+            key = ("stand", *self._key, tile, j, view.tile(j), melee)
+            spared = kept.get(key)
             if spared is None:
-                spared = self._spared[key] = self._spared_by(tile, j, melee)
+                spared = kept[key] = self._spared_by(tile, j, melee)
             total += spared
         return self.tw.cover * self.gw.threat * total
 
@@ -149,17 +173,66 @@ class TerrainTerms:
         p, damage, _d, _h = self._hit(j, self.i, replace(plain, extra=mods))
         return before - p * damage
 
-    # ------------------------------------------------------------ attack
-    def attack(self, tile: Tile, j: int, moved: bool) -> float:
-        """The ``attack`` term: the change the terrain makes to the value of attacking
-        ``j`` from ``tile`` (the Move flag ``moved``), in the greedy weights' units."""
+    def stand_bound(self, tile: Tile, threats: list[tuple[int, bool]]) -> float:
+        """The most :meth:`stand` can be on ``tile``: every threatening enemy's attack
+        spared (its plain P(hit) x damage)."""
+        if not self.tw.cover or not threats:
+            return 0.0
+        s = self.state
+        level = s.board.level[tile[1]][tile[0]]
+        total = 0.0
+        for j, melee in threats:
+            key = (j, melee, level)
+            hit = self._plain.get(key)
+            if hit is None:
+                plain = Situation(adjacent=melee, attacker_level=level_of(s, j),
+                                  defender_level=level, defender_aware=True)
+                p, damage, _d, _h = self._hit(j, self.i, plain)
+                hit = self._plain[key] = p * damage
+            total += hit
+        return self.tw.cover * self.gw.threat * total
+
+    def attack_bound(self, j: int, p: float, damage: int, karma: float) -> float:
+        """The most :meth:`attack` can add to an attack on ``j`` that hits with chance
+        ``p`` for ``damage`` and earns ``karma`` Karma Points without the terrain: up to
+        a sure hit and the most Karma Points a miss may earn
+        (:meth:`karma_bound`)."""
         if not self.tw.attack:
             return 0.0
-        key = (tile, j, moved)
-        hit = self._attacks.get(key)
+        gw, view = self.gw, self.view
+        hp = view.hp(j)
+        kill = gw.kill * view.sheet(j).cost / 100 if hp - damage <= \
+            self.rules.combat.defeated_at_or_below else 0.0
+        return self.tw.attack * ((1 - p) * (gw.damage * min(damage, hp) + kill)
+                                 + gw.karma * (self.karma_bound() - karma))
+
+    def karma_bound(self) -> float:
+        """The most Karma Points an attack's miss is expected to earn, over difficulties
+        -300 to 300 (the miss chance with the team's karma times the gain)."""
+        held = self.view.karma(self.view.team_of(self.i))
+        key = ("karma bound", held)
+        hit = self.kept.get(key)
         if hit is None:
-            hit = self._attacks[key] = self.tw.attack * self._attack_change(tile, j, moved)
+            r = self.rules
+            hit = self.kept[key] = max(
+                (100 - karma_rules.successes(d, held, r)) / 100 * karma_rules.gain(d, r)
+                for d in range(-300, 301))
         return hit
+
+    # ------------------------------------------------------------ attack
+    def attack(self, tile: Tile, j: int, facts: tuple[int, ...]) -> float:
+        """The ``attack`` term: the change the terrain makes to the value of attacking
+        ``j`` from ``tile`` in the situation ``facts`` (the :class:`Situation` fields in
+        order, as the planner read them off the board: :meth:`.scoring.TurnFacts.facts`),
+        in the greedy weights' units."""
+        if not self.tw.attack:
+            return 0.0
+        view = self.view
+        key = ("attack", *self._key, tile, j, view.tile(j), facts, view.hp(j))
+        hit = self.kept.get(key)
+        if hit is None:
+            hit = self.kept[key] = self._attack_change(tile, j, facts)
+        return self.tw.attack * hit
 
     def _value(self, j: int, facts: Situation) -> float:
         p, damage, difficulty, hits = self._hit(self.i, j, facts)
@@ -170,15 +243,16 @@ class TerrainTerms:
         karma = (100 - hits) / 100 * karma_rules.gain(difficulty, self.rules)
         return gw.damage * p * min(damage, hp) + kill + gw.karma * karma
 
-    def _attack_change(self, tile: Tile, j: int, moved: bool) -> float:
-        self._place(tile, moved)
+    def _attack_change(self, tile: Tile, j: int, facts: tuple[int, ...]) -> float:
+        adjacent, impeded, a_level, d_level, a_moved, d_moved, aware, a_liq, d_liq = facts
+        self._place(tile, bool(a_moved))
         s = self.state
-        facts = situation(s, self.i, j)
-        plain = replace(facts, extra=())
-        if attack_refusal(s, self.i, j) is not None:
-            return -self._value(j, plain)
-        mods = attack_modifiers(s, self.i, j, facts.adjacent, facts.impeded,
-                                facts.defender_aware)
+        plain = Situation(bool(adjacent), bool(impeded), a_level, d_level, bool(a_moved),
+                          bool(d_moved), bool(aware), bool(a_liq), bool(d_liq))
+        if (adjacent and heights_apart(s, self.i, j)) \
+                or targeting_refusal(s, self.i, j, bool(adjacent)) is not None:
+            return -self._value(j, plain)  # the rules refuse it from there (TP-B3, TP-B5)
+        mods = attack_modifiers(s, self.i, j, bool(adjacent), bool(impeded), bool(aware))
         if not mods:
             return 0.0
         return self._value(j, replace(plain, extra=mods)) - self._value(j, plain)
@@ -189,6 +263,13 @@ class TerrainTerms:
         (default: the Move the actor has now)."""
         if not self.tw.hazard or tile == self.home:
             return 0.0
+        key = ("path", *self._key, tile, budget, self.view.placement, self._known)
+        hit = self.kept.get(key)
+        if hit is None:
+            hit = self.kept[key] = self._path(tile, budget)
+        return self.tw.hazard * hit
+
+    def _path(self, tile: Tile, budget: int | None) -> float:
         reach = self.view.reach(self.i, self.allowance if budget is None else budget)
         path = reach.path_to(tile)
         if path is None:
@@ -200,7 +281,7 @@ class TerrainTerms:
             if risk and self._spared_mover(t):
                 return 0.0
             total += risk
-        return self.tw.hazard * total
+        return total
 
     def _tile_risk(self, tile: Tile, passing: bool) -> float:
         key = (tile, passing)
@@ -271,45 +352,96 @@ def _always(d: D100) -> Callable[[], D100]:
 
 
 def with_terrain(f: TurnFacts, tw: TerrainWeights, kind: np.ndarray, stay: np.ndarray,
-                  target_of: np.ndarray, tile: np.ndarray, utility: np.ndarray,
-                  zones: np.ndarray, ends: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """``(utility, stay)`` with the terrain terms (:mod:`.terrain_terms`) of every plan:
-    the end tile's ``cover`` term (in ``stay`` too: the expectimax leaf reads it), the
-    Move's path ``hazard`` term and the ``attack`` term of its attack.  The enemies
-    that may strike an end tile are the threat term's (their zones, footprints
-    included)."""
-    cx, cy, qx, qy, dx, dy, quarter = ends
-    terms = TerrainTerms(f.view, tw, f.w)
-    melee, enemies = f.numbers.melee, f.enemies
-    moved_now = f.view.moved(f.i)
-    utility, stay = utility.copy(), stay.copy()
-    near: dict[tuple[int, int], list[tuple[int, bool]]] = {}
+                 target_of: np.ndarray, tile: np.ndarray, utility: np.ndarray,
+                 zones: np.ndarray, ends: tuple, attacks: tuple | None, limit: int | None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``(utility, stay)`` with the terrain terms of the plans: the end tile's ``cover``
+    term (in ``stay`` too: the expectimax leaf reads it), the Move's path ``hazard``
+    term and the ``attack`` term of its attack.  The enemies that may strike an end
+    tile are the threat term's (their zones, footprints included).
 
-    def threats(x: int, y: int) -> list[tuple[int, bool]]:
-        hit = near.get((x, y))
+    Only the plans that may be among the best ``limit`` (None: all) are scored: each
+    plan's utility can at most rise by its bounds (:meth:`TerrainTerms.stand_bound`,
+    :meth:`TerrainTerms.attack_bound`; the path term only lowers it), so the plans
+    are scored from the highest bound down until the next bound is below the
+    ``limit``-th best utility scored, or the profile's ``terrain.plans`` have been
+    scored; the others get ``-inf`` (never returned: within the budget, the best
+    ``limit`` and every plan as good are exact).  The pass plan is always scored."""
+    cx, cy, qx, qy, dx, dy, quarter = ends
+    terms = TerrainTerms(f.view, tw, f.w, f.memo.terrain)
+    melee, enemies = f.numbers.melee, f.enemies
+    n = len(kind)
+    kinds, targets, tiles = kind.tolist(), target_of.tolist(), tile.tolist()
+    near: dict[Tile, list[tuple[int, bool]]] = {}
+
+    def end_of(r: int) -> Tile:
+        kd, t = kinds[r], tiles[r]
+        if kd in (PASS, ATTACK):
+            return (cx, cy)
+        if kd == ATTACK_MOVE:
+            return (int(qx[t]), int(qy[t]))
+        return (int(dx[t]), int(dy[t]))
+
+    def threats(end: Tile) -> list[tuple[int, bool]]:
+        hit = near.get(end)
         if hit is None:
-            hit = near[(x, y)] = [(enemies[b], bool(melee[enemies[b]]))
-                                  for b in np.flatnonzero(zones[:, y, x]).tolist()]
+            hit = near[end] = [(enemies[b], bool(melee[enemies[b]]))
+                               for b in np.flatnonzero(zones[:, end[1], end[0]]).tolist()]
         return hit
 
-    for r, (kd, b, t) in enumerate(zip(kind.tolist(), target_of.tolist(), tile.tolist(),
-                                      strict=True)):
-        if kd in (PASS, ATTACK):
-            end = (cx, cy)
-        elif kd == ATTACK_MOVE:
-            end = (int(qx[t]), int(qy[t]))
-        else:
-            end = (int(dx[t]), int(dy[t]))
-        held = terms.stand(end, threats(*end))
+    cases, which, p, dmg, earned = attacks if attacks is not None else (None,) * 5
+    span = 32 * f.span  # a case code's factor of the enemy's place (scoring.case_values)
+
+    def case_of(r: int) -> int:
+        """The kernel's case index of plan ``r``'s attack."""
+        assert which is not None
+        kd, b = kinds[r], targets[r]
+        return int(which[1 + tiles[r], b] if kd == MOVE_ATTACK else which[0, b])
+
+    def attack_term(r: int, end: Tile) -> float:
+        assert cases is not None
+        b, rest = divmod(int(cases[case_of(r)]), span)
+        return terms.attack(end, enemies[b], f.facts(b, rest))
+
+    def score(r: int) -> tuple[float, float]:
+        kd, end = kinds[r], end_of(r)
+        held = terms.stand(end, threats(end))
         extra = held
         if kd == ATTACK_MOVE:
             extra -= terms.path(end, quarter)
         elif kd in (MOVE, MOVE_ATTACK):
             extra -= terms.path(end)
         if kd in (ATTACK, ATTACK_MOVE):
-            extra += terms.attack((cx, cy), enemies[b], moved_now)
+            extra += attack_term(r, (cx, cy))
         elif kd == MOVE_ATTACK:
-            extra += terms.attack(end, enemies[b], True)
-        utility[r] += extra
-        stay[r] += held
-    return utility, stay
+            extra += attack_term(r, end)
+        return float(utility[r]) + extra, float(stay[r]) + held
+
+    out, out_stay = np.full(n, -np.inf), stay.copy()
+    if limit is None or n <= limit + 1:
+        for r in range(n):
+            out[r], out_stay[r] = score(r)
+        return out, out_stay
+    bound = utility.copy()
+    for r in range(n):
+        bound[r] += terms.stand_bound(end_of(r), threats(end_of(r)))
+        if kinds[r] in (ATTACK, ATTACK_MOVE, MOVE_ATTACK) and p is not None:
+            c = case_of(r)
+            bound[r] += terms.attack_bound(enemies[targets[r]], float(p[c]), int(dmg[c]),
+                                           float(earned[c]))
+    best: list[float] = []  # the best ``limit`` utilities scored, highest first
+    out[0], out_stay[0] = score(0)
+    best.append(float(out[0]))
+    budget = terms.tw.budget
+    scored = 1
+    for r in np.argsort(-bound, kind="stable").tolist():
+        if len(best) >= limit and bound[r] < best[limit - 1]:
+            break
+        if r == 0:
+            continue
+        if budget is not None and scored >= max(budget, limit):
+            break  # the profile's budget (terrain.plans): the others are not chosen
+        scored += 1
+        out[r], out_stay[r] = score(r)
+        best = sorted([*best, float(out[r])], reverse=True)[:limit]
+    return out, out_stay
