@@ -103,7 +103,6 @@ class TerrainTerms:
         self._key = (actor, view.karma(0) - view.karma(1), view.effects_key())
         self._plain: dict[tuple[int, bool, int], float] = {}
         self._tiles: dict[tuple[Tile, bool], float] = {}
-        self._landing: dict[tuple[str, int], float] = {}
         self._dice: dict[str, float] = {}
         self._exempt: bool | None = None
         self._known = frozenset(e.tile for e in view.events if isinstance(e, TerrainEffect)
@@ -173,38 +172,18 @@ class TerrainTerms:
         p, damage, _d, _h = self._hit(j, self.i, replace(plain, extra=mods))
         return before - p * damage
 
-    def stand_bound(self, tile: Tile, threats: list[tuple[int, bool]]) -> float:
-        """The most :meth:`stand` can be on ``tile``: every threatening enemy's attack
-        spared (its plain P(hit) x damage)."""
-        if not self.tw.cover or not threats:
-            return 0.0
-        s = self.state
-        level = s.board.level[tile[1]][tile[0]]
-        total = 0.0
-        for j, melee in threats:
-            key = (j, melee, level)
-            hit = self._plain.get(key)
-            if hit is None:
-                plain = Situation(adjacent=melee, attacker_level=level_of(s, j),
-                                  defender_level=level, defender_aware=True)
-                p, damage, _d, _h = self._hit(j, self.i, plain)
-                hit = self._plain[key] = p * damage
-            total += hit
-        return self.tw.cover * self.gw.threat * total
-
-    def attack_bound(self, j: int, p: float, damage: int, karma: float) -> float:
-        """The most :meth:`attack` can add to an attack on ``j`` that hits with chance
-        ``p`` for ``damage`` and earns ``karma`` Karma Points without the terrain: up to
-        a sure hit and the most Karma Points a miss may earn
-        (:meth:`karma_bound`)."""
-        if not self.tw.attack:
-            return 0.0
-        gw, view = self.gw, self.view
-        hp = view.hp(j)
-        kill = gw.kill * view.sheet(j).cost / 100 if hp - damage <= \
-            self.rules.combat.defeated_at_or_below else 0.0
-        return self.tw.attack * ((1 - p) * (gw.damage * min(damage, hp) + kill)
-                                 + gw.karma * (self.karma_bound() - karma))
+    def plain_threat(self, j: int, melee: bool, level: int) -> float:
+        """P(hit) x damage of enemy ``j``'s plain attack on the actor standing on
+        ``level``: the most :meth:`stand` can count for ``j`` (its attack refused)."""
+        key = ("plain", *self._key, j, self.view.tile(j), melee, level)
+        hit = self.kept.get(key)
+        if hit is None:
+            s = self.state
+            plain = Situation(adjacent=melee, attacker_level=level_of(s, j),
+                              defender_level=level, defender_aware=True)
+            p, damage, _d, _h = self._hit(j, self.i, plain)
+            hit = self.kept[key] = p * damage
+        return hit
 
     def karma_bound(self) -> float:
         """The most Karma Points an attack's miss is expected to earn, over difficulties
@@ -319,11 +298,11 @@ class TerrainTerms:
     def _lands(self, save: str, dc: int) -> float:
         """The chance an effect of DC ``dc`` lands against the actor's ``save``: the share
         of the 100 rolls on which :func:`..terrain_entering.save_roll` says it lands."""
-        key = (save, dc)
-        hit = self._landing.get(key)
+        key = ("lands", self.i, save, dc)
+        hit = self.kept.get(key)
         if hit is None:
             landed = sum(save_roll(self.state, self.i, save, dc, _always(d))[2] for d in ROLLS)
-            hit = self._landing[key] = landed / 100
+            hit = self.kept[key] = landed / 100
         return hit
 
     def _mean_dice(self, text: str) -> float:
@@ -361,8 +340,9 @@ def with_terrain(f: TurnFacts, tw: TerrainWeights, kind: np.ndarray, stay: np.nd
     tile are the threat term's (their zones, footprints included).
 
     Only the plans that may be among the best ``limit`` (None: all) are scored: each
-    plan's utility can at most rise by its bounds (:meth:`TerrainTerms.stand_bound`,
-    :meth:`TerrainTerms.attack_bound`; the path term only lowers it), so the plans
+    plan's utility can at most rise by its bounds (:func:`_bounds`: every threatening
+    enemy's attack spared, a sure hit with the most karma a miss may earn; the path
+    term only lowers it), so the plans
     are scored from the highest bound down until the next bound is below the
     ``limit``-th best utility scored, or the profile's ``terrain.plans`` have been
     scored; the others get ``-inf`` (never returned: within the budget, the best
@@ -422,13 +402,7 @@ def with_terrain(f: TurnFacts, tw: TerrainWeights, kind: np.ndarray, stay: np.nd
         for r in range(n):
             out[r], out_stay[r] = score(r)
         return out, out_stay
-    bound = utility.copy()
-    for r in range(n):
-        bound[r] += terms.stand_bound(end_of(r), threats(end_of(r)))
-        if kinds[r] in (ATTACK, ATTACK_MOVE, MOVE_ATTACK) and p is not None:
-            c = case_of(r)
-            bound[r] += terms.attack_bound(enemies[targets[r]], float(p[c]), int(dmg[c]),
-                                           float(earned[c]))
+    bound = utility + _bounds(f, terms, kind, target_of, tile, zones, ends, attacks)
     best: list[float] = []  # the best ``limit`` utilities scored, highest first
     out[0], out_stay[0] = score(0)
     best.append(float(out[0]))
@@ -445,3 +419,47 @@ def with_terrain(f: TurnFacts, tw: TerrainWeights, kind: np.ndarray, stay: np.nd
         out[r], out_stay[r] = score(r)
         best = sorted([*best, float(out[r])], reverse=True)[:limit]
     return out, out_stay
+
+
+def _bounds(f: TurnFacts, terms: TerrainTerms, kind: np.ndarray, target_of: np.ndarray,
+            tile: np.ndarray, zones: np.ndarray, ends: tuple, attacks: tuple | None
+            ) -> np.ndarray:
+    """Per plan, the most its terrain terms can add (:func:`with_terrain`), in arrays:
+    every threatening enemy's attack on its end tile spared
+    (:meth:`TerrainTerms.plain_threat`), and its attack made a sure hit with the most
+    Karma Points a miss may earn (:meth:`TerrainTerms.karma_bound`)."""
+    cx, cy, qx, qy, dx, dy, _quarter = ends
+    n = len(kind)
+    ex, ey = np.full(n, cx, np.int64), np.full(n, cy, np.int64)
+    after = kind == ATTACK_MOVE
+    ex[after], ey[after] = qx[tile[after]], qy[tile[after]]
+    moves = kind >= MOVE
+    ex[moves], ey[moves] = dx[tile[moves]], dy[tile[moves]]
+    out = np.zeros(n)
+    tw, gw, enemies = terms.tw, terms.gw, f.enemies
+    if tw.cover:
+        levels = f.level[ey, ex]
+        for b in np.flatnonzero(zones.any(axis=(1, 2))).tolist():
+            j = enemies[b]
+            melee = bool(f.numbers.melee[j])
+            value = {lv: terms.plain_threat(j, melee, lv) for lv in np.unique(levels).tolist()}
+            per = np.array([value[lv] for lv in levels.tolist()]) if len(value) > 1 \
+                else np.full(n, next(iter(value.values())))
+            out += zones[b][ey, ex] * per
+        out *= tw.cover * gw.threat
+    if tw.attack and attacks is not None:
+        _cases, which, p, dmg, earned = attacks
+        rows = np.flatnonzero((kind == ATTACK) | after | (kind == MOVE_ATTACK))
+        if len(rows):
+            places = target_of[rows]
+            mine = kind[rows] == MOVE_ATTACK
+            c = which[np.where(mine, 1 + tile[rows], 0), places]
+            view = f.view
+            hp = np.array([view.hp(enemies[x]) for x in places.tolist()], np.int64)
+            cost = np.array([view.sheet(enemies[x]).cost for x in places.tolist()])
+            pc, dc = p[c], dmg[c]
+            kill = np.where(hp - dc <= f.rules.combat.defeated_at_or_below,
+                            gw.kill * cost / 100, 0.0)
+            out[rows] += tw.attack * ((1 - pc) * (gw.damage * np.minimum(dc, hp) + kill)
+                                      + gw.karma * (terms.karma_bound() - earned[c]))
+    return out
