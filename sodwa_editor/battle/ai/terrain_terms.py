@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -62,9 +62,6 @@ from ..terrain_entering import (
 from ..terrain_layers import layers_of
 from .profile import GreedyWeights, TerrainWeights
 
-if TYPE_CHECKING:
-    from .scoring import TurnFacts
-
 Tile = tuple[int, int]
 #: Plan kinds, in enumeration order (as :data:`.scoring.PASS` ...).
 PASS, ATTACK, ATTACK_MOVE, MOVE, MOVE_ATTACK = range(5)
@@ -77,6 +74,22 @@ def applies(view: View, tw: TerrainWeights | None) -> bool:
     """Whether the terrain terms count: some weight is set and the battle applies
     terrain properties (the battle's own test, :func:`..terrain_effects.terrain_effects_for`)."""
     return tw is not None and tw.any and bool(terrain_effects_for(view.map, view.rules))
+
+
+class TurnFacts(Protocol):
+    """What :func:`with_terrain` reads of the planner's facts of the turn
+    (:class:`.scoring.TurnFacts`)."""
+
+    view: View
+    w: GreedyWeights
+    memo: Any
+    numbers: Any
+    enemies: list[int]
+    span: int
+    level: np.ndarray
+    rules: Any
+
+    def facts(self, b: int, rest: int) -> tuple[int, ...]: ...
 
 
 class TerrainTerms:
