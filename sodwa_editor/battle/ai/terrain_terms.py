@@ -359,7 +359,8 @@ def with_terrain(f: TurnFacts, tw: TerrainWeights, kind: np.ndarray, stay: np.nd
     are scored from the highest bound down until the next bound is below the
     ``limit``-th best utility scored, or the profile's ``terrain.plans`` have been
     scored; the others get ``-inf`` (never returned: within the budget, the best
-    ``limit`` and every plan as good are exact).  The pass plan is always scored."""
+    ``limit`` and every plan as good are exact).  The pass plan and the best ``limit``
+    plans without the terrain are always scored first."""
     cx, cy, qx, qy, dx, dy, quarter = ends
     terms = TerrainTerms(f.view, tw, f.w, f.memo.terrain)
     melee, enemies = f.numbers.melee, f.enemies
@@ -416,17 +417,20 @@ def with_terrain(f: TurnFacts, tw: TerrainWeights, kind: np.ndarray, stay: np.nd
             out[r], out_stay[r] = score(r)
         return out, out_stay
     bound = utility + _bounds(f, terms, kind, target_of, tile, zones, ends, attacks)
-    best: list[float] = []  # the best ``limit`` utilities scored, highest first
-    out[0], out_stay[0] = score(0)
-    best.append(float(out[0]))
+    # first the pass plan and the best ``limit`` plans without the terrain (so the
+    # budget never leaves the choice worse than the plans' own best), then by bound
+    first = [0, *np.argsort(-utility, kind="stable")[:limit].tolist()]
+    for r in dict.fromkeys(first):
+        out[r], out_stay[r] = score(r)
+    best = sorted(out[list(dict.fromkeys(first))].tolist(), reverse=True)[:limit]
     budget = terms.tw.budget
-    scored = 1
+    scored = len(dict.fromkeys(first))
     for r in np.argsort(-bound, kind="stable").tolist():
         if len(best) >= limit and bound[r] < best[limit - 1]:
             break
-        if r == 0:
+        if out[r] > -np.inf:
             continue
-        if budget is not None and scored >= max(budget, limit):
+        if budget is not None and scored >= max(budget, limit + 1):
             break  # the profile's budget (terrain.plans): the others are not chosen
         scored += 1
         out[r], out_stay[r] = score(r)
