@@ -57,7 +57,7 @@ def choice(s, team: int, profile: Profile) -> object:  # type: ignore[no-untyped
 
 # ------------------------------------------------------------------ the profile
 def test_the_terrain_weights_are_profile_keys_with_defaults():
-    assert PROFILE.terrain == TerrainWeights(1.0, 1.0, 2.0, 1.0, 1.0, 4.0)
+    assert PROFILE.terrain == TerrainWeights(1.0, 1.0, 2.0, 1.0, 1.0, 12.0)
     assert ZERO.terrain == TerrainWeights() and not ZERO.terrain.any
     assert ZERO.greedy == PROFILE.greedy  # the other sections keep the shipped values
     assert Profile(PROFILE.greedy, PROFILE.expectimax).terrain is NO_TERRAIN
