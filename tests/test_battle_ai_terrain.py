@@ -263,3 +263,19 @@ def test_a_fighting_flyer_above_its_enemy_comes_down_to_strike():
     down = (UseAbility("fly down", (1,)),)
     assert u[down] > u[(Pass(),)]
     assert (UseAbility("fly up"),) not in u or u[(UseAbility("fly up"),)] < u[(Pass(),)]
+
+
+def test_a_large_actor_prefers_cover_too():
+    """The larger actors' planner (sized_plans.py) adds the cover term to its positions:
+    two mirrored end positions, one with every square in Cover."""
+    m = grid("\n".join(["." * 10] * 8))
+    paint(m, "brush", Base.CLEAR, {"cover": {}}, (5, 3), (6, 3), (5, 4), (6, 4))
+    s = battle(m, [fighter("a", 0, 4, 4, move=1, size="large"), archer("b", 1, 4, 0),
+                   archer("c", 1, 5, 0)])
+    turn_of(s, "a")
+    due_next(s, "b")
+    assert s.fp[index(s, "a")] == (2, 2)
+    u = utilities(s, 0, PROFILE)
+    assert u[(Move((5, 3)),)] > u[(Move((3, 3)),)]
+    zero = utilities(s, 0, ZERO)
+    assert zero[(Move((5, 3)),)] == zero[(Move((3, 3)),)]
