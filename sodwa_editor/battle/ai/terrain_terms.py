@@ -118,8 +118,7 @@ class TerrainTerms:
         self._tiles: dict[tuple[Tile, bool], float] = {}
         self._dice: dict[str, float] = {}
         self._exempt: bool | None = None
-        self._known = frozenset(e.tile for e in view.events if isinstance(e, TerrainEffect)
-                                and e.source.startswith("trapped"))
+        self._known: frozenset[Tile] | None = None
 
     @property
     def state(self) -> BattleState:
@@ -128,6 +127,16 @@ class TerrainTerms:
         if self._state is None:
             self._state = self.view.fork()
         return self._state
+
+    @property
+    def known(self) -> frozenset[Tile]:
+        """The tiles of the traps the battle's log shows springing (read when a path
+        first meets a hidden trap: the log is long)."""
+        if self._known is None:
+            self._known = frozenset(e.tile for e in self.view.events
+                                    if isinstance(e, TerrainEffect)
+                                    and e.source.startswith("trapped"))
+        return self._known
 
     @property
     def allowance(self) -> int:
@@ -255,7 +264,11 @@ class TerrainTerms:
         (default: the Move the actor has now)."""
         if not self.tw.hazard or tile == self.home:
             return 0.0
-        key = ("path", *self._key, tile, budget, self.view.placement, self._known)
+        # (the traps known matter only where a sprung trap acts again: with
+        # trap_springs_once a known trap is spent, which the battle's effects say)
+        again = "trapped" in self.lay.on and not self.rules.terrain_properties.trap_springs_once
+        key = ("path", *self._key, tile, budget, self.view.placement,
+               self.known if again else None)
         hit = self.kept.get(key)
         if hit is None:
             hit = self.kept[key] = self._path(tile, budget)
@@ -293,7 +306,7 @@ class TerrainTerms:
         if "hazardous" in props:
             total += self._effect(props["hazardous"].params)
         trap = props.get("trapped")
-        if trap is not None and trap.params["hidden"] and tile in self._known \
+        if trap is not None and trap.params["hidden"] and tile in self.known \
                 and not self.state.effects.get((SPRUNG, x, y)):
             total += self._effect(trap.params)
         if "precarious" in props and passing:
