@@ -12,10 +12,10 @@ the wins of each and the draws, with the battles per CPU-second of the run.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from dataclasses import replace
-
-from terrain_properties import props_map
+from pathlib import Path
 
 from sodwa_editor.battle.ai.greedy import Greedy
 from sodwa_editor.battle.ai.profile import Profile, TerrainWeights, default_profile
@@ -25,6 +25,9 @@ from sodwa_editor.benchmarks import random_teams
 
 
 def main() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # (the sibling script)
+    from terrain_properties import props_map
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=40)
     parser.add_argument("--plans", type=int, default=None,
