@@ -99,6 +99,7 @@ def _roll_of(guess: int, success: bool, spends: bool, difficulty: int, pool: int
 class _Search:
     def __init__(self, team: int, profile: Profile, memo: Memo | None = None) -> None:
         self.team, self.w, self.s = team, profile.greedy, profile.expectimax
+        self.terrain = profile.terrain
         self.memo = memo
         self.nodes = 0
         self.me = -1
@@ -153,7 +154,7 @@ class _Search:
         if not state.alive(me):
             return value
         replies = plans(View(state, self.team), self.w, self.s.reply_candidates,
-                        self.memo)[:self.s.reply_candidates]
+                        self.memo, self.terrain)[:self.s.reply_candidates]
         best = None
         for reply in replies:
             if self.nodes >= self.s.node_budget and best is not None:
@@ -196,7 +197,7 @@ class Expectimax:
 
     def choose_actor(self, view: View, candidates: Sequence[int]) -> int:
         return best_actor(view, candidates, self.profile.greedy, self.rng, self.memo,
-                          self.settings.candidates)
+                          self.settings.candidates, self.profile.terrain)
 
     def decide(self, view: View) -> Action:
         """The searched plan's next step; searched again at the start of a turn and
@@ -204,11 +205,13 @@ class Expectimax:
         if self._turn == view.turns and self._rest and view.refusal(self._rest[0]) is None:
             step, self._rest = self._rest[0], self._rest[1:]
             return step
-        top = plans(view, self.profile.greedy, self.settings.candidates, self.memo)
+        top = plans(view, self.profile.greedy, self.settings.candidates, self.memo,
+                    self.profile.terrain)
         top = top[:max(self.settings.candidates, _ties(top))]
         plan = pick(_Search(self.team, self.profile, self.memo).rank(view, top), self.rng)
         if view.refusal(plan.steps[0]) is not None:
-            plan = pick(allowed_plans(view, self.profile.greedy, self.memo), self.rng)
+            plan = pick(allowed_plans(view, self.profile.greedy, self.memo,
+                                      self.profile.terrain), self.rng)
         step = plan.steps[0]
         self._turn = view.turns
         self._rest = (plan.steps[1:] or (Pass(),)) if isinstance(step, Move) else ()

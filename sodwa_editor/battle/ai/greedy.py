@@ -20,7 +20,7 @@ import numpy as np
 from ..actions import Action, Move, Pass, begin_turn
 from ..loop import View
 from .memo import Memo
-from .profile import GreedyWeights, Profile, default_profile
+from .profile import GreedyWeights, Profile, TerrainWeights, default_profile
 from .scoring import Plan, allowed_plans, plans
 
 
@@ -33,7 +33,7 @@ def pick(candidates: Sequence[Plan], rng: np.random.Generator) -> Plan:
 
 def best_actor(view: View, candidates: Sequence[int], weights: GreedyWeights,
                rng: np.random.Generator, memo: Memo | None = None,
-               limit: int | None = 1) -> int:
+               limit: int | None = 1, terrain: TerrainWeights | None = None) -> int:
     """The tied character whose best plan is worth most (its turn begun on a fork).
     Every candidate's plans (``limit`` of them) are kept in ``memo``: the winner's
     first decision sees the same position, and so does a loser's when the winner's
@@ -43,7 +43,7 @@ def best_actor(view: View, candidates: Sequence[int], weights: GreedyWeights,
         state = view.fork()
         begin_turn(state, c)
         fork = View(state, view.team)
-        made.append((fork, plans(fork, weights, limit, memo)))
+        made.append((fork, plans(fork, weights, limit, memo, terrain)))
         scored.append(Plan(made[-1][1][0].utility, order, (Pass(),)))
     scored.sort(key=lambda p: (-p.utility, p.order))
     chosen = pick(scored, rng).order
@@ -60,13 +60,15 @@ class Greedy:
                  profile: Profile | None = None) -> None:
         self.team = team
         self.rng = rng
-        self.weights = (profile or default_profile()).greedy
+        profile = profile or default_profile()
+        self.weights, self.terrain = profile.greedy, profile.terrain
         self._rest: tuple[Action, ...] = ()
         self._turn = -1
         self.memo = Memo()
 
     def choose_actor(self, view: View, candidates: Sequence[int]) -> int:
-        return best_actor(view, candidates, self.weights, self.rng, self.memo)
+        return best_actor(view, candidates, self.weights, self.rng, self.memo,
+                          terrain=self.terrain)
 
     def decide(self, view: View) -> Action:
         """The plan's next step; a new plan at the start of a turn and after every
@@ -76,9 +78,9 @@ class Greedy:
         if self._turn == view.turns and self._rest and view.refusal(self._rest[0]) is None:
             step, self._rest = self._rest[0], self._rest[1:]
             return step
-        plan = pick(plans(view, self.weights, 1, self.memo), self.rng)
+        plan = pick(plans(view, self.weights, 1, self.memo, self.terrain), self.rng)
         if view.refusal(plan.steps[0]) is not None:
-            plan = pick(allowed_plans(view, self.weights, self.memo), self.rng)
+            plan = pick(allowed_plans(view, self.weights, self.memo, self.terrain), self.rng)
         step = plan.steps[0]
         self._turn = view.turns
         self._rest = (plan.steps[1:] or (Pass(),)) if isinstance(step, Move) else ()

@@ -137,9 +137,12 @@ class Memo:
                  "walks", "firing", "board",
                  "revision", "los", "zones", "level", "liquid", "level_lo", "level_span",
                  "limit", "shared_bases", "sheet_keys", "pending", "placed_zones",
-                 "arrangements", "numbers", "cases")
+                 "arrangements", "numbers", "cases", "terrain")
 
     def __init__(self) -> None:
+        #: The terrain terms of the battle's positions (:mod:`.terrain_terms`), by
+        #: everything they read.
+        self.terrain: dict[tuple[object, ...], float] = {}
         self.sheets: tuple[object, ...] = ()
         self.rules: object = None
         self.previews: dict[tuple[object, ...], tuple[float, int, float]] = {}
@@ -227,6 +230,7 @@ class Memo:
             self.previews, self.bases = {}, {}
             self.kinds, self.threats, self.placed_zones = {}, {}, {}
             self.arrangements, self.cases, self.pending = {}, {}, {}
+            self.terrain = {}
             self.numbers = SheetNumbers(
                 np.array([s.initiative for s in sheets], np.int64),
                 np.array([s.cost for s in sheets], np.int64),
@@ -243,7 +247,7 @@ class Memo:
         if board is not self.board or board.revision != self.revision:
             self.board, self.revision = board, board.revision
             self.placed_zones, self.arrangements, self.cases = {}, {}, {}
-            self.pending = {}
+            self.pending, self.terrain = {}, {}
             kept = board.kept
             self.zones = kept.setdefault("zones", {})
             self.los = kept.setdefault("lines", {})

@@ -1,11 +1,11 @@
-"""AI profiles: the greedy AI's weights and the expectimax AI's search settings,
-read from a JSON file (``resources/ai-profile.json`` by default, validated by
+"""AI profiles: the greedy AI's weights, its terrain weights and the expectimax AI's
+search settings, read from a JSON file (``resources/ai-profile.json`` by default, validated by
 ``schemas/ai-profile.schema.json``; keys documented in docs/battle-ai.md).  A key
 left out takes the default file's value.
 
 >>> p = default_profile()
->>> p.greedy.damage, p.expectimax.depth
-(1.0, 2)
+>>> p.greedy.damage, p.expectimax.depth, p.terrain.cover
+(1.0, 2, 1.0)
 >>> try:
 ...     profile_from_dict({"format": "sodwa-ai-profile", "format_version": 1,
 ...                        "greedy": {"kill": -1}}, "mine.json")
@@ -70,9 +70,63 @@ class SearchSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class TerrainWeights:
+    """Weights of the terrain properties' terms of the greedy utility (docs/battle-ai.md,
+    *Terrain properties*; :mod:`.terrain_terms`), each in hit points as the greedy
+    weights: ``cover`` per expected point of damage the end tile's terrain spares the
+    character (Cover, Full Cover, high ground, water, Dark and Obscured, read by the
+    battle's own modifiers), ``hazard`` per expected point of damage the Move's path
+    deals on entering (Hazardous, a trap seen springing, Precarious), ``condition`` the
+    hit points a condition left on the way is worth (times ``hazard``), ``attack`` the
+    share of the terrain's change to the character's own attack values (1: the BIP's
+    numbers; 0: the values of a map without properties) and ``altitude`` per expected
+    point of damage a flyer's change of altitude layer spares it; ``plans`` the most
+    plans of a decision scored with these terms, the most promising first (a budget,
+    as the expectimax AI's nodes; 0: every plan that may be best).  All weights 0 (the
+    default of a profile made in code): the AI plays as on a map without properties.
+
+    >>> TerrainWeights(float("nan"), 2, 0, 0, 0).any
+    True
+    >>> TerrainWeights(plans=3.7).budget, TerrainWeights().budget
+    (3, None)
+    """
+
+    cover: float = 0.0
+    hazard: float = 0.0
+    condition: float = 0.0
+    attack: float = 0.0
+    altitude: float = 0.0
+    plans: float = 0.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if type(value) is not float or not -MAX_WEIGHT <= value <= MAX_WEIGHT:
+                object.__setattr__(self, f.name, _finite(value))
+
+    @property
+    def any(self) -> bool:
+        """Some term is weighed (else the terrain is not looked at: no time spent)."""
+        return bool(self.cover or self.hazard or self.attack or self.altitude)
+
+    @property
+    def budget(self) -> int | None:
+        """``plans`` as a count (None: no limit)."""
+        return int(self.plans) or None
+
+
+#: No terrain term (a profile made in code without terrain weights).
+NO_TERRAIN = TerrainWeights()
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     greedy: GreedyWeights
     expectimax: SearchSettings
+    #: (not in a replay's recorded profile values, ``setup.profile_values``: a replay
+    #: made before these keys keeps its hash; the decisions ``--verify`` replays still
+    #: name the first one other terrain weights change)
+    terrain: TerrainWeights = NO_TERRAIN
 
 
 def _section(cls: type, doc: dict[str, Any], base: dict[str, Any]) -> Any:
@@ -84,15 +138,17 @@ def profile_from_dict(doc: Any, source: str = "profile") -> Profile:
     """A profile from a parsed document; an invalid one is one line naming the key."""
     validate(doc, "ai-profile", source)
     base = _default_doc() if source != str(DEFAULT_PROFILE) else doc
-    raw = {**base.get("greedy", {}), **doc.get("greedy", {})}
-    for key, value in raw.items():  # (the schema bound, checked here too: what scores hold)
-        if isinstance(value, bool) or not isinstance(value, int | float) \
-                or not 0 <= value <= MAX_WEIGHT:
-            raise BattleInputError(f"{source}: greedy.{key}: must be a number from 0 to "
-                                   f"{MAX_WEIGHT:.0f}")
+    for section in ("greedy", "terrain"):
+        raw = {**base.get(section, {}), **doc.get(section, {})}
+        for key, value in raw.items():  # (the schema bound, checked here too: what scores hold)
+            if isinstance(value, bool) or not isinstance(value, int | float) \
+                    or not 0 <= value <= MAX_WEIGHT:
+                raise BattleInputError(f"{source}: {section}.{key}: must be a number from 0 "
+                                       f"to {MAX_WEIGHT:.0f}")
     greedy = _section(GreedyWeights, doc.get("greedy", {}), base.get("greedy", {}))
     search = _section(SearchSettings, doc.get("expectimax", {}), base.get("expectimax", {}))
-    return Profile(greedy, search)
+    terrain = _section(TerrainWeights, doc.get("terrain", {}), base.get("terrain", {}))
+    return Profile(greedy, search, terrain)
 
 
 def _finite(value: float) -> float:
@@ -117,7 +173,8 @@ def load_profile(path: PathLike | None = None) -> Profile:
 def _default_doc() -> dict[str, Any]:
     doc = read_json(DEFAULT_PROFILE)
     validate(doc, "ai-profile", str(DEFAULT_PROFILE))
-    for section, cls in (("greedy", GreedyWeights), ("expectimax", SearchSettings)):
+    for section, cls in (("greedy", GreedyWeights), ("expectimax", SearchSettings),
+                         ("terrain", TerrainWeights)):
         missing = [f.name for f in fields(cls) if f.name not in doc.get(section, {})]
         if missing:
             raise BattleInputError(f"{DEFAULT_PROFILE}: {section}.{missing[0]}: missing "

@@ -43,12 +43,12 @@ from ..attack import Situation, difficulty_and_damage, is_aware
 from ..clock import ActionType, move_after_attack
 from ..kernels import METRICS
 from ..loop import View
-from . import ability_plans, approach, sized_plans
+from . import ability_plans, altitude_plans, approach, sized_plans, terrain_terms
 from . import kernels as k
 from . import plan_passes as pp
 from .memo import Memo
 from .plan import Plan
-from .profile import GreedyWeights
+from .profile import GreedyWeights, TerrainWeights
 
 BLOCKED = int(Crossing.BLOCKED)
 IMPEDED = int(Crossing.IMPEDED)
@@ -169,17 +169,22 @@ class TurnFacts:
     def _case(self, j: int, b: int, rest: int) -> tuple[float, int, float]:
         """:meth:`_preview` of the actor attacking enemy ``j`` (place ``b``) in the
         situation code ``rest`` (the code without the enemy's place)."""
+        return self._preview(self.i, j, self.my_karma, *self.facts(b, rest))
+
+    def facts(self, b: int, rest: int) -> tuple[int, ...]:
+        """The :class:`Situation` fields in order (as integers) of the actor attacking
+        the enemy at place ``b`` in the situation code ``rest`` (a case of
+        :func:`.plan_passes.attack_pass` less the enemy's place)."""
         value, li = divmod(rest, self.span)
         value, has_moved = divmod(value, 2)
         value, on_liquid = divmod(value, 2)
         value, sees = divmod(value, 2)
         is_adjacent, impeded = divmod(value, 2)
         jx, jy = self.enemy_tiles[b]
-        return self._preview(
-            self.i, j, self.my_karma, is_adjacent, impeded, li + self.lo,
-            int(self.level[jy, jx]), has_moved, self.view.moved(j),
-            is_aware(self.rules.awareness.mode, bool(sees)), on_liquid,
-            int(self.liquid[jy, jx]))
+        return (is_adjacent, impeded, li + self.lo, int(self.level[jy, jx]), has_moved,
+                int(self.view.moved(self.enemies[b])),
+                int(is_aware(self.rules.awareness.mode, bool(sees))), on_liquid,
+                int(self.liquid[jy, jx]))
 
     def sight(self, px: np.ndarray, py: np.ndarray) -> np.ndarray:
         """``(len(px), len(enemies))``: the LoS class from each tile to each enemy, or
@@ -254,13 +259,17 @@ class TurnFacts:
         return out
 
     def _zone(self, b: int) -> np.ndarray:
-        """Tiles enemy ``b`` can attack after its move (LoS not checked)."""
+        """Tiles enemy ``b`` can attack after its move (LoS not checked): within its
+        Range of a tile it can stand on, or of any square of its footprint standing
+        there (a larger enemy: S23, melee from any touching square, Range to the
+        nearest square)."""
         j = self.enemies[b]
         hit = self._zones.get(j)
         if hit is None:
             sheet = self.view.sheet(j)
             reach = self.view.reach(j, sheet.move)
             rng, metric = max(1, sheet.range), self.metric if sheet.range > 1 else 0
+            fp = self.view.footprint(j) if self.view.sized else None
             zones = self.memo.zones
             kept = zones.get((id(reach), rng, metric))
             if kept is not None and kept[0]() is reach:
@@ -268,6 +277,8 @@ class TurnFacts:
             else:
                 hit = np.zeros((self.board.height, self.board.width), bool)
                 k.zone_of(reach.steps, *reach.window, rng, metric, hit)
+                if fp is not None and (fp.width, fp.height) != (1, 1):
+                    hit = spread(hit, fp.width, fp.height)
                 if len(zones) >= self.memo.limit:
                     zones.clear()
                 # a weak reference: the zone does not keep its range alive (the board's
@@ -315,27 +326,49 @@ class TurnFacts:
         return zones, q, dmg
 
 
-def allowed_plans(view: View, weights: GreedyWeights, memo: Memo | None = None) -> list[Plan]:
+def spread(zone: np.ndarray, width: int, height: int) -> np.ndarray:
+    """``zone`` of a footprint's top-left tile spread over the footprint: a tile is in it
+    when it is in ``zone`` shifted by some square's offset (a tile within Range of the
+    square ``anchor + (ox, oy)`` is within Range of ``anchor`` after the shift back).
+
+    >>> z = np.zeros((4, 4), bool); z[1, 1] = True
+    >>> spread(z, 2, 2).astype(int).tolist()
+    [[0, 0, 0, 0], [0, 1, 1, 0], [0, 1, 1, 0], [0, 0, 0, 0]]
+    """
+    out = zone.copy()
+    h, w = zone.shape
+    for oy in range(min(height, h)):
+        for ox in range(min(width, w)):
+            if ox or oy:
+                out[oy:, ox:] |= zone[:h - oy, :w - ox]
+    return out
+
+
+def allowed_plans(view: View, weights: GreedyWeights, memo: Memo | None = None,
+                  terrain: TerrainWeights | None = None) -> list[Plan]:
     """Every plan whose first step the rules allow now, best first: the plans' scores
     do not see every rule (the terrain properties' targeting limits, docs/rules.md
-    TP-B3, TP-B5), so a refused best plan gives way to the next (Pass always remains)."""
-    return [p for p in plans(view, weights, None, memo) if view.refusal(p.steps[0]) is None]
+    TP-B3, TP-B5, when the profile's ``terrain.attack`` is 0), so a refused best plan
+    gives way to the next (Pass always remains)."""
+    return [p for p in plans(view, weights, None, memo, terrain)
+            if view.refusal(p.steps[0]) is None]
 
 
 def plans(view: View, weights: GreedyWeights, limit: int | None = None,
-          memo: Memo | None = None) -> list[Plan]:
+          memo: Memo | None = None, terrain: TerrainWeights | None = None) -> list[Plan]:
     """The plans for the actor's turn from now, best first (ties in enumeration
     order: pass, attack only, attack then move, move only, move then attack; tiles
     row-major, enemies by index): the best ``limit`` (None: all) and every plan as
     good as the best.  Utilities are scored in arrays (:mod:`.plan_passes`); only the
-    plans returned are built as objects."""
+    plans returned are built as objects.  ``terrain``: the profile's terrain weights
+    (:mod:`.terrain_terms`; None or all 0: not looked at)."""
     if memo is not None and memo.pending:
         memo.check(view)  # (another battle's plans are dropped)
         kept = memo.take(view, weights, limit)
         if kept is not None:
             return kept
     if view.sized and view.footprint(view.actor) != (1, 1):  # type: ignore[arg-type]
-        return sized_plans.plans(view, weights, limit)
+        return sized_plans.plans(view, weights, limit, terrain)
     f = TurnFacts(view, weights, memo)
     rules, w, sheet, m = f.rules, weights, f.sheet, len(f.enemies)
     cost = rules.clock
@@ -352,6 +385,7 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     here = False
     at, rows, used = NO_SIGHT, NO_SIGHT, 0
     which, p, dmg, karma = np.zeros((0, m), np.int64), NO_FLOAT, NONE, NO_FLOAT
+    cases = NONE
     if can_attack:
         cases, which, here, at, rows, used = pp.attack_pass(
             cx, cy, moved_now, dx, dy, f.ex, f.ey, sheet.range, f.metric, f.level, lo,
@@ -360,6 +394,7 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         p, dmg, karma = f.case_values(cases)
     qx = qy = NO_TILES
     attack_move = False
+    quarter = 0
     if here and view.can_take(ActionType.MOVE):
         quarter = move_after_attack(view.move_this_turn, rules.actions)
         if quarter > 0:
@@ -393,6 +428,13 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
         walk_slots, fire, fire_slots, melee, at, rows, used, f.ex, f.ey, sheet.range,
         f.metric, f.level, lo, *stacks, target, IMPEDED,
         np.array([w.threat, w.death, w.ip, w.approach]), sheet.cost / 100)
+    if terrain_terms.applies(view, terrain):
+        ends = (cx, cy, qx, qy, dx, dy, quarter)
+        attacks = (cases, which, p, dmg, karma) if can_attack else None
+        utility, stay = terrain_terms.with_terrain(
+            f, terrain, kind, stay, target_of, tile, utility, zones, ends,  # type: ignore[arg-type]
+            attacks, limit)
+        ranked = np.flatnonzero(utility == np.max(utility))  # (the ties of the best)
     if len(ranked) == 0:  # NaN utilities (no weight makes one; a guard): the first best
         ranked = np.array([int(np.argmax(np.nan_to_num(utility, nan=-np.inf)))])
     if limit != 1:  # (1: the greedy controller, the best plan and every plan as good)
@@ -417,4 +459,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None,
     if view.has_abilities:  # the area abilities' plans (docs/battle-ai.md, Abilities)
         out = ability_plans.merge(out, ability_plans.ability_plans(
             view, f, weights, kind, tile, utility, dx, dy), limit)
+        if altitude_plans.wanted(view, terrain):  # a flyer's change of layer
+            still = Plan(float(utility[0]), 0, (Pass(),), float(stay[0]))
+            out = ability_plans.merge(out, altitude_plans.altitude_plans(
+                view, weights, terrain, still), limit)  # type: ignore[arg-type]
     return out

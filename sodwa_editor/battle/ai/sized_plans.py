@@ -36,7 +36,8 @@ from ..sized import gap_between
 from ..state import BattleState
 from ..targeting import attack_targets, bip
 from .plan import Plan
-from .profile import GreedyWeights
+from .profile import GreedyWeights, TerrainWeights
+from .terrain_terms import TerrainTerms, applies
 
 Tile = tuple[int, int]
 
@@ -113,23 +114,40 @@ def _flank(state: BattleState, actor: int, w: GreedyWeights, at: Tile | None = N
     return total
 
 
+def _threats(state: BattleState, actor: int, at: Tile) -> list[tuple[int, bool]]:
+    """The enemies that may strike the actor standing at ``at`` (as :func:`_threat`
+    counts them), each with whether by melee."""
+    fp = state.fp[actor]
+    return [(j, state.sheets[j].range <= 1) for j in state.enemies(actor)
+            if gap_between(state, state.pos[j], state.fp[j], at, fp)
+            <= state.sheets[j].move + max(1, state.sheets[j].range)]
+
+
 def _position(state: BattleState, actor: int, at: Tile, w: GreedyWeights,
-              hits: dict[int, float]) -> float:
-    return (-_threat(state, actor, at, w, hits) - _approach(state, actor, at, w)
-            + _flank(state, actor, w, at))
+              hits: dict[int, float], terms: TerrainTerms | None = None) -> float:
+    value = (-_threat(state, actor, at, w, hits) - _approach(state, actor, at, w)
+             + _flank(state, actor, w, at))
+    if terms is not None:  # the terrain's cover term (terrain_terms.py)
+        value += terms.stand(at, _threats(state, actor, at))
+    return value
 
 
-def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[Plan]:
+def plans(view: View, weights: GreedyWeights, limit: int | None = None,
+          terrain: TerrainWeights | None = None) -> list[Plan]:
     """The actor's plans, best first (ties in enumeration order: pass, attacks by target,
-    moves row-major, each move's attacks), the best ``limit`` and every plan as good."""
+    moves row-major, each move's attacks), the best ``limit`` and every plan as good.
+    ``terrain``: the profile's terrain weights (the cover and path terms; the attacks'
+    values are the BIP's, terrain included, whatever they say)."""
     actor = view.actor
     assert actor is not None, "plans are made during a turn"
     base = view.fork()
     rules = view.rules.clock
     w = weights
+    terms = (TerrainTerms(view, terrain, w) if terrain is not None and applies(view, terrain)
+             else None)
     scored: list[tuple[float, float, tuple[Action, ...]]] = []
     hits: dict[int, float] = {}
-    here = _position(base, actor, base.pos[actor], w, hits)
+    here = _position(base, actor, base.pos[actor], w, hits, terms)
     scored.append((here, here, (Pass(),)))
     if view.can_take(ActionType.ATTACK):
         for j in attack_targets(base, actor):
@@ -138,7 +156,7 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[
     if view.can_take(ActionType.MOVE):
         xs, ys = view.move_tiles()
         tiles = list(zip(xs.tolist(), ys.tolist(), strict=True))
-        ranked = sorted(((_position(base, actor, to, w, hits), k)
+        ranked = sorted(((_position(base, actor, to, w, hits, terms), k)
                          for k, to in enumerate(tiles)),
                         key=lambda r: (-r[0], r[1]))
         attack = view.can_take(ActionType.ATTACK)
@@ -148,7 +166,8 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[
         for value, k in ranked:
             to = tiles[k]
             move = Move(to)
-            scored.append((value - cost, value, (move,)))
+            risk = terms.path(to) if terms is not None else 0.0  # (entering effects)
+            scored.append((value - cost - risk, value, (move,)))
             near = attack and any(
                 gap_between(base, to, fp, base.pos[j], base.fp[j]) <= strike
                 for j in base.enemies(actor))
@@ -160,7 +179,7 @@ def plans(view: View, weights: GreedyWeights, limit: int | None = None) -> list[
             fork.changed()
             for j in attack_targets(fork, actor):
                 gain = _attack_value(fork, actor, j, w) - w.ip * rules.attack_cost / 250
-                scored.append((value - cost + gain, value, (move, Attack(j))))
+                scored.append((value - cost - risk + gain, value, (move, Attack(j))))
     order = sorted(range(len(scored)), key=lambda r: -scored[r][0])
     best = scored[order[0]][0]
     ties = sum(1 for r in order if scored[r][0] == best)
