@@ -94,3 +94,21 @@ def test_kill_counts_and_logs_credit_nobody_for_terrain_defeats():
         result = audit(log, f"log {k}")
         assert result.ok, result.problems[:3]
     assert by_lava > 0
+
+
+def test_the_playtest_results_credit_nobody_for_a_terrain_defeat(monkeypatch):
+    """B54 in the playtest's result panel: a defeat by lava adds no kill to anyone
+    (before, ``by == -1`` credited the last fighter in the list)."""
+    from sodwa_editor.editor.playtest.result_panel import character_stats
+
+    m = grid("...")
+    m.terrain[0, 1] = m.registry.register("lava", Base.CLEAR,
+                                          {"hazardous": {"hazard": "lava"}})
+    m.notify_bulk_change()
+    s = battle(m, [fighter("a", 0, 0, 0, health=2), fighter("b", 1, 2, 0)])
+    turn_of(s, "a")
+    left = [99, 12, 12]
+    monkeypatch.setattr(te, "_roll_of", lambda state: lambda: d100_from_value(left.pop(0)))
+    apply(s, Move((1, 0)))
+    assert any(isinstance(e, Defeated) and e.by == NOBODY for e in s.events)
+    assert [st.kills for st in character_stats(s)] == [0, 0]

@@ -54,7 +54,7 @@ def character_stats(state: BattleState) -> list[CharacterStats]:
     for e in state.events:
         if isinstance(e, Attacked | AreaHit):
             damage[e.actor] += e.damage
-        elif isinstance(e, Defeated):
+        elif isinstance(e, Defeated) and e.by >= 0:  # terrain and falls kill for nobody (B54)
             kills[e.by] += 1
         elif isinstance(e, TerrainAttacked):
             terrain[e.actor] += e.damage
