@@ -3,10 +3,11 @@
     python bench/ai_terrain.py [--seeds 40] [--plans 12]
 
 Plays greedy against greedy on the outdoor sample painted with the seed's presets
-(``bench/terrain_properties.py``'s map), one side with the shipped AI profile (its
-``terrain.plans`` replaced by ``--plans``), the other with every terrain weight 0 (the
-AI before it valued properties), each seed twice with the sides swapped, and prints
-the wins of each and the draws, with the battles per CPU-second of the run.
+(``bench/terrain_properties.py``'s map), one side with the terrain-aware profile
+(``resources/ai-profile-terrain.json``; its ``terrain.plans`` replaced by ``--plans``),
+the other with every terrain weight 0 (the AI before it valued properties), each seed
+twice with the sides swapped, and prints the wins of each and the draws, with the
+battles per CPU-second of the run.
 """
 
 from __future__ import annotations
@@ -18,7 +19,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from sodwa_editor.battle.ai.greedy import Greedy
-from sodwa_editor.battle.ai.profile import Profile, TerrainWeights, default_profile
+from sodwa_editor.battle.ai.profile import (
+    TERRAIN_PROFILE,
+    Profile,
+    TerrainWeights,
+    load_profile,
+)
 from sodwa_editor.battle.loop import run_battle
 from sodwa_editor.battle.state import BattleState
 from sodwa_editor.benchmarks import random_teams
@@ -31,10 +37,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=40)
     parser.add_argument("--plans", type=int, default=None,
-                        help="terrain.plans of the terrain side (default: the shipped one)")
+                        help="terrain.plans of the terrain side (default: the profile's)")
     args = parser.parse_args()
     model = props_map()
-    shipped = default_profile()
+    shipped = load_profile(TERRAIN_PROFILE)
     terrain = shipped.terrain if args.plans is None else replace(shipped.terrain,
                                                                   plans=float(args.plans))
     valued = Profile(shipped.greedy, shipped.expectimax, terrain)

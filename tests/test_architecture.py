@@ -94,7 +94,7 @@ def test_package_data_links_point_at_the_top_level_schemas_and_resources():
         "replay.schema.json", "roster.schema.json", "rules.schema.json", "scenario.schema.json",
         "stamp-library.schema.json", "team.schema.json", "battle-log.schema.json"}
     assert {p.name for p in PACKAGE.glob("data/resources/*.json")} == {
-        "ai-profile.json", "roster.json", "rules.json"}
+        "ai-profile.json", "ai-profile-terrain.json", "roster.json", "rules.json"}
 
 
 # ------------------------------------------------------------------ import graph

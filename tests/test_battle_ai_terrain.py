@@ -16,10 +16,12 @@ from sodwa_editor.battle.actions import Attack, Move, Pass, apply
 from sodwa_editor.battle.ai.expectimax import Expectimax
 from sodwa_editor.battle.ai.greedy import Greedy
 from sodwa_editor.battle.ai.profile import (
+    DEFAULT_PROFILE,
     NO_TERRAIN,
+    TERRAIN_PROFILE,
     Profile,
     TerrainWeights,
-    default_profile,
+    load_profile,
     profile_from_dict,
 )
 from sodwa_editor.battle.ai.scoring import TurnFacts, plans
@@ -29,7 +31,7 @@ from sodwa_editor.battle.loop import View
 from sodwa_editor.battle.targeting import attack_refusal
 from sodwa_editor.engine.terrain import Base
 
-PROFILE = default_profile()
+PROFILE = load_profile(TERRAIN_PROFILE)  # the shipped terrain-aware profile
 ZERO = profile_from_dict({"format": "sodwa-ai-profile", "format_version": 1,
                           "terrain": {"cover": 0, "hazard": 0, "condition": 0, "attack": 0,
                                       "altitude": 0, "plans": 0}}, "zero.json")
@@ -279,3 +281,24 @@ def test_a_large_actor_prefers_cover_too():
     assert u[(Move((5, 3)),)] > u[(Move((3, 3)),)]
     zero = utilities(s, 0, ZERO)
     assert zero[(Move((5, 3)),)] == zero[(Move((3, 3)),)]
+
+
+def test_the_default_profile_has_the_terrain_terms_off_and_the_terrain_one_on():
+    """The shipped default keeps battles on maps with properties at full speed (issue 27's
+    speed target); resources/ai-profile-terrain.json is the terrain-aware AI.  A replay's
+    recorded values carry the ``terrain`` section only when a weight is on, so profiles
+    with it off keep the values (and replay hashes) they had before the section."""
+    from sodwa_editor.battle.ai.profile import default_profile, profile_from_dict
+    from sodwa_editor.battle.jsonfiles import read_json
+    from sodwa_editor.battle.setup import profile_values
+
+    assert not default_profile().terrain.any
+    assert PROFILE.terrain.any
+    assert "terrain" not in profile_values(default_profile())
+    values = profile_values(PROFILE)
+    assert values["terrain"]["cover"] == 1.0 and values["terrain"]["plans"] == 12.0
+    doc = read_json(TERRAIN_PROFILE)
+    assert {k: v for k, v in doc.items() if k not in ("terrain", "description")} == \
+        {k: v for k, v in read_json(DEFAULT_PROFILE).items()
+         if k not in ("terrain", "description")}
+    assert profile_from_dict(doc, "aware").terrain == PROFILE.terrain

@@ -74,9 +74,16 @@ def check_ai_names(names: Sequence[str], *, human: bool = False) -> tuple[str, s
 
 def profile_values(profile: Profile) -> dict[str, Any]:
     """Every value of an AI profile as plain JSON, weights as floats (``2`` and
-    ``2.0`` in a file are the same weight, so they hash the same)."""
-    return {"greedy": {k: float(v) for k, v in asdict(profile.greedy).items()},
-            "expectimax": {k: int(v) for k, v in asdict(profile.expectimax).items()}}
+    ``2.0`` in a file are the same weight, so they hash the same).  The ``terrain``
+    section only when one of its weights is on: with all of them off the AIs play as
+    before the section existed, and such a profile keeps the values (and a replay's
+    hash) it had then."""
+    out: dict[str, Any] = {
+        "greedy": {k: float(v) for k, v in asdict(profile.greedy).items()},
+        "expectimax": {k: int(v) for k, v in asdict(profile.expectimax).items()}}
+    if profile.terrain.any:
+        out["terrain"] = {k: float(v) for k, v in asdict(profile.terrain).items()}
+    return out
 
 
 @cache

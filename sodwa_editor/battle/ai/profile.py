@@ -24,6 +24,9 @@ from typing import Any
 from ..jsonfiles import RESOURCE_DIR, BattleInputError, PathLike, read_json, validate
 
 DEFAULT_PROFILE = RESOURCE_DIR / "ai-profile.json"
+#: The shipped terrain-aware profile: the default with the ``terrain`` weights on
+#: (docs/battle-ai.md, *Terrain properties*; the default has them off, for speed).
+TERRAIN_PROFILE = RESOURCE_DIR / "ai-profile-terrain.json"
 #: The largest greedy weight (schemas/ai-profile.schema.json): a utility is a sum of
 #: weights times damage (at most 10**6 a hit), chances, point costs and steps, so
 #: with weights up to this it stays a finite float (1e308 overflowed to inf, and
@@ -123,9 +126,8 @@ NO_TERRAIN = TerrainWeights()
 class Profile:
     greedy: GreedyWeights
     expectimax: SearchSettings
-    #: (not in a replay's recorded profile values, ``setup.profile_values``: a replay
-    #: made before these keys keeps its hash; the decisions ``--verify`` replays still
-    #: name the first one other terrain weights change)
+    #: (in a replay's recorded profile values, ``setup.profile_values``, only when some
+    #: weight is on: a replay made before these keys, or with them off, keeps its hash)
     terrain: TerrainWeights = NO_TERRAIN
 
 
