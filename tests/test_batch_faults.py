@@ -336,6 +336,10 @@ def test_a_resumed_job_loses_no_worker(monkeypatch):
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         os.kill(proc.pid, signal.SIGSTOP)
+        end = time.monotonic() + 30  # (a signal is delivered when the process next runs)
+        while batch_pool.process_state(proc.pid) != "T" and time.monotonic() < end:
+            time.sleep(0.01)
+        assert batch_pool.process_state(proc.pid) == "T"
         fake = type("P", (), {"pid": proc.pid})()
         worker = batch_pool.Worker(fake, None, chunk=(0, 1), stopped_since=0.0)  # type: ignore[arg-type]
         pool.workers.append(worker)
