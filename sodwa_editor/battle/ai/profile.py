@@ -5,7 +5,9 @@ left out takes the default file's value.
 
 >>> p = default_profile()
 >>> p.greedy.damage, p.expectimax.depth, p.terrain.cover
-(1.0, 2, 1.0)
+(1.0, 2, 0.0)
+>>> load_profile(TERRAIN_PROFILE).terrain.cover  # the terrain-aware profile
+1.0
 >>> try:
 ...     profile_from_dict({"format": "sodwa-ai-profile", "format_version": 1,
 ...                        "greedy": {"kill": -1}}, "mine.json")
