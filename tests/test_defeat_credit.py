@@ -33,8 +33,8 @@ def lava_field() -> MapModel:
     return m
 
 
-def test_a_hazard_defeat_names_no_character_and_its_cause(monkeypatch):
-    """B54: "defeated by hazardous: lava", not by the character itself."""
+def lava_step(monkeypatch):  # type: ignore[no-untyped-def]
+    """A (2 HP) about to step onto lava, its save failing and the lava's dice 12, 12."""
     m = grid("...")
     m.terrain[0, 1] = m.registry.register("lava", Base.CLEAR,
                                           {"hazardous": {"hazard": "lava"}})
@@ -43,6 +43,12 @@ def test_a_hazard_defeat_names_no_character_and_its_cause(monkeypatch):
     turn_of(s, "a")
     left = [99, 12, 12]
     monkeypatch.setattr(te, "_roll_of", lambda state: lambda: d100_from_value(left.pop(0)))
+    return s
+
+
+def test_a_hazard_defeat_names_no_character_and_its_cause(monkeypatch):
+    """B54: "defeated by hazardous: lava", not by the character itself."""
+    s = lava_step(monkeypatch)
     [d] = [e for e in apply(s, Move((1, 0))) if isinstance(e, Defeated)]
     assert (d.character, d.by, d.cause) == (0, NOBODY, "hazardous: lava")
     assert d.to_dict() == {"kind": "defeated", "character": 0, "by": -1, "tile": [1, 0],
@@ -101,14 +107,7 @@ def test_the_playtest_results_credit_nobody_for_a_terrain_defeat(monkeypatch):
     (before, ``by == -1`` credited the last fighter in the list)."""
     from sodwa_editor.editor.playtest.result_panel import character_stats
 
-    m = grid("...")
-    m.terrain[0, 1] = m.registry.register("lava", Base.CLEAR,
-                                          {"hazardous": {"hazard": "lava"}})
-    m.notify_bulk_change()
-    s = battle(m, [fighter("a", 0, 0, 0, health=2), fighter("b", 1, 2, 0)])
-    turn_of(s, "a")
-    left = [99, 12, 12]
-    monkeypatch.setattr(te, "_roll_of", lambda state: lambda: d100_from_value(left.pop(0)))
+    s = lava_step(monkeypatch)
     apply(s, Move((1, 0)))
     assert any(isinstance(e, Defeated) and e.by == NOBODY for e in s.events)
     assert [st.kills for st in character_stats(s)] == [0, 0]
