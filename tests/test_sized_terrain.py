@@ -5,35 +5,15 @@ TP-B15): each property read at the squares the seed's sentence speaks of, with a
 from __future__ import annotations
 
 from battle_maps import battle, fighter, grid, index, turn_of
+from test_terrain_battle import paint, rolls, sources  # the same painting and scripted rolls
 
-from sodwa_editor.battle import terrain_entering as te
 from sodwa_editor.battle.abilities import UseAbility
 from sodwa_editor.battle.ability_defs import ability_from_dict
 from sodwa_editor.battle.actions import Attack, Move, apply, refusal
 from sodwa_editor.battle.area_abilities import preview_ability
-from sodwa_editor.battle.dice import d100_from_value
 from sodwa_editor.battle.targeting import attack_refusal, situation
 from sodwa_editor.engine.model import MapModel
 from sodwa_editor.engine.terrain import Base
-
-
-def paint(m: MapModel, name: str, base: Base, props: dict, *tiles: tuple[int, int]) -> int:
-    tid = m.registry.register(name, base, props)
-    for x, y in tiles:
-        m.terrain[y, x] = tid
-    m.notify_bulk_change()
-    return tid
-
-
-def sources(state, attacker: str, target: str) -> dict[str, tuple[str, int]]:
-    s = situation(state, index(state, attacker), index(state, target))
-    return {m.source: (m.stat, m.amount) for m in s.extra}
-
-
-def rolls(monkeypatch, *values: int) -> list[int]:
-    left = list(values)
-    monkeypatch.setattr(te, "_roll_of", lambda state: lambda: d100_from_value(left.pop(0)))
-    return left
 
 
 def large(name: str, team: int, x: int, y: int, **values: object):
